@@ -1,0 +1,1 @@
+"""Bots: players that see only a PlayerView and the legal actions."""

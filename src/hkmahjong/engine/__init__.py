@@ -1,0 +1,1 @@
+"""The game engine: wall, deal, turns, claims, kongs, settlement, matches and records."""

@@ -1,0 +1,1 @@
+"""Internal: the mutable hand state (bots may not import this)."""

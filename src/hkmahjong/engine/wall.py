@@ -1,0 +1,1 @@
+"""Internal: the seeded wall (bots may not import this)."""

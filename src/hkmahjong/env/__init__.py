@@ -1,0 +1,1 @@
+"""Research environment (PettingZoo / Gymnasium) over the engine."""

@@ -1,0 +1,1 @@
+"""Scoring: fan patterns, score_hand, and payments."""
