@@ -157,7 +157,7 @@ class FanId(Enum):
         return self.en
 
 
-S, B, O = FanCategory.STANDARD, FanCategory.BONUS, FanCategory.OPTIONAL
+S, B, OPT = FanCategory.STANDARD, FanCategory.BONUS, FanCategory.OPTIONAL
 
 _INFO: dict[FanId, FanInfo] = {
     FanId.CHICKEN: FanInfo(
@@ -485,7 +485,7 @@ _INFO: dict[FanId, FanInfo] = {
         "一般高",
         "Two identical chows",
         "Two identical chows of the same suit.",
-        O,
+        OPT,
         "W2 自訂 一番 一般高; W1 二同順",
         ("二同順",),
     ),
@@ -494,7 +494,7 @@ _INFO: dict[FanId, FanInfo] = {
         "一般低",
         "Two shifted chows",
         "Two chows of one suit, the second starting one higher.",
-        O,
+        OPT,
         "W2 自訂 一番 一般低; W1 二步高",
         ("二步高",),
     ),
@@ -503,7 +503,7 @@ _INFO: dict[FanId, FanInfo] = {
         "缺门",
         "Missing suit",
         "One of the three suits is absent.",
-        O,
+        OPT,
         "W2 自訂 一番 缺門; W1 缺門",
         ("缺一門",),
     ),
@@ -512,7 +512,7 @@ _INFO: dict[FanId, FanInfo] = {
         "冚手糊",
         "Early concealed ready",
         "A concealed ready hand declared at the start (like a double riichi), won concealed.",
-        O,
+        OPT,
         "C 冚手糊 (2); W2 自訂 二番 冧手胡",
         ("冧手糊", "冧手胡"),
     ),
@@ -521,7 +521,7 @@ _INFO: dict[FanId, FanInfo] = {
         "三般高",
         "Three identical chows",
         "Three identical chows of the same suit.",
-        O,
+        OPT,
         "W2 自訂 二番 三般高; W1 三同順",
         ("三同順",),
     ),
@@ -530,7 +530,7 @@ _INFO: dict[FanId, FanInfo] = {
         "三般低",
         "Three shifted chows",
         "Three chows of one suit, each starting one higher than the last.",
-        O,
+        OPT,
         "W2 自訂 二番 三般低; W1 三步高",
         ("三步高",),
     ),
@@ -539,7 +539,7 @@ _INFO: dict[FanId, FanInfo] = {
         "一条龙",
         "Pure straight",
         "Chows 123, 456 and 789 of one suit.",
-        O,
+        OPT,
         "W2 自訂 二番 一條龍; W1 一條龍",
         ("一氣通貫",),
     ),
@@ -548,7 +548,7 @@ _INFO: dict[FanId, FanInfo] = {
         "人糊 (食出铳)",
         "Human hand (on a discard)",
         "A win on a discard in the first go-around (C / W1 sense of 人糊).",
-        O,
+        OPT,
         "C 人糊 (三番或例牌); W1 自訂 三番 人糊",
     ),
     FanId.LAST_TILE_KONG: FanInfo(
@@ -556,7 +556,7 @@ _INFO: dict[FanId, FanInfo] = {
         "钟鼓齐鸣",
         "Kong replacement on the last tile",
         "槓上開花 on the last tile of the wall (海底 + 槓上開花).",
-        O,
+        OPT,
         "W2 自訂 三番 鐘鼓齊鳴; C 鐘鼓齊鳴; W1 鐘鼓齊鳴",
         ("槓爆",),
     ),
@@ -565,7 +565,7 @@ _INFO: dict[FanId, FanInfo] = {
         "镜糊糊",
         "Mirrored chows",
         "Two identical chow pairs in two suits (two suits, the same two chows).",
-        O,
+        OPT,
         "W2 自訂 三番 鏡糊糊; W1 鏡糊糊",
     ),
     FanId.TWO_DOUBLE_CHOWS: FanInfo(
@@ -573,7 +573,7 @@ _INFO: dict[FanId, FanInfo] = {
         "两般高",
         "Two double chows",
         "Two separate 一般高 (two pairs of identical chows).",
-        O,
+        OPT,
         "W2 自訂 三番 兩般高; W1 雙龍抱",
         ("雙龍抱", "二般高"),
     ),
@@ -582,7 +582,7 @@ _INFO: dict[FanId, FanInfo] = {
         "两般低",
         "Two double shifted chows",
         "Two separate 一般低.",
-        O,
+        OPT,
         "W2 自訂 三番 兩般低; W1 雙蛇抱",
         ("雙蛇抱", "二般低"),
     ),
@@ -591,7 +591,7 @@ _INFO: dict[FanId, FanInfo] = {
         "四般高",
         "Four identical chows",
         "Four identical chows of the same suit.",
-        O,
+        OPT,
         "W2 自訂 三番 四般高; W1 四同順",
         ("四同順", "全同順"),
     ),
@@ -600,7 +600,7 @@ _INFO: dict[FanId, FanInfo] = {
         "四般低",
         "Four shifted chows",
         "Four chows of one suit, each starting one higher than the last.",
-        O,
+        OPT,
         "W2 自訂 三番 四般低; W1 四步高",
         ("四步高", "步步高"),
     ),
@@ -609,7 +609,7 @@ _INFO: dict[FanId, FanInfo] = {
         "三喜临门",
         "Three wind pungs",
         "Three pungs or kongs of winds.",
-        O,
+        OPT,
         "W2 自訂 三番 三喜臨門; W1 三風刻",
         ("三風刻",),
     ),
@@ -618,7 +618,7 @@ _INFO: dict[FanId, FanInfo] = {
         "七对子",
         "Seven pairs",
         "Seven different pairs (four alike are not two pairs).",
-        O,
+        OPT,
         "W2 自訂 三番 七對子; C 七對子 (三番或例牌)",
         ("嚦咕嚦咕",),
     ),
@@ -627,7 +627,7 @@ _INFO: dict[FanId, FanInfo] = {
         "三杠子",
         "Three kongs",
         "Three kongs declared.",
-        O,
+        OPT,
         "W2 自訂 三番 三槓子; W1 三槓子",
     ),
     FanId.TWO_SUIT_SAME_PUNGS: FanInfo(
@@ -635,7 +635,7 @@ _INFO: dict[FanId, FanInfo] = {
         "双色同刻",
         "Same pungs in two suits",
         "Two pungs of the same number in two suits, and no chow in the hand.",
-        O,
+        OPT,
         "W2 自訂 三番 雙色同刻; W1 雙色同刻",
     ),
     FanId.FOUR_IN_CHOWS: FanInfo(
@@ -643,7 +643,7 @@ _INFO: dict[FanId, FanInfo] = {
         "四归四",
         "Four tiles in chows",
         "All four copies of a tile used in the hand's chows.",
-        O,
+        OPT,
         "W2 自訂 三番 四歸四; W1 四歸四",
     ),
     FanId.TERMINAL_PUNGS_HONOUR_PAIR: FanInfo(
@@ -651,7 +651,7 @@ _INFO: dict[FanId, FanInfo] = {
         "混幺九",
         "Terminal pungs with an honour pair",
         "Four pungs of 1s and 9s and a pair of honours.",
-        O,
+        OPT,
         "C 混幺九 (九番)",
     ),
     FanId.GREEN_WITH_RED: FanInfo(
@@ -659,7 +659,7 @@ _INFO: dict[FanId, FanInfo] = {
         "万绿丛中一点红",
         "Green with a red spot",
         "綠一色 with 5s or 中 in it (not both).",
-        O,
+        OPT,
         "W2 自訂 十番 萬綠叢中一點紅; W1 萬綠叢中一點紅",
     ),
     FanId.MILLION_STONES: FanInfo(
@@ -667,7 +667,7 @@ _INFO: dict[FanId, FanInfo] = {
         "百万石",
         "Million stones",
         "A full flush whose tile numbers add up to 100 or more.",
-        O,
+        OPT,
         "W2 自訂 十番 百萬石",
         ("百萬雄兵",),
     ),
@@ -676,7 +676,7 @@ _INFO: dict[FanId, FanInfo] = {
         "蓝一色",
         "All blue",
         "Only winds, 白 and 8p.",
-        O,
+        OPT,
         "W2 自訂 十三番 藍一色; W1 藍一色",
     ),
     FanId.ALL_GREEN: FanInfo(
@@ -684,7 +684,7 @@ _INFO: dict[FanId, FanInfo] = {
         "绿一色",
         "All green",
         "Only 2, 3, 4, 6, 8 of bamboo and 發.",
-        O,
+        OPT,
         "W2 自訂 十三番 綠一色; W1 綠一色",
     ),
     FanId.RED_PEACOCK: FanInfo(
@@ -692,12 +692,12 @@ _INFO: dict[FanId, FanInfo] = {
         "红孔雀",
         "Red peacock",
         "Only 1, 5, 7, 9 of bamboo and 中.",
-        O,
+        OPT,
         "W2 自訂 十三番 紅孔雀; W1 紅孔雀",
     ),
 }
 
-del S, B, O
+del S, B, OPT
 
 _BY_TEXT: dict[str, FanId] = {}
 for _f in FanId:
