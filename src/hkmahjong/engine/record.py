@@ -1,0 +1,377 @@
+"""牌譜 (game record): engine version + ruleset + seeds + actions, as JSON Lines; fair walls.
+
+A record is enough to replay every event of a match exactly. Each hand's wall comes from a hand
+seed derived from the match seed and the hand number by hashing; before a hand the record publishes
+a commitment (SHA-256 of the hand seed) and reveals the seed after the hand, so anyone can check that
+the wall was fixed before play. The format is documented in ``docs/records.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import hkmahjong
+from hkmahjong.engine.match import HandResult, MatchError
+from hkmahjong.errors import MahjongError
+from hkmahjong.tiles import Wind
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "ActionRecord",
+    "GameRecord",
+    "HandRecord",
+    "RecordError",
+    "commitment",
+    "events_digest",
+    "hand_seed",
+    "new_match_seed",
+    "seed_from_text",
+]
+
+FORMAT = "hkmj-record"
+FORMAT_VERSION = 1
+DIGEST_CHARS = 16
+"""Hex characters kept of an events digest (64 bits: tampering is caught, the file stays small)."""
+
+
+class RecordError(MahjongError):
+    """A record that is malformed, truncated, tampered with or from another engine version.
+
+    ``line`` is the 1-based number of the first line that does not hold (``None``: the whole file).
+    """
+
+    def __init__(self, message: str, line: int | None = None, source: str = "record") -> None:
+        self.line = line
+        self.source = source
+        where = f"{source} line {line}: " if line is not None else f"{source}: "
+        super().__init__(where + message)
+
+
+def new_match_seed() -> bytes:
+    """A fresh match seed for live play: 32 bytes from :mod:`secrets` (never the clock)."""
+    return secrets.token_bytes(32)
+
+
+def seed_from_text(text: str | int) -> bytes:
+    """The match seed of a simulation seed such as ``42`` (the same text gives the same match)."""
+    return hashlib.sha256(b"hkmj/match-seed/v1\x00" + str(text).encode()).digest()
+
+
+def hand_seed(match_seed: bytes, hand_number: int) -> bytes:
+    """The wall seed of hand ``hand_number`` (0-based): SHA-256 of the match seed and the number."""
+    if hand_number < 0:
+        raise RecordError(f"hand numbers start at 0, got {hand_number}")
+    return hashlib.sha256(
+        b"hkmj/hand-seed/v1\x00" + match_seed + hand_number.to_bytes(8, "big")
+    ).digest()
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a seed: the hex SHA-256 of its bytes."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def events_digest(events: Iterable[Any]) -> str:
+    """A short digest of JSON-able events (canonical JSON, SHA-256, first 16 hex characters)."""
+    text = json.dumps(list(events), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:DIGEST_CHARS]
+
+
+def _seed_hex(value: object, line: int, source: str, what: str) -> bytes:
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be a hex string, got {value!r}", line, source)
+    try:
+        seed = bytes.fromhex(value)
+    except ValueError:
+        raise RecordError(f"{what} {value!r} is not hex", line, source) from None
+    if not seed:
+        raise RecordError(f"{what} is empty", line, source)
+    return seed
+
+
+@dataclass
+class ActionRecord:
+    """One action in a hand: which seat did what (text form), and the digest of the events it made."""
+
+    seat: Wind
+    action: str
+    digest: str
+    line: int = 0
+
+
+@dataclass
+class HandRecord:
+    """One hand (局) of a record: where it was played, its commitment, its actions and its end."""
+
+    number: int
+    dealer: int
+    prevailing: Wind
+    commitment: str
+    start_digest: str
+    actions: list[ActionRecord] = field(default_factory=list)
+    seed: bytes | None = None
+    result: HandResult | None = None
+    end_digest: str = ""
+    line: int = 0
+    end_line: int = 0
+
+    def start_json(self) -> dict[str, Any]:
+        """The ``hand`` line: published before play (commitment, no seed)."""
+        return {
+            "t": "hand",
+            "hand": self.number,
+            "dealer": self.dealer,
+            "prevailing": self.prevailing.letter,
+            "commitment": self.commitment,
+            "ev": self.start_digest,
+        }
+
+    def action_json(self, index: int) -> dict[str, Any]:
+        """The ``act`` line of action ``index``."""
+        a = self.actions[index]
+        return {
+            "t": "act",
+            "hand": self.number,
+            "i": index,
+            "seat": a.seat.letter,
+            "action": a.action,
+            "ev": a.digest,
+        }
+
+    def end_json(self) -> dict[str, Any]:
+        """The ``end`` line: the seed revealed, the result and the ledger deltas (by seat)."""
+        if self.seed is None or self.result is None:
+            raise RecordError(f"hand {self.number} has not ended")
+        return {
+            "t": "end",
+            "hand": self.number,
+            "seed": self.seed.hex(),
+            "result": self.result.to_json(),
+            "ev": self.end_digest,
+        }
+
+
+@dataclass
+class GameRecord:
+    """牌譜: a whole match as data — engine version, ruleset, match settings, seeds and actions."""
+
+    rules: dict[str, Any]
+    match: dict[str, Any]
+    commitment: str
+    engine_version: str = hkmahjong.__version__
+    hands: list[HandRecord] = field(default_factory=list)
+    match_seed: bytes | None = None
+    totals: list[Any] | None = None
+    source: str = "record"
+
+    @property
+    def complete(self) -> bool:
+        """Whether the match ended and its seed was revealed."""
+        return self.match_seed is not None
+
+    def header_json(self) -> dict[str, Any]:
+        """The first line: format, engine version, rules, match settings, match-seed commitment."""
+        return {
+            "t": "header",
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "engine": self.engine_version,
+            "rules": self.rules,
+            "match": self.match,
+            "commitment": self.commitment,
+        }
+
+    def footer_json(self) -> dict[str, Any]:
+        """The last line: the match seed revealed and the final totals per player."""
+        if self.match_seed is None:
+            raise RecordError("the match has not ended")
+        return {"t": "match_end", "seed": self.match_seed.hex(), "totals": self.totals}
+
+    def iter_lines(self) -> Iterator[str]:
+        """The record as JSON Lines (no trailing newlines), in order."""
+        yield _dumps(self.header_json())
+        for hand in self.hands:
+            yield _dumps(hand.start_json())
+            for i in range(len(hand.actions)):
+                yield _dumps(hand.action_json(i))
+            if hand.seed is not None:
+                yield _dumps(hand.end_json())
+        if self.match_seed is not None:
+            yield _dumps(self.footer_json())
+
+    def dumps(self) -> str:
+        """The whole record as one JSON Lines string."""
+        return "".join(line + "\n" for line in self.iter_lines())
+
+    def save(self, path: str | Path) -> None:
+        """Write the record to ``path`` (UTF-8 JSON Lines)."""
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file.
+
+        :raises RecordError: naming the first line that does not parse or does not fit the format.
+        """
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read: {exc.strerror}", source=str(p)) from None
+        except UnicodeDecodeError:
+            raise RecordError("not UTF-8 text", source=str(p)) from None
+        return cls.loads(text, source=str(p))
+
+    @classmethod
+    def loads(cls, text: str, *, source: str = "record", partial: bool = False) -> GameRecord:
+        """Parse a record from JSON Lines text; ``partial`` accepts a match still in progress.
+
+        :raises RecordError: naming the first line that does not parse or does not fit the format
+            (wrong order, wrong hand or action number, another engine version, missing end).
+        """
+        return _Parser(source, partial).parse(text)
+
+
+def _dumps(obj: Mapping[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Parser:
+    def __init__(self, source: str, partial: bool) -> None:
+        self.source = source
+        self.partial = partial
+
+    def fail(self, message: str, line: int | None) -> RecordError:
+        return RecordError(message, line, self.source)
+
+    def field(self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], n: int) -> Any:
+        if key not in obj:
+            raise self.fail(f"missing field {key!r}", n)
+        value = obj[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+            raise self.fail(f"field {key!r} has the wrong type: {value!r}", n)
+        return value
+
+    def parse(self, text: str) -> GameRecord:
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if not lines:
+            raise self.fail("empty record (no header line)", None)
+        record: GameRecord | None = None
+        hand: HandRecord | None = None
+        for n, raw in enumerate(lines, start=1):
+            if not raw.strip():
+                raise self.fail("blank line", n)
+            try:
+                obj = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise self.fail(f"not JSON ({exc.msg} at column {exc.colno})", n) from None
+            if not isinstance(obj, dict):
+                raise self.fail("a record line must be a JSON object", n)
+            kind = obj.get("t")
+            if record is None:
+                if kind != "header":
+                    raise self.fail(f"the first line must be the header, got {kind!r}", n)
+                record = self.header(obj, n)
+                continue
+            if record.match_seed is not None:
+                raise self.fail(f"line after the match_end line ({kind!r})", n)
+            if kind == "hand":
+                if hand is not None and hand.seed is None:
+                    raise self.fail(f"hand {hand.number} has no end line before this hand", n)
+                hand = self.hand(obj, n, len(record.hands))
+                record.hands.append(hand)
+            elif kind == "act":
+                if hand is None or hand.seed is not None:
+                    raise self.fail("an action outside a hand", n)
+                self.action(obj, n, hand)
+            elif kind == "end":
+                if hand is None or hand.seed is not None:
+                    raise self.fail("an end line outside a hand", n)
+                self.end(obj, n, hand)
+            elif kind == "match_end":
+                if hand is not None and hand.seed is None:
+                    raise self.fail(f"match ends inside hand {hand.number}", n)
+                record.match_seed = _seed_hex(obj.get("seed"), n, self.source, "match seed")
+                totals = obj.get("totals")
+                record.totals = totals if isinstance(totals, list) else None
+            else:
+                raise self.fail(f"unknown line type {kind!r}", n)
+        assert record is not None
+        if not self.partial and record.match_seed is None:
+            last = len(lines)
+            raise self.fail(
+                f"truncated: the record stops after line {last} without a match_end line", last + 1
+            )
+        return record
+
+    def header(self, obj: Mapping[str, Any], n: int) -> GameRecord:
+        if obj.get("format") != FORMAT:
+            raise self.fail(f"not an {FORMAT} file (format {obj.get('format')!r})", n)
+        version = obj.get("version")
+        if version != FORMAT_VERSION:
+            raise self.fail(
+                f"record format version {version!r}; this engine reads {FORMAT_VERSION}", n
+            )
+        engine = self.field(obj, "engine", str, n)
+        if engine != hkmahjong.__version__:
+            raise self.fail(
+                f"recorded by engine version {engine}, this is {hkmahjong.__version__}: "
+                "replay it with that version",
+                n,
+            )
+        rules = self.field(obj, "rules", dict, n)
+        match = self.field(obj, "match", dict, n)
+        commit = self.field(obj, "commitment", str, n)
+        return GameRecord(rules, match, commit, engine, source=self.source)
+
+    def hand(self, obj: Mapping[str, Any], n: int, expected: int) -> HandRecord:
+        number = self.field(obj, "hand", int, n)
+        if number != expected:
+            raise self.fail(f"hand number {number}, expected {expected}", n)
+        dealer = self.field(obj, "dealer", int, n)
+        if not 0 <= dealer < 4:
+            raise self.fail(f"dealer must be a player 0-3, got {dealer}", n)
+        text = self.field(obj, "prevailing", str, n)
+        try:
+            prevailing = Wind.parse(text)
+        except MahjongError as exc:
+            raise self.fail(str(exc), n) from None
+        commit = self.field(obj, "commitment", str, n)
+        digest = self.field(obj, "ev", str, n)
+        return HandRecord(number, dealer, prevailing, commit, digest, line=n)
+
+    def action(self, obj: Mapping[str, Any], n: int, hand: HandRecord) -> None:
+        if self.field(obj, "hand", int, n) != hand.number:
+            raise self.fail(f"action of hand {obj['hand']} inside hand {hand.number}", n)
+        index = self.field(obj, "i", int, n)
+        if index != len(hand.actions):
+            raise self.fail(f"action number {index}, expected {len(hand.actions)}", n)
+        text = self.field(obj, "seat", str, n)
+        try:
+            seat = Wind.parse(text)
+        except MahjongError as exc:
+            raise self.fail(str(exc), n) from None
+        action = self.field(obj, "action", str, n)
+        digest = self.field(obj, "ev", str, n)
+        hand.actions.append(ActionRecord(seat, action, digest, n))
+
+    def end(self, obj: Mapping[str, Any], n: int, hand: HandRecord) -> None:
+        if self.field(obj, "hand", int, n) != hand.number:
+            raise self.fail(f"end of hand {obj['hand']} inside hand {hand.number}", n)
+        hand.seed = _seed_hex(obj.get("seed"), n, self.source, "hand seed")
+        result = self.field(obj, "result", dict, n)
+        try:
+            hand.result = HandResult.from_json(result)
+        except MatchError as exc:
+            raise self.fail(str(exc), n) from None
+        hand.end_digest = self.field(obj, "ev", str, n)
+        hand.end_line = n
