@@ -1,0 +1,93 @@
+"""The parlor's screen words in 繁體, 简体 and English (介面文字)."""
+
+from __future__ import annotations
+
+__all__ = ["relation", "tr"]
+
+_WORDS: dict[str, tuple[str, str, str]] = {
+    # key: (zh-Hant, zh-Hans, en)
+    "you": ("你", "你", "You"),
+    "dealer": ("莊", "庄", "dealer"),
+    "round": ("{w}圈", "{w}圈", "{w} round"),
+    "hand_no": ("第{n}局", "第{n}局", "hand {n}"),
+    "repeat": ("連{n}", "连{n}", "+{n}"),
+    "wall": ("牌牆 {n}", "牌墙 {n}", "wall {n}"),
+    "bonus": ("花", "花", "bonus"),
+    "tiles": ("{n}張", "{n}张", "{n} tiles"),
+    "discard": ("打", "打", "Discard"),
+    "win": ("糊", "胡", "Win"),
+    "self_draw": ("自摸", "自摸", "Self-draw"),
+    "pung": ("碰", "碰", "Pung"),
+    "kong": ("槓", "杠", "Kong"),
+    "chow": ("上", "上", "Chow"),
+    "pass": ("過", "过", "Pass"),
+    "hint": ("提示", "提示", "Hint"),
+    "your_turn": (
+        "輪到你：←/→ 揀牌，Enter 打出",
+        "轮到你：←/→ 选牌，Enter 打出",
+        "Your turn: ←/→ select, Enter discard",
+    ),
+    "claim_on": (
+        "{who}打出 {tile}：要嗎？",
+        "{who}打出 {tile}：要吗？",
+        "{who} discarded {tile}: claim it?",
+    ),
+    "rob_on": (
+        "{who}加槓 {tile}：搶槓？",
+        "{who}加杠 {tile}：抢杠？",
+        "{who} adds a kong of {tile}: rob it?",
+    ),
+    "waiting": ("等待其他玩家…", "等待其他玩家…", "Other players are thinking…"),
+    "choose_chow": ("揀邊個上：", "选哪个上：", "Which chow:"),
+    "illegal": ("不可以：{what}", "不可以：{what}", "Not allowed: {what}"),
+    "saved": ("已儲存到 {path}", "已保存到 {path}", "Saved to {path}"),
+    "seconds": ("{n}秒", "{n}秒", "{n}s"),
+    "shanten": ("向聽數", "向听数", "Shanten"),
+    "ready": ("叫糊", "听牌", "Ready"),
+    "complete": ("食糊", "和牌", "Complete"),
+    "waits": ("等", "听", "Waits"),
+    "useful": ("有效牌", "有效牌", "Useful tiles"),
+    "left": ("剩{n}", "剩{n}", "{n} left"),
+    "fan": ("{n}番", "{n}番", "{n} fan"),
+    "no_win": ("不夠番", "不够番", "below minimum"),
+    "advice": ("建議", "建议", "Suggestion"),
+    "hand_over": ("本局完", "本局完", "Hand over"),
+    "draw_game": ("流局", "流局", "Drawn hand"),
+    "payments": ("找數", "找数", "Payments"),
+    "totals": ("累計", "累计", "Totals"),
+    "next_hand": ("Enter 下一局", "Enter 下一局", "Enter: next hand"),
+    "match_over": ("全場完", "全场完", "Match over"),
+    "standings": ("排名", "排名", "Standings"),
+    "history": ("每局記錄", "每局记录", "Hand history"),
+    "close": ("Esc 關閉", "Esc 关闭", "Esc: close"),
+    "quit_confirm": (
+        "再按 q 離開（未儲存的進度會失去；s 儲存）",
+        "再按 q 离开（未保存的进度会丢失；s 保存）",
+        "Press q again to quit (unsaved progress is lost; s saves)",
+    ),
+    "replay": ("重播", "重播", "Replay"),
+    "replay_keys": (
+        "→ 下一步  ← 上一步  Home/End 首尾  q 離開",
+        "→ 下一步  ← 上一步  Home/End 首尾  q 离开",
+        "→ next  ← back  Home/End first/last  q quit",
+    ),
+}
+
+_LANG_INDEX = {"zh-Hant": 0, "zh-Hans": 1, "en": 2}
+_RELATIONS = (
+    ("自己", "自己", "you"),
+    ("下家", "下家", "right"),
+    ("對家", "对家", "across"),
+    ("上家", "上家", "left"),
+)
+
+
+def tr(lang: str, key: str, **fmt: object) -> str:
+    """The screen text ``key`` in ``lang``, formatted with ``fmt``."""
+    text = _WORDS[key][_LANG_INDEX.get(lang, 0)]
+    return text.format(**fmt) if fmt else text
+
+
+def relation(offset: int, lang: str) -> str:
+    """上家 / 對家 / 下家 for a seat ``offset`` places after you in play order."""
+    return _RELATIONS[offset % 4][_LANG_INDEX.get(lang, 0)]
