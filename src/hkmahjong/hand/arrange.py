@@ -1,0 +1,164 @@
+"""Arrangements (拆牌) and win detection (糊牌判定).
+
+A complete hand is four sets (chow, pung or kong) and a pair — declared melds count as sets — or
+十三幺, or (only when asked, ``seven_pairs=True``) 七對子: seven *distinct* pairs, so four of a
+kind is not two pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hkmahjong.errors import InvalidHandError
+from hkmahjong.hand import _fast
+from hkmahjong.hand.groups import Arrangement, Group, GroupKind, Shape
+from hkmahjong.hand.hand import Hand, HandStatus
+from hkmahjong.hand.meld import Meld, MeldKind
+from hkmahjong.tiles import KINDS, NUM_KINDS, ORPHANS
+
+__all__ = ["arrangements", "is_complete", "is_complete_counts", "meld_group"]
+
+_ORPHAN_IDX = tuple(int(t) for t in ORPHANS)
+
+
+def meld_group(meld: Meld) -> Group:
+    """The arrangement group of a declared meld (a concealed kong stays ``concealed``)."""
+    if meld.kind is MeldKind.CHOW:
+        kind = GroupKind.CHOW
+    elif meld.kind is MeldKind.PUNG:
+        kind = GroupKind.PUNG
+    else:
+        kind = GroupKind.KONG
+    return Group(kind, meld.first, concealed=meld.kind is MeldKind.CONCEALED_KONG, declared=True)
+
+
+def _decompose_sets(counts: list[int], start: int, sets: int) -> list[list[tuple[GroupKind, int]]]:
+    """Every split of ``counts`` (from index ``start``) into exactly ``sets`` chows/pungs."""
+    i = start
+    while i < NUM_KINDS and counts[i] == 0:
+        i += 1
+    if i == NUM_KINDS:
+        return [[]] if sets == 0 else []
+    if sets == 0:
+        return []
+    out: list[list[tuple[GroupKind, int]]] = []
+    if counts[i] >= 3:
+        counts[i] -= 3
+        for rest in _decompose_sets(counts, i, sets - 1):
+            out.append([(GroupKind.PUNG, i), *rest])
+        counts[i] += 3
+    if i < 27 and i % 9 <= 6 and counts[i + 1] and counts[i + 2]:
+        counts[i] -= 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        for rest in _decompose_sets(counts, i, sets - 1):
+            out.append([(GroupKind.CHOW, i), *rest])
+        counts[i] += 1
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+    return out
+
+
+def _regular(counts: list[int], meld_count: int) -> list[list[tuple[GroupKind, int]]]:
+    need = 4 - meld_count
+    found: set[tuple[tuple[GroupKind, int], ...]] = set()
+    result: list[list[tuple[GroupKind, int]]] = []
+    for p in range(NUM_KINDS):
+        if counts[p] < 2:
+            continue
+        counts[p] -= 2
+        for sets in _decompose_sets(counts, 0, need):
+            key = (*sorted(sets, key=lambda g: (g[1], g[0].value)), (GroupKind.PAIR, p))
+            if key not in found:
+                found.add(key)
+                result.append(list(key))
+        counts[p] += 2
+    return result
+
+
+def _is_orphans(counts: Sequence[int]) -> bool:
+    if sum(counts) != 14:
+        return False
+    return all(counts[i] >= 1 for i in _ORPHAN_IDX) and sum(counts[i] for i in _ORPHAN_IDX) == 14
+
+
+def _is_pairs(counts: Sequence[int]) -> bool:
+    return sum(1 for n in counts if n == 2) == 7 and sum(counts) == 14
+
+
+def arrangements(hand: Hand, *, seven_pairs: bool = False) -> list[Arrangement]:
+    """Every distinct arrangement of a complete hand; [] when it is not complete.
+
+    Declared melds are fixed groups (``declared=True``; a 暗槓 also ``concealed=True``). 十三幺
+    is its own shape (twelve singles and the pair); 七對子 only with ``seven_pairs`` (seven distinct
+    pairs: four of a kind is not two pairs). A hand may have several arrangements, e.g.
+    ``111222333m`` reads as three pungs or three chows.
+
+    >>> [a.text for a in arrangements(Hand.from_text("111222333m 456p 77z"))]
+    ['111m 222m 333m 456p 77z', '123m 123m 123m 456p 77z']
+
+    :raises InvalidHandError: for an impossible hand (a fifth copy, a wrong tile count, ...).
+    """
+    bad = hand.status() & ~HandStatus.DUPLICATE_BONUS & ~HandStatus.BAD_TILE_COUNT
+    if bad:
+        raise InvalidHandError(f"cannot arrange hand {hand}: {hand.describe_status(bad)}")
+    k = len(hand.melds)
+    counts = hand.concealed_counts
+    if sum(counts) != 14 - 3 * k:
+        if sum(counts) == 13 - 3 * k:
+            return []
+        raise InvalidHandError(f"cannot arrange hand {hand}: {hand.describe_status()}")
+    declared = tuple(meld_group(m) for m in hand.melds)
+    out: list[Arrangement] = []
+    for groups in _regular(counts, k):
+        concealed = tuple(Group(kind, KINDS[i]) for kind, i in groups)
+        out.append(Arrangement(Shape.REGULAR, declared + concealed))
+    if k == 0 and _is_orphans(counts):
+        pair = next(i for i in _ORPHAN_IDX if counts[i] == 2)
+        singles = tuple(Group(GroupKind.SINGLE, KINDS[i]) for i in _ORPHAN_IDX if i != pair)
+        out.append(
+            Arrangement(Shape.THIRTEEN_ORPHANS, (*singles, Group(GroupKind.PAIR, KINDS[pair])))
+        )
+    if k == 0 and seven_pairs and _is_pairs(counts):
+        pairs = tuple(Group(GroupKind.PAIR, KINDS[i]) for i in range(NUM_KINDS) if counts[i] == 2)
+        out.append(Arrangement(Shape.SEVEN_PAIRS, pairs))
+    return out
+
+
+def is_complete_counts(
+    counts: Sequence[int],
+    meld_count: int = 0,
+    *,
+    seven_pairs: bool = False,
+    thirteen_orphans: bool = True,
+) -> bool:
+    """糊: do the concealed ``counts`` with ``meld_count`` declared melds make a complete hand?
+
+    Counts that cannot be a complete hand (wrong total, a count above 4) give False.
+
+    >>> from hkmahjong.tiles import counts34, parse_tiles
+    >>> is_complete_counts(counts34(parse_tiles("123m456p789s11122z")))
+    True
+    """
+    if _fast.is_regular_complete(counts, meld_count):
+        return True
+    if meld_count == 0:
+        if thirteen_orphans and _is_orphans(counts):
+            return True
+        if seven_pairs and _is_pairs(counts):
+            return True
+    return False
+
+
+def is_complete(hand: Hand, *, seven_pairs: bool = False) -> bool:
+    """糊: is the hand complete (14 tiles, each kong counting 3)? A 13-tile hand gives False.
+
+    >>> is_complete(Hand.from_text("19m19p19s1234567z1m"))
+    True
+
+    :raises InvalidHandError: for an impossible hand (a fifth copy, 12 or 15 tiles, ...).
+    """
+    bad = hand.status() & ~HandStatus.DUPLICATE_BONUS
+    if bad:
+        raise InvalidHandError(f"cannot check hand {hand}: {hand.describe_status(bad)}")
+    return is_complete_counts(hand.concealed_counts, len(hand.melds), seven_pairs=seven_pairs)

@@ -1,0 +1,319 @@
+"""Shanten (向聽), waits (聽牌) and useful tiles (有效牌).
+
+Definition (exact): the distance of a hand is the fewest tile exchanges that turn it into a
+complete hand in which no tile kind has more than four copies (concealed tiles and melds
+together); shanten is that distance minus one. So ``-1`` is complete, ``0`` is ready (聽牌), and
+a wait on a tile whose four copies are all in the hand does not count: ``333m 444p 333s 8888s`` is
+not ready (its only wait would be a fifth 8s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hkmahjong.errors import InvalidHandError
+from hkmahjong.hand import _fast
+from hkmahjong.hand._profile import combine, suit_profile
+from hkmahjong.hand.hand import Hand, HandStatus
+from hkmahjong.tiles import KINDS, NUM_KINDS, Tile
+
+__all__ = [
+    "ShantenResult",
+    "shanten",
+    "shanten_counts",
+    "shanten_detail",
+    "useful_after_discard",
+    "useful_tiles",
+    "waits",
+]
+
+_ORPHAN_IDX = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_FULL_CAPS9 = (4,) * 9
+_FULL_CAPS7 = (4,) * 7
+
+
+@dataclass(frozen=True, slots=True)
+class ShantenResult:
+    """向聽 of each shape: ``regular``, ``thirteen_orphans`` (None with melds), ``seven_pairs``.
+
+    ``seven_pairs`` is None when 七對子 is not allowed or the hand has melds; ``shanten`` is the
+    minimum over the allowed shapes.
+    """
+
+    shanten: int
+    regular: int
+    thirteen_orphans: int | None
+    seven_pairs: int | None
+
+
+def _check_counts(counts: Sequence[int], meld_count: int) -> int:
+    if len(counts) != NUM_KINDS:
+        raise InvalidHandError(f"a count vector has {NUM_KINDS} entries, got {len(counts)}")
+    if not 0 <= meld_count <= 4:
+        raise InvalidHandError(f"meld_count must be 0-4, got {meld_count}")
+    total = 0
+    for i, n in enumerate(counts):
+        if not 0 <= n <= 4:
+            raise InvalidHandError(f"count {n} of {Tile(i).mpsz} is outside 0-4")
+        total += n
+    if total not in (13 - 3 * meld_count, 14 - 3 * meld_count):
+        raise InvalidHandError(
+            f"{total} concealed tiles with {meld_count} melds: expected "
+            f"{13 - 3 * meld_count} or {14 - 3 * meld_count}"
+        )
+    return total
+
+
+def regular_distance_capped(counts: Sequence[int], meld_count: int, caps: Sequence[int]) -> int:
+    """Distance to 4 sets + pair (with ``4 - meld_count`` concealed sets) under per-kind caps."""
+    prof = suit_profile(tuple(counts[0:9]), tuple(caps[0:9]), True)
+    prof = combine(prof, suit_profile(tuple(counts[9:18]), tuple(caps[9:18]), True))
+    prof = combine(prof, suit_profile(tuple(counts[18:27]), tuple(caps[18:27]), True))
+    prof = combine(prof, suit_profile(tuple(counts[27:34]), tuple(caps[27:34]), False))
+    return prof[2 * (4 - meld_count) + 1]
+
+
+def _regular_distance(counts: Sequence[int], meld_count: int, caps: Sequence[int] | None) -> int:
+    if caps is None:
+        return _fast.regular_distance(counts, meld_count)
+    return regular_distance_capped(counts, meld_count, caps)
+
+
+def _orphans_distance(counts: Sequence[int]) -> int:
+    kinds = 0
+    pair = False
+    for i in _ORPHAN_IDX:
+        n = counts[i]
+        if n:
+            kinds += 1
+            if n >= 2:
+                pair = True
+    return 13 - kinds + (0 if pair else 1)
+
+
+def _pairs_distance(counts: Sequence[int]) -> int:
+    pairs = 0
+    kinds = 0
+    for n in counts:
+        if n:
+            kinds += 1
+            if n >= 2:
+                pairs += 1
+    if pairs >= 7:
+        return 0
+    if kinds >= 7:
+        return 7 - pairs
+    return 14 - pairs - kinds
+
+
+def shanten_counts(
+    counts: Sequence[int],
+    meld_count: int = 0,
+    *,
+    seven_pairs: bool = False,
+    thirteen_orphans: bool = True,
+) -> int:
+    """向聽 of concealed ``counts`` (34 entries) with ``meld_count`` declared melds.
+
+    The concealed part must hold ``13 - 3k`` or ``14 - 3k`` tiles. This form knows nothing of the
+    meld tiles, so copies in melds do not cap the waits; use :func:`shanten` for that.
+
+    >>> from hkmahjong.tiles import counts34, parse_tiles
+    >>> shanten_counts(counts34(parse_tiles("123m456p789s1122z")))
+    0
+
+    :raises InvalidHandError: for a count outside 0-4 or a wrong number of tiles.
+    """
+    _check_counts(counts, meld_count)
+    return _shanten(counts, meld_count, None, seven_pairs, thirteen_orphans)
+
+
+def _shanten(
+    counts: Sequence[int],
+    meld_count: int,
+    caps: Sequence[int] | None,
+    seven_pairs: bool,
+    thirteen_orphans: bool,
+) -> int:
+    best = _regular_distance(counts, meld_count, caps)
+    if meld_count == 0:
+        if thirteen_orphans and best > 1:
+            best = min(best, _orphans_distance(counts))
+        if seven_pairs and best > 1:
+            best = min(best, _pairs_distance(counts))
+    return best - 1
+
+
+def _caps(hand: Hand) -> list[int] | None:
+    if not hand.melds:
+        return None
+    caps = [4] * NUM_KINDS
+    for m in hand.melds:
+        for t in m.tiles:
+            caps[t] -= 1
+    return caps
+
+
+def _validated(hand: Hand) -> tuple[list[int], int, list[int] | None]:
+    bad = hand.status() & ~HandStatus.DUPLICATE_BONUS
+    if bad:
+        raise InvalidHandError(f"cannot analyse hand {hand}: {hand.describe_status(bad)}")
+    return hand.concealed_counts, len(hand.melds), _caps(hand)
+
+
+def shanten(hand: Hand, *, seven_pairs: bool = False, thirteen_orphans: bool = True) -> int:
+    """向聽 of a 13- or 14-tile hand (kongs count 3): -1 complete, 0 ready (聽牌), 1, 2, ...
+
+    >>> shanten(Hand.from_text("123m456p789s1122z"))
+    0
+
+    :raises InvalidHandError: for an impossible hand (a fifth copy, a wrong tile count, ...).
+    """
+    counts, k, caps = _validated(hand)
+    return _shanten(counts, k, caps, seven_pairs, thirteen_orphans)
+
+
+def shanten_detail(hand: Hand, *, seven_pairs: bool = False) -> ShantenResult:
+    """向聽 of each shape (regular, 十三幺, 七對子) and the minimum over the allowed ones.
+
+    :raises InvalidHandError: for an impossible hand.
+    """
+    counts, k, caps = _validated(hand)
+    regular = _regular_distance(counts, k, caps) - 1
+    orphans = _orphans_distance(counts) - 1 if k == 0 else None
+    pairs = _pairs_distance(counts) - 1 if k == 0 and seven_pairs else None
+    best = min(v for v in (regular, orphans, pairs) if v is not None)
+    return ShantenResult(best, regular, orphans, pairs)
+
+
+def waits(hand: Hand, *, seven_pairs: bool = False) -> list[Tile]:
+    """聽牌: the tiles that complete a ready 13-tile hand; [] when it is not ready.
+
+    A tile whose four copies are all in the hand (melds included) is not a wait.
+
+    >>> waits(Hand.from_text("123m456p789s1122z"))
+    [Tile.EAST, Tile.SOUTH]
+
+    :raises InvalidHandError: for an impossible hand or one that is not 13 tiles (kongs count 3).
+    """
+    counts, k, caps = _validated(hand)
+    if sum(counts) != 13 - 3 * k:
+        raise InvalidHandError(f"waits need a 13-tile hand, {hand} has {hand.tile_count}")
+    held = hand.all_counts()
+    out: list[Tile] = []
+    for t in range(NUM_KINDS):
+        if held[t] >= 4:
+            continue
+        counts[t] += 1
+        if _shanten(counts, k, caps, seven_pairs, True) == -1:
+            out.append(KINDS[t])
+        counts[t] -= 1
+    return out
+
+
+def _unseen(held: Sequence[int], visible: Sequence[int] | None, t: int) -> int:
+    n = 4 - held[t] - (visible[t] if visible is not None else 0)
+    return n if n > 0 else 0
+
+
+def _check_visible(visible: Sequence[int] | None) -> None:
+    if visible is not None and len(visible) < NUM_KINDS:
+        raise InvalidHandError(f"visible counts need {NUM_KINDS} entries, got {len(visible)}")
+
+
+def _useful13(
+    counts: list[int],
+    k: int,
+    caps: list[int] | None,
+    held: list[int],
+    visible: Sequence[int] | None,
+    seven_pairs: bool,
+) -> dict[Tile, int]:
+    current = _shanten(counts, k, caps, seven_pairs, True)
+    out: dict[Tile, int] = {}
+    for t in range(NUM_KINDS):
+        if held[t] >= 4:
+            continue
+        counts[t] += 1
+        if _shanten(counts, k, caps, seven_pairs, True) < current:
+            out[KINDS[t]] = _unseen(held, visible, t)
+        counts[t] -= 1
+    return out
+
+
+def useful_tiles(
+    hand: Hand, visible: Sequence[int] | None = None, *, seven_pairs: bool = False
+) -> dict[Tile, int]:
+    """有效牌: tiles whose draw lowers the shanten → copies unseen (4 − held − ``visible``).
+
+    For a 13-tile hand, the tiles that lower its shanten. For a 14-tile hand, the union over the
+    discards that keep the shanten lowest (see :func:`useful_after_discard` for each discard).
+    ``visible`` is a 34-count vector of tiles seen elsewhere (discards, others' melds).
+
+    :raises InvalidHandError: for an impossible hand.
+    """
+    _check_visible(visible)
+    counts, k, caps = _validated(hand)
+    held = hand.all_counts()
+    if sum(counts) == 13 - 3 * k:
+        return _useful13(counts, k, caps, held, visible, seven_pairs)
+    per = _per_discard(counts, k, caps, held, visible, seven_pairs)
+    best = min(s for s, _ in per.values())
+    out: dict[Tile, int] = {}
+    for s, useful in per.values():
+        if s == best:
+            out.update(useful)
+    return dict(sorted(out.items()))
+
+
+def _per_discard(
+    counts: list[int],
+    k: int,
+    caps: list[int] | None,
+    held: list[int],
+    visible: Sequence[int] | None,
+    seven_pairs: bool,
+) -> dict[Tile, tuple[int, dict[Tile, int]]]:
+    out: dict[Tile, tuple[int, dict[Tile, int]]] = {}
+    for d in range(NUM_KINDS):
+        if not counts[d]:
+            continue
+        counts[d] -= 1
+        s = _shanten(counts, k, caps, seven_pairs, True)
+        out[KINDS[d]] = (s, _useful13(counts, k, caps, held, visible, seven_pairs))
+        counts[d] += 1
+    return out
+
+
+def useful_after_discard(
+    hand: Hand, visible: Sequence[int] | None = None, *, seven_pairs: bool = False
+) -> dict[Tile, dict[Tile, int]]:
+    """For a 14-tile hand: each possible discard → its 有效牌 (tile → copies unseen).
+
+    :raises InvalidHandError: for an impossible hand or one that is not 14 tiles (kongs count 3).
+    """
+    _check_visible(visible)
+    counts, k, caps = _validated(hand)
+    if sum(counts) != 14 - 3 * k:
+        raise InvalidHandError(f"useful_after_discard needs a 14-tile hand, {hand} has 13")
+    held = hand.all_counts()
+    per = _per_discard(counts, k, caps, held, visible, seven_pairs)
+    return {d: useful for d, (_, useful) in per.items()}
+
+
+def discard_shanten(hand: Hand, *, seven_pairs: bool = False) -> dict[Tile, int]:
+    """For a 14-tile hand: each possible discard → the shanten of what is left.
+
+    :raises InvalidHandError: for an impossible hand or one that is not 14 tiles.
+    """
+    counts, k, caps = _validated(hand)
+    if sum(counts) != 14 - 3 * k:
+        raise InvalidHandError(f"discard_shanten needs a 14-tile hand, {hand} has 13")
+    out: dict[Tile, int] = {}
+    for d in range(NUM_KINDS):
+        if counts[d]:
+            counts[d] -= 1
+            out[KINDS[d]] = _shanten(counts, k, caps, seven_pairs, True)
+            counts[d] += 1
+    return out
