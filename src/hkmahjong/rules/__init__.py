@@ -1,1 +1,28 @@
 """Rules as data: fan ids, rulesets (台例), presets and TOML load/save."""
+
+from hkmahjong.rules.fan import FanCategory, FanId, FanInfo, fan_id_from_text
+from hkmahjong.rules.payment import PaymentRules
+from hkmahjong.rules.ruleset import (
+    MATCH_LENGTHS,
+    SWITCHES,
+    DealBonusWin,
+    FrozenMap,
+    LastTileRule,
+    PassRule,
+    Ruleset,
+)
+
+__all__ = [
+    "MATCH_LENGTHS",
+    "SWITCHES",
+    "DealBonusWin",
+    "FanCategory",
+    "FanId",
+    "FanInfo",
+    "FrozenMap",
+    "LastTileRule",
+    "PassRule",
+    "PaymentRules",
+    "Ruleset",
+    "fan_id_from_text",
+]
