@@ -1,1 +1,21 @@
-"""The game engine: wall, deal, turns, claims, kongs, settlement, matches and records."""
+"""The game engine: wall, deal, turns, claims, kongs, settlement, matches and records.
+
+Public surface for bots and clients: :class:`Action`, :class:`Event`, :class:`PlayerView`,
+:class:`Phase`, :class:`HandOutcome`. The referee side: :class:`HandState` (``engine.state``).
+"""
+
+from hkmahjong.engine.actions import Action, ActionKind
+from hkmahjong.engine.events import Event, EventKind, HandOutcome, Visibility, WinRecord
+from hkmahjong.engine.view import Phase, PlayerView
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "Event",
+    "EventKind",
+    "HandOutcome",
+    "Phase",
+    "PlayerView",
+    "Visibility",
+    "WinRecord",
+]
