@@ -2,6 +2,7 @@
 
 from hkmahjong.rules.fan import FanCategory, FanId, FanInfo, fan_id_from_text
 from hkmahjong.rules.payment import PaymentRules
+from hkmahjong.rules.presets import ALIASES, PRESETS, get_preset, preset_names
 from hkmahjong.rules.ruleset import (
     MATCH_LENGTHS,
     SWITCHES,
@@ -13,7 +14,9 @@ from hkmahjong.rules.ruleset import (
 )
 
 __all__ = [
+    "ALIASES",
     "MATCH_LENGTHS",
+    "PRESETS",
     "SWITCHES",
     "DealBonusWin",
     "FanCategory",
@@ -25,4 +28,6 @@ __all__ = [
     "PaymentRules",
     "Ruleset",
     "fan_id_from_text",
+    "get_preset",
+    "preset_names",
 ]

@@ -20,6 +20,7 @@ How the scorer reads the fan table (RULES.md §8):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
@@ -349,8 +350,7 @@ class Ruleset:
 
 
 def _replace(r: Ruleset, changes: Mapping[str, Any]) -> Ruleset:
-    import dataclasses
-
+    """``dataclasses.replace`` with a mapping of changes."""
     return dataclasses.replace(r, **changes)
 
 
@@ -414,11 +414,7 @@ def _check_fan(value: object) -> FrozenMap[FanId, int]:
                 f"fan.{fid.value} = {v!r}: allowed a whole number of fan from 0 to 64"
             )
         out[fid] = v
-    return (
-        value
-        if isinstance(value, FrozenMap) and all(isinstance(k, FanId) for k in value)
-        else FrozenMap(out)
-    )
+    return FrozenMap(out)
 
 
 def _check_ids(key: str, value: object) -> frozenset[FanId]:
