@@ -1,1 +1,10 @@
-"""Scoring: fan patterns, score_hand, and payments."""
+"""Scoring (計番): WinContext, fan patterns, score_hand and the itemised ScoreResult.
+
+Payments (shares, gun schemes, liability, false wins) live in :mod:`hkmahjong.scoring.payment`.
+"""
+
+from hkmahjong.scoring.calculator import score_hand
+from hkmahjong.scoring.context import SPECIAL_FLAGS, WinContext
+from hkmahjong.scoring.result import REASONS, FanItem, ScoreResult
+
+__all__ = ["REASONS", "SPECIAL_FLAGS", "FanItem", "ScoreResult", "WinContext", "score_hand"]

@@ -1,0 +1,72 @@
+"""計番結果 ScoreResult and FanItem: the itemised breakdown of a scored hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hkmahjong.rules.fan import FanId
+from hkmahjong.tiles import Tile
+
+if TYPE_CHECKING:
+    from hkmahjong.hand.groups import Arrangement
+
+__all__ = ["REASONS", "FanItem", "ScoreResult"]
+
+REASONS: dict[str, str] = {
+    "not_complete": "the tiles do not form four sets and a pair (or a special hand) — 未成糊",
+    "below_minimum_fan": "complete, but below the table's minimum fan — 番數不足",
+    "invalid_hand": "the hand cannot exist or the winning tile is not in it — 牌不合法",
+    "invalid_tile_count": "a winning hand has 14 tiles (kongs count 3) — 相公 (tile count)",
+    "invalid_context": "the win context contradicts the hand or itself — 情況不合",
+    "bad_notation": "the hand text cannot be read — 記法錯誤",
+}
+"""Every non-win reason code with what it means."""
+
+
+@dataclass(frozen=True, slots=True)
+class FanItem:
+    """番種項目: one counted pattern and the fan it adds (``count`` occurrences, e.g. two 正花)."""
+
+    fan_id: FanId
+    fan: int
+    count: int = 1
+
+    @property
+    def zh(self) -> str:
+        """Traditional Chinese name."""
+        return self.fan_id.zh
+
+    @property
+    def en(self) -> str:
+        """English name."""
+        return self.fan_id.en
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """計番結果: whether the hand is a valid win, the total, the itemised fan and the arrangement."""
+
+    valid_win: bool
+    reason: str | None
+    message: str
+    total_fan: int
+    is_limit: bool
+    items: tuple[FanItem, ...] = ()
+    arrangement: Arrangement | None = None
+    winning_tile: Tile | None = None
+    limit: int | None = None
+    """The table's limit (None = no limit) used for this result."""
+    raw_fan: int = 0
+    """The sum before capping at the limit (limit hands count their listed value)."""
+    all_candidates: tuple[tuple[int, str], ...] = field(default=())
+    """Every interpretation tried: (total, short description), best first."""
+
+    @property
+    def fan_ids(self) -> frozenset[FanId]:
+        """The ids of every counted pattern."""
+        return frozenset(i.fan_id for i in self.items)
+
+    def fan_of(self, fan_id: FanId) -> int:
+        """Fan contributed by ``fan_id`` (0 when not counted)."""
+        return sum(i.fan for i in self.items if i.fan_id is fan_id)
