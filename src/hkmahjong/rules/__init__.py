@@ -12,6 +12,7 @@ from hkmahjong.rules.ruleset import (
     PassRule,
     Ruleset,
 )
+from hkmahjong.rules.toml_io import load_ruleset, loads_ruleset, ruleset_from_dict, ruleset_to_toml
 
 __all__ = [
     "ALIASES",
@@ -29,5 +30,9 @@ __all__ = [
     "Ruleset",
     "fan_id_from_text",
     "get_preset",
+    "load_ruleset",
+    "loads_ruleset",
     "preset_names",
+    "ruleset_from_dict",
+    "ruleset_to_toml",
 ]
