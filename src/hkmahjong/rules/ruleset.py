@@ -38,6 +38,8 @@ __all__ = [
     "LastTileRule",
     "PassRule",
     "Ruleset",
+    "field_doc",
+    "switch_kind",
 ]
 
 K = TypeVar("K")
@@ -163,75 +165,182 @@ class Ruleset:
     name: str = "custom"
     description: str = ""
     # --- §7 winning ---------------------------------------------------------------------------
-    min_fan: int = 3
-    """起糊: minimum fan to win (P 三番起糊; presets may use 0 雞糊, 1 or 2)."""
-    limit: int | None = 10
-    """爆棚: the fan cap and what a 例牌 scores (P 上限十番); ``None`` = no limit (W1 無限番)."""
+    min_fan: int = field(
+        default=3,
+        metadata={"doc": "起糊: minimum fan to win (P 三番起糊; presets may use 0 雞糊, 1 or 2)."},
+    )
+    limit: int | None = field(
+        default=10,
+        metadata={
+            "doc": "爆棚: the fan cap and what a 例牌 scores (P 上限十番); ``None`` = no limit (W1 無限番)."
+        },
+    )
     # --- §8 fan table ---------------------------------------------------------------------------
-    fan: FrozenMap[FanId, int] = field(default_factory=_fan_map)
-    """Value of each pattern played (per occurrence); absent = not played."""
-    limit_hands: frozenset[FanId] = frozenset()
-    """例牌: patterns that score the limit (their value capped at it) and add nothing else."""
-    exclusions: FrozenMap[FanId, frozenset[FanId]] = field(default_factory=_excl_map)
-    """Pattern -> the patterns it includes (not counted when it applies)."""
+    fan: FrozenMap[FanId, int] = field(
+        default_factory=_fan_map,
+        metadata={"doc": "Value of each pattern played (per occurrence); absent = not played."},
+    )
+    limit_hands: frozenset[FanId] = field(
+        default=frozenset(),
+        metadata={
+            "doc": "例牌: patterns that score the limit (their value capped at it) and add nothing else."
+        },
+    )
+    exclusions: FrozenMap[FanId, frozenset[FanId]] = field(
+        default_factory=_excl_map,
+        metadata={"doc": "Pattern -> the patterns it includes (not counted when it applies)."},
+    )
     # --- switches the engine reads (names fixed by docs/dev/contracts.md) -------------------------
-    seven_pairs: bool = False
-    """七對子 is a win (W2 自訂; P "七对子并非港式麻雀的胡牌": off)."""
-    thirteen_orphans_head_bump_exempt: bool = False
-    """十三幺 cannot be head-bumped (W2 正統 十三幺; P states 截胡 without exception: off)."""
-    multiple_winners: bool = False
-    """一炮多響 (W1/W2); off = 截糊, the first in turn after the discarder wins (P)."""
-    dead_wall: int = 0
-    """Tiles kept back at the tail (P: 0 "不留牌尾"; P's 家规 14; W1/W2 7 or 8 stacks = 14, 16)."""
-    pass_rule: PassRule = PassRule.NONE
-    """過水 for wins (P: none)."""
-    pung_pass_rule: bool = True
-    """W2 過水 1st bullet: having passed a pung, no pung of that tile until your next draw."""
-    no_swap_discard: bool = True
-    """W2 過水 4th bullet 食替: after a chow or pung you may not discard the same tile."""
-    rob_concealed_kong_thirteen: bool = True
-    """P, W2: a 十三幺 wait may rob a concealed kong (W1 fn. 8: not even then)."""
-    bonus_tiles: bool = True
-    """Play with the eight flowers and seasons (P)."""
-    bonus_win_seven: bool = False
-    """花糊 on: seven bonus tiles may win at once (W2, C, W1; not in P)."""
-    false_win_below_minimum: bool = True
-    """A win below the minimum is a false win (C; W1/W2 "通常見於麻雀館"); off: it is not, but the
-    player may not win again in that hand (W2 詐糊 定義)."""
+    seven_pairs: bool = field(
+        default=False,
+        metadata={"doc": '七對子 is a win (W2 自訂; P "七对子并非港式麻雀的胡牌": off).'},
+    )
+    thirteen_orphans_head_bump_exempt: bool = field(
+        default=False,
+        metadata={
+            "doc": "十三幺 cannot be head-bumped (W2 正統 十三幺; P states 截胡 without exception: off)."
+        },
+    )
+    multiple_winners: bool = field(
+        default=False,
+        metadata={
+            "doc": "一炮多響 (W1/W2); off = 截糊, the first in turn after the discarder wins (P)."
+        },
+    )
+    dead_wall: int = field(
+        default=0,
+        metadata={
+            "doc": 'Tiles kept back at the tail (P: 0 "不留牌尾"; P\'s 家规 14; W1/W2 7 or 8 stacks = 14, 16).'
+        },
+    )
+    pass_rule: PassRule = field(
+        default=PassRule.NONE,
+        metadata={"doc": "過水 for wins (P: none)."},
+    )
+    pung_pass_rule: bool = field(
+        default=True,
+        metadata={
+            "doc": "W2 過水 1st bullet: having passed a pung, no pung of that tile until your next draw."
+        },
+    )
+    no_swap_discard: bool = field(
+        default=True,
+        metadata={
+            "doc": "W2 過水 4th bullet 食替: after a chow or pung you may not discard the same tile."
+        },
+    )
+    rob_concealed_kong_thirteen: bool = field(
+        default=True,
+        metadata={
+            "doc": "P, W2: a 十三幺 wait may rob a concealed kong (W1 fn. 8: not even then)."
+        },
+    )
+    bonus_tiles: bool = field(
+        default=True,
+        metadata={"doc": "Play with the eight flowers and seasons (P)."},
+    )
+    bonus_win_seven: bool = field(
+        default=False,
+        metadata={"doc": "花糊 on: seven bonus tiles may win at once (W2, C, W1; not in P)."},
+    )
+    false_win_below_minimum: bool = field(
+        default=True,
+        metadata={
+            "doc": 'A win below the minimum is a false win (C; W1/W2 "通常見於麻雀館"); off: it is not, but the player may not win again in that hand (W2 詐糊 定義).'
+        },
+    )
     payment: PaymentRules = field(default_factory=PaymentRules.parlor)
     # --- further switches (RULES.md §2, §7, §8) -------------------------------------------------
-    match_lengths: tuple[str, ...] = _P_MATCHES
-    """Match lengths offered (values of engine MatchLength; P's list)."""
-    last_tile: LastTileRule = LastTileRule.ANY
-    """Which last-tile wins score (W2/P/ML any; W1 fn. 10 self-drawn only)."""
-    heavenly_after_concealed_kong: bool = False
-    """天糊/人糊 still count after the winner's own concealed kong (W2, C: no — only 槓上開花)."""
-    earthly_after_dealer_kong: bool = False
-    """地糊 still counts after the dealer declared a kong (C: no)."""
-    bonus_win_decline: bool = True
-    """A player may decline a bonus-tile win; its fan is added to a later normal win (W2 花糊牌規)."""
-    bonus_win_kong_replacement: bool = True
-    """花糊 on a kong replacement also scores 槓上開花: 4 fan self-drawn (W2 花糊牌規; C/W1 自訂)."""
-    bonus_win_at_deal: DealBonusWin = DealBonusWin.HEAVENLY_EARTHLY
-    """Seven bonus tiles at the deal (W2: dealer 天糊 / non-dealer 地糊; W1/C: wait, no 地糊)."""
-    all_chows_honour_pair: bool = True
-    """平糊 may have an honour pair (C fn. 3 "眼可以是番子"; W1 fn. 5 and ML: suit pair only)."""
-    all_chows_any_wait: bool = True
-    """平糊 on any wait (C, W2); off: no closed, edge or single wait (W1 fn. 5)."""
-    concealed_kong_keeps_concealed: bool = False
-    """門前清 survives a concealed kong (P "有些家规"; W2 "包括暗槓" and P's standard: no)."""
-    concealed_hand_with_bonus_tiles: bool = True
-    """門前清 is counted when bonus tiles are played (W2, P; C "如果有打花牌就不計門前清": no)."""
-    four_concealed_pungs_kongs: bool = True
-    """坎坎糊 may include concealed kongs (P "暗杠计算坎坎胡时仍当暗刻"; C fn. 24, W1, W2: no)."""
-    four_concealed_pungs_single_wait_discard: bool = False
-    """坎坎糊 stands when a discard completes the pair (single wait) (W1 fn. 22)."""
-    four_concealed_pungs_any_win: bool = False
-    """坎坎糊 on any win, also on a discard (W2 literal); off: self-drawn only (C fn. 25, ML, W1)."""
-    double_kong_from_replacement: bool = False
-    """槓上槓 needs the second kong to come from the first kong's replacement (C, W1 fn. 17)."""
-    nine_gates_discard_nine_sided_only: bool = False
-    """九蓮寶燈 on a discard only with the nine-sided wait (C "食出銃必定要叫九飛")."""
+    match_lengths: tuple[str, ...] = field(
+        default=_P_MATCHES,
+        metadata={"doc": "Match lengths offered (values of engine MatchLength; P's list)."},
+    )
+    last_tile: LastTileRule = field(
+        default=LastTileRule.ANY,
+        metadata={"doc": "Which last-tile wins score (W2/P/ML any; W1 fn. 10 self-drawn only)."},
+    )
+    heavenly_after_concealed_kong: bool = field(
+        default=False,
+        metadata={
+            "doc": "天糊/人糊 still count after the winner's own concealed kong (W2, C: no — only 槓上開花)."
+        },
+    )
+    earthly_after_dealer_kong: bool = field(
+        default=False,
+        metadata={"doc": "地糊 still counts after the dealer declared a kong (C: no)."},
+    )
+    bonus_win_decline: bool = field(
+        default=True,
+        metadata={
+            "doc": "A player may decline a bonus-tile win; its fan is added to a later normal win (W2 花糊牌規)."
+        },
+    )
+    bonus_win_kong_replacement: bool = field(
+        default=True,
+        metadata={
+            "doc": "花糊 on a kong replacement also scores 槓上開花: 4 fan self-drawn (W2 花糊牌規; C/W1 自訂)."
+        },
+    )
+    bonus_win_at_deal: DealBonusWin = field(
+        default=DealBonusWin.HEAVENLY_EARTHLY,
+        metadata={
+            "doc": "Seven bonus tiles at the deal (W2: dealer 天糊 / non-dealer 地糊; W1/C: wait, no 地糊)."
+        },
+    )
+    all_chows_honour_pair: bool = field(
+        default=True,
+        metadata={
+            "doc": '平糊 may have an honour pair (C fn. 3 "眼可以是番子"; W1 fn. 5 and ML: suit pair only).'
+        },
+    )
+    all_chows_any_wait: bool = field(
+        default=True,
+        metadata={
+            "doc": "平糊 on any wait (C, W2); off: no closed, edge or single wait (W1 fn. 5)."
+        },
+    )
+    concealed_kong_keeps_concealed: bool = field(
+        default=False,
+        metadata={
+            "doc": '門前清 survives a concealed kong (P "有些家规"; W2 "包括暗槓" and P\'s standard: no).'
+        },
+    )
+    concealed_hand_with_bonus_tiles: bool = field(
+        default=True,
+        metadata={
+            "doc": '門前清 is counted when bonus tiles are played (W2, P; C "如果有打花牌就不計門前清": no).'
+        },
+    )
+    four_concealed_pungs_kongs: bool = field(
+        default=True,
+        metadata={
+            "doc": '坎坎糊 may include concealed kongs (P "暗杠计算坎坎胡时仍当暗刻"; C fn. 24, W1, W2: no).'
+        },
+    )
+    four_concealed_pungs_single_wait_discard: bool = field(
+        default=False,
+        metadata={
+            "doc": "坎坎糊 stands when a discard completes the pair (single wait) (W1 fn. 22)."
+        },
+    )
+    four_concealed_pungs_any_win: bool = field(
+        default=False,
+        metadata={
+            "doc": "坎坎糊 on any win, also on a discard (W2 literal); off: self-drawn only (C fn. 25, ML, W1)."
+        },
+    )
+    double_kong_from_replacement: bool = field(
+        default=False,
+        metadata={
+            "doc": "槓上槓 needs the second kong to come from the first kong's replacement (C, W1 fn. 17)."
+        },
+    )
+    nine_gates_discard_nine_sided_only: bool = field(
+        default=False,
+        metadata={
+            "doc": '九蓮寶燈 on a discard only with the nine-sided wait (C "食出銃必定要叫九飛").'
+        },
+    )
 
     def __post_init__(self) -> None:
         """Normalise containers and check every value; :raises RulesetError: when one is bad."""
@@ -450,3 +559,11 @@ def _check_matches(value: object) -> tuple[str, ...]:
             f"{', '.join(MATCH_LENGTHS)}"
         )
     return out
+
+
+_DOCS: dict[str, str] = {f.name: str(f.metadata.get("doc", "")) for f in fields(Ruleset)}
+
+
+def field_doc(name: str) -> str:
+    """The one-line description (with its seed clause) of a Ruleset field; "" when it has none."""
+    return _DOCS.get(name, "")
