@@ -218,3 +218,10 @@ def test_invariants_under_any_sequence(seq: list[HandResult]) -> None:
         assert m.prevailing == Wind((m.deals_passed // 4) % 4)
         assert sum(m.totals().values()) == 0
         assert sorted(m.seat_of(p) for p in range(4)) == list(Wind)
+
+
+def test_bankruptcy_without_the_cap_allows_debt() -> None:
+    """RULES.md §9: a table without the bankrupt cap lets a balance go below zero; the match ends."""
+    m = Match(length=MatchLength.BANKRUPTCY, starting_balance=10)
+    m.record(win(S, 8, discarder=E), allow_debt=True)
+    assert m.balances[0] == -14 and m.finished

@@ -258,11 +258,13 @@ class Match:
             return None
         return {seat: self.balances[self.player_at(seat)] for seat in Wind}
 
-    def record(self, result: HandResult) -> LedgerEntry:
+    def record(self, result: HandResult, *, allow_debt: bool = False) -> LedgerEntry:
         """Enter a finished hand in the ledger and move the deal on (連莊 or pass).
 
-        :raises MatchError: when the match is over, or a payer would pay more than it holds in a
-            match until bankruptcy.
+        In a match until bankruptcy a payer pays at most what it holds (settle with
+        :meth:`seat_balances`); ``allow_debt`` lets balances go below zero (tables without the cap).
+
+        :raises MatchError: when the match is over, or a payer would pay more than it holds.
         """
         if self.finished:
             raise MatchError(f"the match is over after {self.hand_number} hands; no more hands")
@@ -270,7 +272,7 @@ class Match:
         for seat in Wind:
             player_deltas[self.player_at(seat)] = result.deltas[seat]
         new_balances = [b + d for b, d in zip(self.balances, player_deltas, strict=True)]
-        if self.length is MatchLength.BANKRUPTCY:
+        if self.length is MatchLength.BANKRUPTCY and not allow_debt:
             for player, (before, after) in enumerate(zip(self.balances, new_balances, strict=True)):
                 if after < 0:
                     raise MatchError(

@@ -17,9 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import hkmahjong
-from hkmahjong.engine.match import HandResult, MatchError
+from hkmahjong.engine.actions import Action
+from hkmahjong.engine.events import Event, HandOutcome
+from hkmahjong.engine.match import Amount, HandResult, Match, MatchError
+from hkmahjong.engine.state import HandState
 from hkmahjong.errors import MahjongError
-from hkmahjong.tiles import Wind
+from hkmahjong.rules import PRESETS, Ruleset, get_preset, loads_ruleset, ruleset_to_toml
+from hkmahjong.scoring.payment import settle_win
+from hkmahjong.tiles import Wind, format_tiles
 
 __all__ = [
     "FORMAT",
@@ -28,11 +33,21 @@ __all__ = [
     "GameRecord",
     "HandRecord",
     "RecordError",
+    "ReplayStep",
+    "VerifyReport",
     "commitment",
+    "digest_of",
+    "event_key",
     "events_digest",
     "hand_seed",
+    "match_result",
     "new_match_seed",
+    "replay",
+    "result_of",
+    "rules_from_spec",
+    "rules_spec",
     "seed_from_text",
+    "verify",
 ]
 
 FORMAT = "hkmj-record"
@@ -375,3 +390,264 @@ class _Parser:
             raise self.fail(str(exc), n) from None
         hand.end_digest = self.field(obj, "ev", str, n)
         hand.end_line = n
+
+
+# --------------------------------------------------------------------------------------------
+# rules in a record
+# --------------------------------------------------------------------------------------------
+def rules_spec(ruleset: Ruleset) -> dict[str, Any]:
+    """How a record names its ruleset: ``{"preset": name}``, or the TOML text, plus a digest."""
+    digest = _rules_digest(ruleset)
+    if ruleset.name in PRESETS and PRESETS[ruleset.name] == ruleset:
+        return {"preset": ruleset.name, "digest": digest}
+    base = PRESETS.get(ruleset.name)
+    return {"toml": ruleset_to_toml(ruleset, base=base), "digest": digest}
+
+
+def rules_from_spec(spec: Mapping[str, Any], *, line: int = 1, source: str = "record") -> Ruleset:
+    """The ruleset a record names (a preset, or TOML text), checked against its digest.
+
+    :raises RecordError: when the ruleset cannot be loaded or differs from the one recorded.
+    """
+    try:
+        if "preset" in spec:
+            ruleset = get_preset(str(spec["preset"]))
+        elif "toml" in spec:
+            ruleset = loads_ruleset(str(spec["toml"]), source="the record's ruleset")
+        else:
+            raise RecordError("the rules need a 'preset' or a 'toml' field", line, source)
+    except MahjongError as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"cannot load the ruleset: {exc}", line, source) from None
+    digest = spec.get("digest")
+    if digest is not None and digest != _rules_digest(ruleset):
+        raise RecordError(
+            f"the ruleset {ruleset.name!r} differs from the one recorded (digest {digest})",
+            line,
+            source,
+        )
+    return ruleset
+
+
+def _rules_digest(ruleset: Ruleset) -> str:
+    return hashlib.sha256(ruleset_to_toml(ruleset).encode()).hexdigest()[:DIGEST_CHARS]
+
+
+# --------------------------------------------------------------------------------------------
+# events
+# --------------------------------------------------------------------------------------------
+def event_key(event: Event) -> str:
+    """The canonical one-line text of an event, every field included (what digests hash)."""
+    return "|".join(
+        (
+            event.kind.value,
+            "" if event.seat is None else event.seat.letter,
+            "" if event.tile is None else event.tile.mpsz,
+            format_tiles(event.tiles) if event.tiles else "",
+            "" if event.meld is None else event.meld.text,
+            "" if event.source is None else event.source.letter,
+            event.detail,
+            str(int(event.visibility)),
+        )
+    )
+
+
+def digest_of(events: Iterable[Event]) -> str:
+    """The digest recorded for a list of events: SHA-256 of their canonical lines, 16 hex chars."""
+    h = hashlib.sha256()
+    for e in events:
+        h.update(event_key(e).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:DIGEST_CHARS]
+
+
+def result_of(outcome: HandOutcome) -> HandResult:
+    """The match-level result (deltas, winners, draw, false winners) of a hand's outcome."""
+    return HandResult(outcome.deltas, outcome.winners, outcome.drawn, outcome.false_winners)
+
+
+def match_result(outcome: HandOutcome, ruleset: Ruleset, match: Match) -> HandResult:
+    """The hand's result for ``match``: in a match until bankruptcy, payers pay what they hold.
+
+    The hand is settled by the engine without balances; when a payer cannot cover, each win is
+    settled again, in order, through the payments' ``balances`` argument (RULES.md §9, P).
+
+    :raises MatchError: when a false win must be capped (not supported: settle it by hand).
+    """
+    result = result_of(outcome)
+    balances = match.seat_balances()
+    if balances is None or all(balances[s] + result.deltas[s] >= 0 for s in Wind):
+        return result
+    if outcome.false_winners:
+        raise MatchError("a false win that a bankrupt seat cannot cover is not supported")
+    running: dict[Wind, Amount] = dict(balances)
+    total: dict[Wind, Amount] = dict.fromkeys(Wind, 0)
+    for win in outcome.wins:
+        settlement = settle_win(
+            win.result,
+            winner=win.seat,
+            discarder=win.discarder,
+            self_drawn=win.self_drawn,
+            ruleset=ruleset,
+            liable=win.liable,
+            robbed_kong=win.context.robbing_kong,
+            balances=running,
+        )
+        for seat, delta in settlement.deltas.items():
+            total[seat] += delta
+            running[seat] += delta
+    deltas = (total[Wind.EAST], total[Wind.SOUTH], total[Wind.WEST], total[Wind.NORTH])
+    return HandResult(deltas, result.winners, result.drawn, result.false_winners)
+
+
+# --------------------------------------------------------------------------------------------
+# replay and verify
+# --------------------------------------------------------------------------------------------
+@dataclass
+class ReplayStep:
+    """One step of a replay: a hand's start (``action is None``) or one action, with its events."""
+
+    hand: HandRecord
+    line: int
+    seat: Wind | None
+    action: Action | None
+    events: list[Event]
+    state: HandState
+
+
+@dataclass
+class VerifyReport:
+    """What :func:`verify` checked."""
+
+    hands: int = 0
+    actions: int = 0
+    events: int = 0
+    totals: dict[str, Amount] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """One line for people."""
+        return (
+            f"OK: {self.hands} hands, {self.actions} actions, {self.events} events replayed "
+            "exactly; every wall matches its commitment"
+        )
+
+
+def replay(record: GameRecord) -> Iterator[ReplayStep]:
+    """Replay a record, yielding each hand start and each action with the events it made.
+
+    Every wall is checked against its commitment and every digest against the replayed events.
+
+    :raises RecordError: naming the first line that does not hold (wrong seed, an event that does
+        not follow, an illegal action, a result or dealer that differs).
+    """
+    src = record.source
+    ruleset = rules_from_spec(record.rules, source=src)
+    try:
+        match = Match.from_config(record.match)
+    except MatchError as exc:
+        raise RecordError(f"bad match settings: {exc}", 1, src) from None
+    if record.match_seed is not None and commitment(record.match_seed) != record.commitment:
+        raise RecordError("the match seed does not match the header's commitment", None, src)
+    for hand in record.hands:
+        if match.finished:
+            raise RecordError(f"hand {hand.number} after the match was over", hand.line, src)
+        if hand.dealer != match.dealer or hand.prevailing is not match.prevailing:
+            raise RecordError(
+                f"hand {hand.number}: dealer P{hand.dealer + 1} in a {hand.prevailing.zh} round, "
+                f"but the match says P{match.dealer + 1} in a {match.prevailing.zh} round",
+                hand.line,
+                src,
+            )
+        seed = hand.seed
+        if seed is None:
+            if record.match_seed is None:
+                return  # a hand in progress: its wall is not revealed yet
+            seed = hand_seed(record.match_seed, hand.number)
+        where = hand.end_line or hand.line
+        if commitment(seed) != hand.commitment:
+            raise RecordError(
+                f"hand {hand.number}: the revealed seed does not match its commitment", where, src
+            )
+        if record.match_seed is not None and seed != hand_seed(record.match_seed, hand.number):
+            raise RecordError(
+                f"hand {hand.number}: the seed is not the one derived from the match seed",
+                where,
+                src,
+            )
+        state = HandState.new(
+            ruleset, seed=seed, prevailing_wind=match.prevailing, hand_number=hand.number
+        )
+        start = list(state.initial_events)
+        if digest_of(start) != hand.start_digest:
+            raise RecordError(
+                f"hand {hand.number}: the deal does not follow from the seed", hand.line, src
+            )
+        every = list(start)
+        yield ReplayStep(hand, hand.line, None, None, start, state)
+        for a in hand.actions:
+            try:
+                action = Action.from_text(a.action)
+                events = state.apply(a.seat, action)
+            except MahjongError as exc:
+                raise RecordError(f"hand {hand.number}: {exc}", a.line, src) from None
+            if digest_of(events) != a.digest:
+                raise RecordError(
+                    f"hand {hand.number}: the events of {a.seat.letter} {a.action!r} differ "
+                    "from the record",
+                    a.line,
+                    src,
+                )
+            every.extend(events)
+            yield ReplayStep(hand, a.line, a.seat, action, events, state)
+        if hand.result is None:
+            if state.is_over:
+                raise RecordError(f"hand {hand.number} is over but has no end line", None, src)
+            return
+        outcome = state.outcome
+        if outcome is None:
+            raise RecordError(
+                f"hand {hand.number} ends here but the replayed hand is not over", where, src
+            )
+        try:
+            replayed = match_result(outcome, ruleset, match)
+        except MatchError as exc:
+            raise RecordError(f"hand {hand.number}: {exc}", where, src) from None
+        if replayed != hand.result:
+            raise RecordError(
+                f"hand {hand.number}: recorded result {hand.result.to_json()} differs from the "
+                f"replayed {replayed.to_json()}",
+                where,
+                src,
+            )
+        if digest_of(every) != hand.end_digest:
+            raise RecordError(f"hand {hand.number}: the hand's event digest differs", where, src)
+        try:
+            match.record(hand.result, allow_debt=not ruleset.payment.bankrupt_cap)
+        except MatchError as exc:
+            raise RecordError(f"hand {hand.number}: {exc}", where, src) from None
+    if record.match_seed is not None and not match.finished:
+        raise RecordError(
+            f"the match ends after {match.hand_number} hands but its length "
+            f"({match.length.zh}) is not reached",
+            None,
+            src,
+        )
+
+
+def verify(record: GameRecord) -> VerifyReport:
+    """Check a whole record: every wall against its commitment, every event against the actions.
+
+    :raises RecordError: naming the first line that does not hold.
+    """
+    if not record.complete:
+        raise RecordError("truncated: no match_end line, so the seeds are not all revealed")
+    report = VerifyReport()
+    for step in replay(record):
+        if step.action is None:
+            report.hands += 1
+        else:
+            report.actions += 1
+        report.events += len(step.events)
+    return report
