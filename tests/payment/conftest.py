@@ -18,7 +18,7 @@ def make_table(
     preset: str = "parlor",
     *,
     min_fan: int | None = None,
-    limit: int | None | str = "keep",
+    limit: int | str | None = "keep",
     dead_wall: int | None = None,
     **payment: Any,
 ) -> Ruleset:

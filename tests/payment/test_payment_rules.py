@@ -113,7 +113,7 @@ def test_bad_values_name_key_value_and_allowed(bad: dict[str, object], words: li
 
 def test_direct_construction_is_checked_too() -> None:
     """dataclasses.replace with a wrong type is refused, never silently stored."""
-    with pytest.raises(RulesetError, match="payment.false_win"):
+    with pytest.raises(RulesetError, match=r"payment\.false_win"):
         dataclasses.replace(PaymentRules.parlor(), false_win="parlor")  # type: ignore[arg-type]
     with pytest.raises(RulesetError, match=r"\[payment\]"):
         PaymentRules.from_dict([("gun", "half_gun")])  # type: ignore[arg-type]

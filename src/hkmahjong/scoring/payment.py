@@ -158,7 +158,7 @@ def share_points(
     limit: int | None = None,
     full_flush: bool = False,
 ) -> Fraction:
-    """一份: the score-table value of one share for ``fan`` (before ``unit``).
+    """一份: the score-table value of one share for ``fan`` (before ``unit``), capped at ``limit``.
 
     :raises PaymentError: for a negative fan.
 
@@ -167,6 +167,8 @@ def share_points(
     """
     if isinstance(fan, bool) or not isinstance(fan, int) or fan < 0:
         raise PaymentError(f"fan must be a whole number >= 0, not {fan!r}")
+    if limit is not None and fan > limit:
+        fan = limit
     kind = payment.score_table
     zero = Fraction(payment.zero_fan_share).limit_denominator(2)
     if kind is ScoreTable.RELATIVE or kind is ScoreTable.CUSTOM:
