@@ -316,7 +316,7 @@ def _win_obligations(
             raise PaymentError(
                 f"a self-draw has no discarder, but discarder={discarder.letter} was given"
             )
-        normal = {seat: math.ceil(share) for seat in Wind if seat is not winner}
+        normal = {winner.next(k): math.ceil(share) for k in (1, 2, 3)}
     else:
         if discarder is None:
             raise PaymentError("a win on a discard needs the discarder's seat")
@@ -328,11 +328,10 @@ def _win_obligations(
             how_zh += f"（全銃 {payment.discarder_shares} 份）"
             how_en += f" (full gun, {payment.discarder_shares} shares)"
         else:
-            normal = {
-                seat: math.ceil(share * (2 if seat is discarder else 1))
-                for seat in Wind
-                if seat is not winner
-            }
+            normal = {discarder: math.ceil(share * 2)}
+            for k in (1, 2, 3):
+                if winner.next(k) is not discarder:
+                    normal[winner.next(k)] = math.ceil(share)
             how_zh += "（半銃）"
             how_en += " (half gun)"
     if liable is None:
@@ -417,7 +416,8 @@ def settle_win_fan(
 ) -> Settlement:
     """結算一糊: settle one win from its fan total (plain arguments; see :func:`settle_win`).
 
-    ``discarder`` is the kong declarer for a robbed kong; ``kong_discarder`` whoever discarded the
+    Payers pay in turn order after the winner (the discarder first), which decides who is
+    short when ``balances`` run out. ``discarder`` is the kong declarer for a robbed kong; ``kong_discarder`` whoever discarded the
     tile of an exposed kong whose replacement won (出槓); ``liable`` the seat that pays the whole
     win (包牌, from :func:`hkmahjong.scoring.liability.decide_liability`).
 
@@ -537,7 +537,7 @@ def settle_false_win(
     """
     payment = ruleset.payment
     offender = _check_seat(offender, "offender")
-    others = [seat for seat in Wind if seat is not offender]
+    others = [offender.next(k) for k in (1, 2, 3)]  # paid in turn order after the offender
     if would_be_discarder is not None:
         _check_seat(would_be_discarder, "would_be_discarder")
         if would_be_discarder is offender:
