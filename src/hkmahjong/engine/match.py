@@ -35,7 +35,10 @@ class MatchError(MahjongError):
 
 
 class MatchLength(Enum):
-    """場 length: how long a match lasts (RULES.md §2)."""
+    """場 length: how long a match lasts (RULES.md §2).
+
+    ``OPEN`` (不限) never ends by itself: simulations cap it with ``Match.max_hands``.
+    """
 
     ONE_HAND = "one-hand"
     EAST_ROUND = "east-round"
@@ -44,6 +47,7 @@ class MatchLength(Enum):
     SIXTEEN_HANDS = "16-hands"
     BANKRUPTCY = "bankruptcy"
     ONLINE = "online"
+    OPEN = "open"
 
     @property
     def zh(self) -> str:
@@ -84,6 +88,7 @@ _LENGTH_ZH = {
     MatchLength.SIXTEEN_HANDS: "十六局",
     MatchLength.BANKRUPTCY: "打到破產",
     MatchLength.ONLINE: "四局",
+    MatchLength.OPEN: "不限",
 }
 _LENGTH_HANDS = {
     MatchLength.ONE_HAND: 1,
@@ -221,6 +226,8 @@ class Match:
             raise MatchError(
                 "a match until bankruptcy (打到破產) needs a positive starting balance"
             )
+        if self.length is MatchLength.OPEN and self.max_hands is None:
+            raise MatchError("an open match (不限) needs max_hands")
         if self.max_hands is not None and self.max_hands < 1:
             raise MatchError(f"max_hands must be at least 1, got {self.max_hands}")
         if not self.balances:

@@ -1,0 +1,124 @@
+"""``hkmj replay``: 重播 — show a recorded hand step by step, or verify a whole record."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+from hkmahjong.engine.events import Event
+from hkmahjong.engine.match import Match
+from hkmahjong.engine.record import GameRecord, ReplayStep, replay, verify
+from hkmahjong.errors import MahjongError
+from hkmahjong.tiles import Wind
+
+NAME = "replay"
+HELP = "重播 replay: show a game record step by step, or --verify its walls and events"
+ORDER = 71
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the ``replay`` options."""
+    parser.add_argument("file", help="a game record (JSON Lines) written by hkmj sim or the parlor")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="check every wall against its commitment and every event against the actions",
+    )
+    parser.add_argument(
+        "--hand", type=int, default=None, help="show only hand N (1-based; default: every hand)"
+    )
+    parser.add_argument(
+        "--seat",
+        default=None,
+        help="show what one seat (E, S, W, N) saw instead of the referee's full view",
+    )
+    parser.add_argument(
+        "--step", action="store_true", help="wait for Enter after each action (interactive)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Show or verify the record."""
+    record = GameRecord.load(args.file)
+    out = sys.stdout
+    if args.verify:
+        report = verify(record)
+        print(f"{args.file}: {report.text}", file=out)
+        return 0
+    seat = Wind.parse(args.seat) if args.seat else None
+    if args.hand is not None and not 1 <= args.hand <= len(record.hands):
+        raise MahjongError(f"--hand {args.hand}: the record has hands 1 to {len(record.hands)}")
+    show(record, out, hand=None if args.hand is None else args.hand - 1, seat=seat, step=args.step)
+    return 0
+
+
+def show(
+    record: GameRecord,
+    out: TextIO,
+    *,
+    hand: int | None = None,
+    seat: Wind | None = None,
+    step: bool = False,
+) -> None:
+    """Print the record's hands step by step (every event, or what ``seat`` saw)."""
+    match = Match.from_config(record.match)
+    print(
+        f"牌譜 record: engine {record.engine_version}, rules {_rules_name(record)}, "
+        f"{match.length.zh} ({match.length.value}), players {', '.join(match.players)}",
+        file=out,
+    )
+    for s in replay(record):
+        h = s.hand
+        if hand is not None and h.number != hand:
+            continue
+        if s.action is None:
+            dealer = match.players[h.dealer]
+            print(
+                f"\n=== 第{h.number + 1}局 hand {h.number + 1}: {h.prevailing.zh}風 "
+                f"莊 {dealer}; commitment {h.commitment[:16]}… ===",
+                file=out,
+            )
+            for line in _events(s.events, seat):
+                print(f"  {line}", file=out)
+            continue
+        assert s.action is not None and s.seat is not None
+        if seat is None or s.seat == seat:
+            print(f"{s.seat.letter} {s.seat.zh}> {s.action.text}  ({s.action.zh})", file=out)
+        for line in _events(s.events, seat):
+            print(f"  {line}", file=out)
+        if step:
+            _pause()
+        if s.state.is_over:
+            _end(s, out)
+
+
+def _events(events: Iterable[Event], seat: Wind | None) -> list[str]:
+    lines = []
+    for e in events:
+        shown = e if seat is None else e.for_seat(seat)
+        if shown is not None:
+            lines.append(shown.text)
+    return lines
+
+
+def _end(s: ReplayStep, out: TextIO) -> None:
+    h = s.hand
+    if h.result is None:
+        return
+    deltas = "  ".join(f"{w.letter} {d:+}" for w, d in zip(Wind, h.result.deltas, strict=True))
+    print(
+        f"--- hand {h.number + 1} over: {deltas}; seed {h.seed.hex() if h.seed else '?'}", file=out
+    )
+
+
+def _rules_name(record: GameRecord) -> str:
+    if "preset" in record.rules:
+        return str(record.rules["preset"])
+    return "custom (TOML in the record)"
+
+
+def _pause() -> None:
+    if sys.stdin.isatty():
+        input()
