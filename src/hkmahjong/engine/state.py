@@ -1,25 +1,253 @@
 """HandState: the state machine of one hand (一局) — wall, deal, turns, claims, kongs, settlement.
 
 Internal module (bots may not import it; they get a :class:`PlayerView` and legal actions).
+Seats are the winds of this hand: ``Wind.EAST`` is the dealer (莊家). The state is kept as
+compact lists (34-count vectors per seat, the wall as one list in draw order) so that thousands
+of live hands fit in a server and random play runs fast.
+
+>>> from hkmahjong.rules import get_preset
+>>> s = HandState.new(get_preset("parlor"), seed=b"doc")
+>>> s.phase, s.to_act
+(<Phase.TURN: 'turn'>, (Wind.EAST,))
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from dataclasses import fields
+from typing import Any
 
-from hkmahjong.engine.actions import Action
-from hkmahjong.engine.events import Event, HandOutcome
+from hkmahjong.engine.actions import (
+    BONUS_WIN,
+    FALSE_WIN,
+    KONG,
+    PASS,
+    PUNG,
+    SELF_DRAW,
+    WIN,
+    Action,
+    ActionKind,
+)
+from hkmahjong.engine.claims import resolve
+from hkmahjong.engine.context import Trigger, claim_triggers, liable_seat_for
+from hkmahjong.engine.events import Event, EventKind, HandOutcome, Visibility, WinRecord
 from hkmahjong.engine.view import Phase, PlayerView
+from hkmahjong.engine.wall import (
+    DEAL_POSITIONS,
+    DEAL_SIZE,
+    WallError,
+    build_wall,
+    full_tile_set,
+    roll_dice,
+    shuffled_tiles,
+)
+from hkmahjong.errors import IllegalActionError, MahjongError
+from hkmahjong.hand import Hand, is_complete_counts
+from hkmahjong.hand.meld import Meld, MeldKind
+from hkmahjong.rules import FanId, PassRule, Ruleset
+from hkmahjong.scoring import ScoreResult, WinContext, score_hand
+from hkmahjong.scoring.payment import Settlement, settle_false_win, settle_win
 from hkmahjong.tiles import Tile, Wind
 
-if TYPE_CHECKING:
-    from hkmahjong.rules import Ruleset
+__all__ = ["HandState", "StateError"]
 
-__all__ = ["HandState"]
+_T = [Tile(i) for i in range(42)]
+_W = list(Wind)
+_DISCARD = [Action.discard(i) for i in range(34)]
+_CKONG = [Action.concealed_kong(i) for i in range(34)]
+_AKONG = [Action.added_kong(i) for i in range(34)]
+_CHOW = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_TURN, _CLAIM, _ROB, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
+_SEAT = Visibility.SEAT
+_JSON_VERSION = 1
+
+Spec = dict[str, Any]
+
+
+class StateError(MahjongError):
+    """A hand-state JSON text that cannot be read (names the field that is wrong)."""
+
+
+def _thirteen_wait(counts: list[int], meld_count: int, tile: int) -> bool:
+    """True when ``counts`` plus ``tile`` make 十三幺 (for robbing a concealed kong)."""
+    if meld_count or tile not in _ORPHANS:
+        return False
+    counts[tile] += 1
+    try:
+        return sum(counts) == 14 and all(counts[k] >= 1 for k in _ORPHANS)
+    finally:
+        counts[tile] -= 1
+
+
+def _ctx_to_json(ctx: WinContext) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(ctx):
+        v = getattr(ctx, f.name)
+        out[f.name] = v if isinstance(v, bool) or v is None else int(v)
+    return out
+
+
+def _ctx_from_json(obj: dict[str, Any]) -> WinContext:
+    kw: dict[str, Any] = dict(obj)
+    kw["seat_wind"] = Wind(kw["seat_wind"])
+    kw["prevailing_wind"] = Wind(kw["prevailing_wind"])
+    if kw.get("winning_tile") is not None:
+        kw["winning_tile"] = Tile(kw["winning_tile"])
+    return WinContext(**kw)
 
 
 class HandState:
     """一局: the whole state of one hand; change it only through :meth:`apply`."""
+
+    __slots__ = (
+        "_legal",
+        "_win_cache",
+        "any_claim",
+        "bonus",
+        "break_text",
+        "chain_from_rep",
+        "claimed_turn",
+        "current",
+        "deal_bonus",
+        "dealer_konged",
+        "decisions",
+        "declined",
+        "dice",
+        "draw_source",
+        "drawn",
+        "false_specs",
+        "hand_number",
+        "hands",
+        "head",
+        "initial_events",
+        "kong_chain",
+        "kong_declared",
+        "kong_fed_by",
+        "last_drawn",
+        "melds",
+        "options",
+        "outcome_cache",
+        "pending_from",
+        "pending_kind",
+        "pending_tile",
+        "phase_",
+        "physical_table",
+        "prevailing_wind",
+        "pung_bar",
+        "rivers",
+        "ruleset",
+        "seed",
+        "tail",
+        "taken",
+        "triggers",
+        "turns_done",
+        "wall",
+        "win_bar_fan",
+        "win_bar_tiles",
+        "win_barred",
+        "win_specs",
+    )
+
+    ruleset: Ruleset
+    seed: bytes
+    prevailing_wind: Wind
+    hand_number: int
+    physical_table: bool
+    dice: tuple[int, int, int] | None
+    break_text: str
+    wall: list[int]
+    head: int
+    tail: int
+    hands: list[list[int]]
+    melds: list[list[Meld]]
+    bonus: list[list[int]]
+    rivers: list[list[int]]
+    taken: list[list[bool]]
+    phase_: Phase
+    current: int
+    last_drawn: int
+    draw_source: str
+    kong_chain: int
+    chain_from_rep: bool
+    kong_fed_by: int
+    claimed_turn: int
+    pending_tile: int
+    pending_from: int
+    pending_kind: str
+    options: list[list[Action]]
+    decisions: list[Action | None]
+    turns_done: list[int]
+    any_claim: bool
+    kong_declared: list[bool]
+    dealer_konged: bool
+    deal_bonus: list[int]
+    pung_bar: list[int]
+    win_bar_tiles: list[int]
+    win_bar_fan: list[int]
+    win_barred: list[bool]
+    declined: list[bool]
+    triggers: list[Trigger]
+    win_specs: list[Spec]
+    false_specs: list[Spec]
+    drawn: bool
+    outcome_cache: HandOutcome | None
+    initial_events: list[Event]
+    _legal: list[list[Action] | None]
+    _win_cache: dict[int, tuple[Hand, WinContext, ScoreResult]]
+
+    # ------------------------------------------------------------------------------------------
+    # construction
+    @classmethod
+    def _blank(cls, ruleset: Ruleset) -> HandState:
+        self = cls.__new__(cls)
+        self.ruleset = ruleset
+        self.seed = b""
+        self.prevailing_wind = Wind.EAST
+        self.hand_number = 0
+        self.physical_table = False
+        self.dice = None
+        self.break_text = ""
+        self.wall = []
+        self.head = 0
+        self.tail = 0
+        self.hands = [[0] * 34 for _ in range(4)]
+        self.melds = [[], [], [], []]
+        self.bonus = [[], [], [], []]
+        self.rivers = [[], [], [], []]
+        self.taken = [[], [], [], []]
+        self.phase_ = _TURN
+        self.current = 0
+        self.last_drawn = -1
+        self.draw_source = ""
+        self.kong_chain = 0
+        self.chain_from_rep = False
+        self.kong_fed_by = -1
+        self.claimed_turn = -1
+        self.pending_tile = -1
+        self.pending_from = -1
+        self.pending_kind = ""
+        self.options = [[], [], [], []]
+        self.decisions = [None, None, None, None]
+        self.turns_done = [0, 0, 0, 0]
+        self.any_claim = False
+        self.kong_declared = [False] * 4
+        self.dealer_konged = False
+        self.deal_bonus = [0, 0, 0, 0]
+        self.pung_bar = [0, 0, 0, 0]
+        self.win_bar_tiles = [0, 0, 0, 0]
+        self.win_bar_fan = [-1, -1, -1, -1]
+        self.win_barred = [False] * 4
+        self.declined = [False] * 4
+        self.triggers = []
+        self.win_specs = []
+        self.false_specs = []
+        self.drawn = False
+        self.outcome_cache = None
+        self.initial_events = []
+        self._legal = [None, None, None, None]
+        self._win_cache = {}
+        return self
 
     @classmethod
     def new(
@@ -34,58 +262,957 @@ class HandState:
     ) -> HandState:
         """開局: shuffle (or take ``wall``, in draw order), roll, break, deal, replace bonus tiles.
 
-        :raises WallError: when ``wall`` is not a full tile set.
-        """
-        raise NotImplementedError
+        The opening events (deal, bonus replacements) are in :attr:`initial_events`; the dealer
+        then holds 14 tiles and acts first (RULES.md §3).
 
+        :raises WallError: when ``wall`` is not exactly the ruleset's tile set.
+        """
+        self = cls._blank(ruleset)
+        self.seed = bytes(seed)
+        self.prevailing_wind = Wind(prevailing_wind)
+        self.hand_number = int(hand_number)
+        self.physical_table = bool(physical_table)
+        if wall is None:
+            tiles = shuffled_tiles(self.seed, bonus_tiles=ruleset.bonus_tiles)
+            self.dice = roll_dice(self.seed)
+            built, self.break_text = build_wall(tiles, self.dice)
+            self.wall = [int(t) for t in built]
+        else:
+            want = full_tile_set(bonus_tiles=ruleset.bonus_tiles)
+            if sorted(int(t) for t in wall) != [int(t) for t in want]:
+                raise WallError(
+                    f"a stacked wall must hold exactly the {len(want)} tiles of the set "
+                    f"(bonus tiles {'on' if ruleset.bonus_tiles else 'off'}), got {len(wall)}"
+                )
+            self.wall = [int(t) for t in wall]
+            self.break_text = "stacked wall"
+        self.tail = len(self.wall)
+        ev = self.initial_events
+        ev.append(
+            Event(
+                EventKind.HAND_START,
+                detail=f"hand {self.hand_number}, {self.prevailing_wind.zh} round, "
+                f"{self.break_text}",
+            )
+        )
+        pending: list[list[int]] = [[], [], [], []]
+        for seat in range(4):
+            dealt = [self.wall[p] for p in DEAL_POSITIONS[seat]]
+            for t in dealt:
+                if t >= 34:
+                    pending[seat].append(t)
+                else:
+                    self.hands[seat][t] += 1
+            ev.append(Event(EventKind.DEAL, _W[seat], tiles=tuple(_T[t] for t in dealt),
+                            visibility=_SEAT))  # fmt: skip
+        self.head = DEAL_SIZE
+        while any(pending):
+            nxt: list[list[int]] = [[], [], [], []]
+            for seat in range(4):
+                for b in pending[seat]:
+                    self.bonus[seat].append(b)
+                    ev.append(Event(EventKind.BONUS, _W[seat], _T[b]))
+                    r = self._take(from_tail=True)
+                    if r is None:
+                        self._exhaust(ev)
+                        return self
+                    ev.append(Event(EventKind.DRAW, _W[seat], _T[r], detail="bonus",
+                                    visibility=_SEAT))  # fmt: skip
+                    if r >= 34:
+                        nxt[seat].append(r)
+                    else:
+                        self.hands[seat][r] += 1
+            pending = nxt
+        self.deal_bonus = [len(b) for b in self.bonus]
+        return self
+
+    # ------------------------------------------------------------------------------------------
+    # read-only surface
     @property
     def phase(self) -> Phase:
         """Where the hand is: TURN, CLAIM, ROB or OVER."""
-        raise NotImplementedError
-
-    @property
-    def to_act(self) -> tuple[Wind, ...]:
-        """Seats that must decide now (several in a claim window; empty when over)."""
-        raise NotImplementedError
-
-    def legal_actions(self, seat: Wind) -> list[Action]:
-        """Every legal action of ``seat`` now, sorted (empty when it need not act)."""
-        raise NotImplementedError
-
-    def apply(self, seat: Wind, action: Action) -> list[Event]:
-        """Play ``action`` for ``seat``; the events that follow, up to the next decision.
-
-        :raises IllegalActionError: naming the action, seat, phase and the legal actions; the
-            state is unchanged.
-        """
-        raise NotImplementedError
-
-    def view(self, seat: Wind) -> PlayerView:
-        """What ``seat`` may see."""
-        raise NotImplementedError
-
-    def clone(self) -> HandState:
-        """An independent copy."""
-        raise NotImplementedError
-
-    def to_json(self) -> str:
-        """The whole state as JSON (exact round trip with :meth:`from_json`)."""
-        raise NotImplementedError
-
-    @classmethod
-    def from_json(cls, text: str, ruleset: Ruleset | None = None) -> HandState:
-        """Rebuild a state from :meth:`to_json`.
-
-        :raises MahjongError: when the text is not a valid state.
-        """
-        raise NotImplementedError
+        return self.phase_
 
     @property
     def is_over(self) -> bool:
         """True when the hand has ended."""
-        raise NotImplementedError
+        return self.phase_ is _OVER
 
     @property
     def outcome(self) -> HandOutcome | None:
         """The outcome once over (winners, payments or exhaustive draw), else None."""
-        raise NotImplementedError
+        if self.phase_ is not _OVER:
+            return None
+        if self.outcome_cache is None:
+            self.outcome_cache = self._settle()
+        return self.outcome_cache
+
+    @property
+    def tiles_left(self) -> int:
+        """Tiles that may still be drawn (the reserved tail excluded)."""
+        return max(0, self.tail - self.head - self.ruleset.dead_wall)
+
+    @property
+    def to_act(self) -> tuple[Wind, ...]:
+        """Seats that must decide now (several in a claim window; empty when over)."""
+        phase = self.phase_
+        if phase is _TURN:
+            return (_W[self.current],)
+        if phase is _OVER:
+            return ()
+        d = self.pending_from
+        return tuple(
+            _W[s]
+            for s in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4)
+            if self.options[s] and self.decisions[s] is None
+        )
+
+    def legal_actions(self, seat: Wind) -> list[Action]:
+        """Every legal action of ``seat`` now, sorted (empty when it need not act)."""
+        s = int(seat)
+        cached = self._legal[s]
+        if cached is not None:
+            return cached
+        phase = self.phase_
+        if phase is _TURN:
+            acts = self._turn_actions(s) if s == self.current else []
+        elif phase is _OVER:
+            acts = []
+        else:
+            acts = self.options[s] if self.decisions[s] is None else []
+        self._legal[s] = acts
+        return acts
+
+    def census(self) -> list[int]:
+        """How many of each of the 42 tile kinds are anywhere (wall, hands, melds, rivers, ...)."""
+        counts = [0] * 42
+        for t in self.wall[self.head : self.tail]:
+            counts[t] += 1
+        for s in range(4):
+            for k, n in enumerate(self.hands[s]):
+                counts[k] += n
+            for m in self.melds[s]:
+                for t in m.tiles:
+                    counts[t] += 1
+            for b in self.bonus[s]:
+                counts[b] += 1
+            for t, gone in zip(self.rivers[s], self.taken[s], strict=True):
+                if not gone:
+                    counts[t] += 1
+        if self.phase_ is _ROB and self.pending_kind == "added":
+            counts[self.pending_tile] += 1
+        return counts
+
+    def hand_of(self, seat: Wind) -> Hand:
+        """The referee's view of ``seat``'s hand (concealed tiles, melds, bonus tiles)."""
+        s = int(seat)
+        return Hand(self._concealed(s), tuple(self.melds[s]), tuple(_T[b] for b in self.bonus[s]))
+
+    # ------------------------------------------------------------------------------------------
+    # the wall
+    def _take(self, *, from_tail: bool) -> int | None:
+        if self.tail - self.head <= self.ruleset.dead_wall:
+            return None
+        if from_tail:
+            self.tail -= 1
+            return self.wall[self.tail]
+        t = self.wall[self.head]
+        self.head += 1
+        return t
+
+    def _draw(self, seat: int, source: str, ev: list[Event]) -> bool:
+        """摸牌 for ``seat`` (head or tail), exposing and replacing bonus tiles; False = 流局."""
+        t = self._take(from_tail=source != "head")
+        if t is None:
+            self._exhaust(ev)
+            return False
+        self.pung_bar[seat] = 0
+        self.win_bar_tiles[seat] = 0
+        self.win_bar_fan[seat] = -1
+        ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=source, visibility=_SEAT))
+        while t >= 34:
+            self.bonus[seat].append(t)
+            ev.append(Event(EventKind.BONUS, _W[seat], _T[t]))
+            t = self._take(from_tail=True)
+            if t is None:
+                self._exhaust(ev)
+                return False
+            source = "bonus"
+            ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail="bonus", visibility=_SEAT))
+        self.hands[seat][t] += 1
+        self.last_drawn = t
+        self.draw_source = source
+        return True
+
+    def _begin_turn(self, seat: int, ev: list[Event]) -> None:
+        self.current = seat
+        self.phase_ = _TURN
+        self.kong_chain = 0
+        self.chain_from_rep = False
+        self.kong_fed_by = -1
+        self.claimed_turn = -1
+        self._close_window()
+        self._draw(seat, "head", ev)
+
+    def _close_window(self) -> None:
+        self.pending_tile = -1
+        self.pending_from = -1
+        self.pending_kind = ""
+        self.options = [[], [], [], []]
+        self.decisions = [None, None, None, None]
+        self._win_cache = {}
+
+    def _exhaust(self, ev: list[Event]) -> None:
+        self.phase_ = _OVER
+        self.drawn = True
+        ev.append(Event(EventKind.EXHAUSTIVE_DRAW, detail="流局: no tile left to draw"))
+        self._end_events(ev)
+
+    # ------------------------------------------------------------------------------------------
+    # scoring helpers
+    def _concealed(self, s: int) -> tuple[Tile, ...]:
+        out: list[Tile] = []
+        for k, n in enumerate(self.hands[s]):
+            if n:
+                out.extend((_T[k],) * n)
+        return tuple(out)
+
+    def _hand_with(self, s: int, extra: int) -> Hand:
+        tiles = list(self._concealed(s))
+        if extra >= 0:
+            tiles.append(_T[extra])
+        return Hand(tuple(tiles), tuple(self.melds[s]), tuple(_T[b] for b in self.bonus[s]))
+
+    def _context(
+        self,
+        s: int,
+        *,
+        tile: int,
+        self_drawn: bool,
+        robbing: bool = False,
+        seven: bool = False,
+        eight: bool = False,
+    ) -> WinContext:
+        """Every special moment of this win for the scorer (RULES.md §7, §8)."""
+        first_turn = self.turns_done[s] == 0 and not self.any_claim
+        heavenly = earthly = first_go = False
+        kong_before = self.kong_declared[s]
+        if self_drawn:
+            if s == 0:
+                heavenly = first_turn
+            else:
+                first_go = first_turn
+            if (seven or eight) and s != 0 and first_turn and self.deal_bonus[s] >= 7:
+                earthly = True
+        elif not robbing:
+            if s != 0 and self.pending_from == 0 and self.turns_done[0] == 1 and not self.any_claim:
+                earthly = True
+                kong_before = self.dealer_konged
+            elif s != 0 and first_turn:
+                first_go = True
+        chain = self.kong_chain if self_drawn else 0
+        src = self.draw_source
+        return WinContext(
+            self_drawn=self_drawn,
+            seat_wind=_W[s],
+            prevailing_wind=self.prevailing_wind,
+            winning_tile=_T[tile] if tile >= 0 and not (seven or eight) else None,
+            robbing_kong=robbing,
+            last_tile=self.tiles_left == 0 and not robbing,
+            kong_replacement=chain >= 1 and (src == "kong" or chain >= 2) and not (seven or eight),
+            double_kong_replacement=chain >= 2 and not (seven or eight),
+            second_kong_from_replacement=self.chain_from_rep if chain >= 2 else True,
+            bonus_replacement=self_drawn and src == "bonus" and chain < 2,
+            heavenly=heavenly,
+            earthly=earthly,
+            first_go_around=first_go,
+            seven_bonus=seven,
+            eight_bonus=eight,
+            concealed_kong_before=kong_before,
+            declined_bonus_win=self.declined[s],
+        )
+
+    def _try_win(self, s: int, tile: int, *, robbing: bool) -> bool:
+        """Can ``s`` win on another seat's ``tile`` (discard or kong)? Caches the score."""
+        if self.win_barred[s] or (self.win_bar_tiles[s] >> tile) & 1:
+            return False
+        counts = self.hands[s]
+        counts[tile] += 1
+        try:
+            ok = is_complete_counts(
+                counts, len(self.melds[s]), seven_pairs=self.ruleset.seven_pairs
+            )
+        finally:
+            counts[tile] -= 1
+        if not ok:
+            return False
+        hand = self._hand_with(s, tile)
+        ctx = self._context(s, tile=tile, self_drawn=False, robbing=robbing)
+        res = score_hand(hand, ctx, self.ruleset)
+        if not res.valid_win or res.total_fan <= self.win_bar_fan[s]:
+            return False
+        self._win_cache[s] = (hand, ctx, res)
+        return True
+
+    def _self_draw_result(self, s: int) -> tuple[Hand, WinContext, ScoreResult] | None:
+        if self.win_barred[s]:
+            return None
+        counts = self.hands[s]
+        if not is_complete_counts(counts, len(self.melds[s]), seven_pairs=self.ruleset.seven_pairs):
+            return None
+        hand = self._hand_with(s, -1)
+        ctx = self._context(s, tile=self.last_drawn, self_drawn=True)
+        res = score_hand(hand, ctx, self.ruleset)
+        return (hand, ctx, res) if res.valid_win else None
+
+    def _bonus_win_result(self, s: int) -> tuple[Hand, WinContext, ScoreResult] | None:
+        n = len(self.bonus[s])
+        rs = self.ruleset
+        if n == 8 and rs.plays(FanId.EIGHT_BONUS):
+            eight = True
+        elif n == 7 and rs.bonus_win_seven and not self.declined[s]:
+            eight = False
+        else:
+            return None
+        hand = self._hand_with(s, -1)
+        ctx = self._context(s, tile=-1, self_drawn=True, seven=not eight, eight=eight)
+        res = score_hand(hand, ctx, rs)
+        return (hand, ctx, res) if res.valid_win else None
+
+    # ------------------------------------------------------------------------------------------
+    # legal actions
+    def _turn_actions(self, s: int) -> list[Action]:
+        counts = self.hands[s]
+        self._win_cache = {}
+        bonus_win = self._bonus_win_result(s) if len(self.bonus[s]) >= 7 else None
+        if bonus_win is not None:
+            self._win_cache[-1] = bonus_win
+            if len(self.bonus[s]) == 8 or not self.ruleset.bonus_win_decline:
+                return [BONUS_WIN]
+        if self.claimed_turn >= 0:
+            banned = self.claimed_turn if self.ruleset.no_swap_discard else -1
+            return [_DISCARD[k] for k in range(34) if counts[k] and k != banned]
+        acts = [_DISCARD[k] for k in range(34) if counts[k]]
+        acts.extend(_CKONG[k] for k in range(34) if counts[k] == 4)
+        added = sorted(
+            m.first for m in self.melds[s] if m.kind is MeldKind.PUNG and counts[m.first]
+        )
+        acts.extend(_AKONG[k] for k in added)
+        win = self._self_draw_result(s)
+        if win is not None:
+            self._win_cache[s] = win
+            acts.append(SELF_DRAW)
+        if bonus_win is not None:
+            acts.append(BONUS_WIN)
+        if win is None and self.physical_table and not self.win_barred[s]:
+            acts.append(FALSE_WIN)
+        return acts
+
+    def _claim_options(self, s: int, t: int, d: int) -> list[Action]:
+        rs = self.ruleset
+        counts = self.hands[s]
+        opts: list[Action] = []
+        can_win = self._try_win(s, t, robbing=False)
+        if self.tiles_left > 0:
+            n = counts[t]
+            total = sum(counts)
+            if n >= 2 and not (rs.pung_pass_rule and (self.pung_bar[s] >> t) & 1):
+                rest_other = total - n
+                if rest_other > 0 or (not rs.no_swap_discard and n - 2 > 0):
+                    opts.append(PUNG)
+            if n == 3:
+                opts.append(KONG)
+            if s == (d + 1) % 4 and t < 27:
+                r = t % 9
+                for first in (t - 2, t - 1, t):
+                    fr = r - (t - first)
+                    if fr < 0 or fr > 6:
+                        continue
+                    need = [x for x in (first, first + 1, first + 2) if x != t]
+                    if counts[need[0]] and counts[need[1]]:
+                        counts[need[0]] -= 1
+                        counts[need[1]] -= 1
+                        left = total - 2
+                        if rs.no_swap_discard:
+                            left -= counts[t]
+                        counts[need[0]] += 1
+                        counts[need[1]] += 1
+                        if left > 0:
+                            opts.append(_CHOW[first])
+        if can_win:
+            opts.append(WIN)
+        elif self.physical_table and not self.win_barred[s]:
+            opts.append(FALSE_WIN)
+        if opts:
+            opts.append(PASS)
+            opts.sort()
+        return opts
+
+    # ------------------------------------------------------------------------------------------
+    # apply
+    def apply(self, seat: Wind, action: Action | str) -> list[Event]:
+        """Play ``action`` for ``seat``; the events that follow, up to the next decision.
+
+        Draws, bonus replacements and kong replacements happen automatically. In a claim or
+        robbing window a decision is recorded unseen; the window resolves when the last seat
+        has decided.
+
+        :raises IllegalActionError: naming the action, seat, phase and the legal actions; the
+            state is unchanged.
+        """
+        if isinstance(action, str):
+            action = Action.from_text(action)
+        if not isinstance(seat, int) or not 0 <= int(seat) <= 3:
+            raise IllegalActionError(f"seat {seat!r} is not a seat (E, S, W or N)")
+        seat = _W[int(seat)]
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            self._illegal(seat, action, legal)
+        s = int(seat)
+        ev: list[Event] = []
+        self._legal = [None, None, None, None]
+        self.outcome_cache = None
+        if self.phase_ is _TURN:
+            self._apply_turn(s, action, legal, ev)
+        else:
+            self.decisions[s] = action
+            ev.append(Event(EventKind.DECISION, seat, detail=action.text,
+                            visibility=Visibility.REFEREE))  # fmt: skip
+            if not self.to_act:
+                self._resolve(ev)
+        self._legal = [None, None, None, None]
+        return ev
+
+    def _illegal(self, seat: Wind, action: Action, legal: list[Action]) -> None:
+        if self.phase_ is _OVER:
+            raise IllegalActionError(
+                f"{action.text!r} by {seat.letter} ({seat.zh}): the hand is over (phase over)"
+            )
+        if not legal:
+            who = " ".join(w.letter for w in self.to_act) or "nobody"
+            raise IllegalActionError(
+                f"{action.text!r} by {seat.letter} ({seat.zh}) in phase {self.phase_.value}: "
+                f"this seat has nothing to decide now (to act: {who})"
+            )
+        raise IllegalActionError(
+            f"illegal action {action.text!r} by {seat.letter} ({seat.zh}) in phase "
+            f"{self.phase_.value}; legal: {', '.join(a.text for a in legal)}"
+        )
+
+    def _apply_turn(self, s: int, action: Action, legal: list[Action], ev: list[Event]) -> None:
+        kind = action.kind
+        if BONUS_WIN in legal and kind is not ActionKind.BONUS_WIN:
+            self.declined[s] = True
+            ev.append(Event(EventKind.DECLINE_BONUS_WIN, _W[s]))
+        if kind is ActionKind.DISCARD:
+            assert action.tile is not None
+            self._discard(s, int(action.tile), ev)
+        elif kind is ActionKind.CONCEALED_KONG or kind is ActionKind.ADDED_KONG:
+            assert action.tile is not None
+            self._declare_kong(s, int(action.tile), kind is ActionKind.ADDED_KONG, ev)
+        elif kind is ActionKind.SELF_DRAW:
+            self._add_win(s, None, self._win_cache[s], robbed=False, ev=ev)
+            self._finish(ev)
+        elif kind is ActionKind.BONUS_WIN:
+            self._add_win(s, None, self._win_cache[-1], robbed=False, ev=ev)
+            self._finish(ev)
+        else:  # FALSE_WIN in the own turn
+            self._false_win(s, self_drawn=True, tile=-1, ev=ev)
+            if self.false_specs:
+                self._finish(ev)
+
+    def _discard(self, s: int, t: int, ev: list[Event]) -> None:
+        self.hands[s][t] -= 1
+        self.rivers[s].append(t)
+        self.taken[s].append(False)
+        self.turns_done[s] += 1
+        self.last_drawn = -1
+        self.draw_source = ""
+        self.kong_chain = 0
+        self.claimed_turn = -1
+        self.kong_fed_by = -1
+        ev.append(Event(EventKind.DISCARD, _W[s], _T[t]))
+        self.pending_tile = t
+        self.pending_from = s
+        self.pending_kind = "discard"
+        self._win_cache = {}
+        any_option = False
+        for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
+            opts = self._claim_options(o, t, s)
+            self.options[o] = opts
+            any_option = any_option or bool(opts)
+        if any_option:
+            self.phase_ = _CLAIM
+            return
+        self._nobody_claims(ev)
+
+    def _nobody_claims(self, ev: list[Event]) -> None:
+        d = self.pending_from
+        if self.pending_kind == "discard":
+            if self.tiles_left == 0:
+                self._exhaust(ev)
+            else:
+                self._begin_turn((d + 1) % 4, ev)
+        else:
+            self._complete_kong(ev)
+
+    def _declare_kong(self, s: int, t: int, added: bool, ev: list[Event]) -> None:
+        if self.kong_chain >= 1 and self.draw_source == "bonus":
+            self.kong_chain = 0  # a bonus replacement between two kongs breaks 槓上槓
+        if self.kong_chain == 1:
+            self.chain_from_rep = t == self.last_drawn
+        elif self.kong_chain >= 2:
+            self.chain_from_rep = self.chain_from_rep and t == self.last_drawn
+        self.kong_declared[s] = True
+        if s == 0:
+            self.dealer_konged = True
+        self.pending_tile = t
+        self.pending_from = s
+        self._win_cache = {}
+        if added:
+            self.hands[s][t] -= 1
+            self.pending_kind = "added"
+            ev.append(Event(EventKind.ADDED_KONG, _W[s], _T[t]))
+        else:
+            self.hands[s][t] -= 4
+            self.melds[s].append(Meld(MeldKind.CONCEALED_KONG, _T[t]))
+            self.pending_kind = "concealed"
+            ev.append(Event(EventKind.CONCEALED_KONG, _W[s], _T[t]))
+        any_option = False
+        for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
+            ok = self._rob_ok(o, t, added=added)
+            self.options[o] = [PASS, WIN] if ok else []
+            any_option = any_option or ok
+        if any_option:
+            self.phase_ = _ROB
+            return
+        self._complete_kong(ev)
+
+    def _rob_ok(self, o: int, t: int, *, added: bool) -> bool:
+        """搶槓: may ``o`` rob the kong of ``t`` (any win on an added kong, 十三幺 on a concealed)?"""
+        if added:
+            return self._try_win(o, t, robbing=True)
+        return (
+            self.ruleset.rob_concealed_kong_thirteen
+            and _thirteen_wait(self.hands[o], len(self.melds[o]), t)
+            and self._try_win(o, t, robbing=True)
+        )
+
+    def _complete_kong(self, ev: list[Event]) -> None:
+        s, t = self.pending_from, self.pending_tile
+        if self.pending_kind == "added":
+            melds = self.melds[s]
+            for i, m in enumerate(melds):
+                if m.kind is MeldKind.PUNG and m.first == t:
+                    melds[i] = Meld(MeldKind.ADDED_KONG, m.first, m.source)
+                    break
+            ev.append(Event(EventKind.KONG_DONE, _W[s], _T[t]))
+        self._close_window()
+        self.phase_ = _TURN
+        self.current = s
+        self.kong_chain += 1
+        self._draw(s, "kong", ev)
+
+    # ------------------------------------------------------------------------------------------
+    # claim windows
+    def _resolve(self, ev: list[Event]) -> None:
+        rs = self.ruleset
+        d, t = self.pending_from, self.pending_tile
+        order = ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4)
+        decisions: list[tuple[Wind, Action]] = []
+        for s in order:
+            a = self.decisions[s]
+            if self.options[s] and a is not None:
+                decisions.append((_W[s], a))
+        exempt: list[Wind] = []
+        if rs.thirteen_orphans_head_bump_exempt:
+            for w, a in decisions:
+                if a is WIN and FanId.THIRTEEN_ORPHANS in self._win_cache[int(w)][2].fan_ids:
+                    exempt.append(w)
+        res = resolve(decisions, multiple_winners=rs.multiple_winners, thirteen_exempt=exempt)
+        for w, a in decisions:
+            s = int(w)
+            opts = self.options[s]
+            if WIN in opts and a is not WIN and rs.pass_rule is not PassRule.NONE:
+                self.win_bar_tiles[s] |= 1 << t
+                if rs.pass_rule is PassRule.SAME_WAIT:
+                    fan = self._win_cache[s][2].total_fan
+                    self.win_bar_fan[s] = max(self.win_bar_fan[s], fan)
+            if (
+                rs.pung_pass_rule
+                and PUNG in opts
+                and a.kind
+                not in (
+                    ActionKind.PUNG,
+                    ActionKind.KONG,
+                    ActionKind.WIN,
+                )
+            ):
+                self.pung_bar[s] |= 1 << t
+        for w in res.false_winners:
+            self._false_win(int(w), self_drawn=False, tile=t, ev=ev)
+        if res.winners:
+            robbed = self.pending_kind != "discard"
+            for i, w in enumerate(res.winners):
+                s = int(w)
+                if i == 0:
+                    self._give_tile(s, t)
+                self._add_win(s, d, self._win_cache[s], robbed=robbed, ev=ev)
+            self._finish(ev)
+            return
+        if self.false_specs:
+            self._finish(ev)
+            return
+        if res.claimer is not None and res.claim is not None:
+            self._claim(int(res.claimer), res.claim, ev)
+            return
+        self._nobody_claims(ev)
+
+    def _give_tile(self, s: int, t: int) -> None:
+        d = self.pending_from
+        if self.pending_kind == "discard":
+            self.taken[d][-1] = True
+        elif self.pending_kind == "concealed":
+            melds = self.melds[d]
+            melds.pop()  # the robbed concealed kong falls back to a concealed pung
+            self.hands[d][t] += 3
+        self.hands[s][t] += 1
+        self.phase_ = _OVER
+
+    def _claim(self, s: int, action: Action, ev: list[Event]) -> None:
+        d, t = self.pending_from, self.pending_tile
+        self.taken[d][-1] = True
+        counts = self.hands[s]
+        src = (s - d) % 4
+        kind = action.kind
+        if kind is ActionKind.PUNG:
+            counts[t] -= 2
+            meld = Meld(MeldKind.PUNG, _T[t], src)
+        elif kind is ActionKind.KONG:
+            counts[t] -= 3
+            meld = Meld(MeldKind.KONG, _T[t], src)
+        else:
+            assert action.tile is not None
+            first = int(action.tile)
+            for x in (first, first + 1, first + 2):
+                if x != t:
+                    counts[x] -= 1
+            meld = Meld(MeldKind.CHOW, _T[first], src)
+        self.melds[s].append(meld)
+        self.any_claim = True
+        self.triggers.extend(claim_triggers(self.melds[s], _W[d], _W[s], t))
+        ev.append(Event(EventKind.CLAIM, _W[s], _T[t], meld=meld, source=_W[d]))
+        self._close_window()
+        self.phase_ = _TURN
+        self.current = s
+        self.last_drawn = -1
+        self.draw_source = ""
+        self.kong_chain = 0
+        self.chain_from_rep = False
+        self.kong_fed_by = -1
+        self.claimed_turn = -1
+        if kind is ActionKind.KONG:
+            self.kong_chain = 1
+            self.kong_fed_by = d
+            self._draw(s, "kong", ev)
+        else:
+            self.claimed_turn = t
+
+    # ------------------------------------------------------------------------------------------
+    # ending the hand
+    def _add_win(
+        self,
+        s: int,
+        discarder: int | None,
+        scored: tuple[Hand, WinContext, ScoreResult],
+        *,
+        robbed: bool,
+        ev: list[Event],
+    ) -> None:
+        hand, ctx, res = scored
+        kong_discarder = self.kong_fed_by if ctx.kong_replacement and self.kong_fed_by >= 0 else -1
+        self.win_specs.append(
+            {
+                "seat": s,
+                "discarder": discarder,
+                "hand": hand.text,
+                "ctx": _ctx_to_json(ctx),
+                "robbed": robbed,
+                "kong_discarder": kong_discarder,
+            }
+        )
+        self.phase_ = _OVER
+        ev.append(
+            Event(
+                EventKind.WIN,
+                _W[s],
+                ctx.winning_tile,
+                tiles=hand.concealed,
+                source=None if discarder is None else _W[discarder],
+                detail=f"{res.total_fan} fan{' (limit)' if res.is_limit else ''}: "
+                + ", ".join(f"{i.zh} {i.fan}" for i in res.items),
+            )
+        )
+
+    def _false_win(self, s: int, *, self_drawn: bool, tile: int, ev: list[Event]) -> None:
+        """詐糊 (physical tables): price it, or bar the seat when below-minimum is not false."""
+        if not self.ruleset.false_win_below_minimum:
+            hand = self._hand_with(s, tile)
+            ctx = self._context(s, tile=tile, self_drawn=self_drawn)
+            res = score_hand(hand, ctx, self.ruleset)
+            if res.reason == "below_minimum_fan":
+                self.win_barred[s] = True
+                ev.append(Event(EventKind.FALSE_WIN, _W[s], detail="below the minimum: barred"))
+                return
+        self.false_specs.append(
+            {
+                "seat": s,
+                "self_drawn": self_drawn,
+                "discarder": None if self_drawn else self.pending_from,
+            }
+        )
+        self.phase_ = _OVER
+        ev.append(Event(EventKind.FALSE_WIN, _W[s], detail="詐糊"))
+
+    def _finish(self, ev: list[Event]) -> None:
+        self.phase_ = _OVER
+        self._end_events(ev)
+
+    def _end_events(self, ev: list[Event]) -> None:
+        self.outcome_cache = self._settle()
+        deltas = self.outcome_cache.deltas
+        ev.append(
+            Event(
+                EventKind.HAND_END,
+                detail=" ".join(f"{w.letter}{d:+}" for w, d in zip(Wind, deltas, strict=True)),
+            )
+        )
+
+    def _settle(self) -> HandOutcome:
+        rs = self.ruleset
+        total: Settlement = Settlement.from_lines(())
+        wins: list[WinRecord] = []
+        for spec in self.win_specs:
+            s = int(spec["seat"])
+            hand = Hand.from_text(spec["hand"], allow_any_count=True)
+            ctx = _ctx_from_json(spec["ctx"])
+            res = score_hand(hand, ctx, rs)
+            disc = spec["discarder"]
+            liable = liable_seat_for(self.triggers, _W[s], res, rs)
+            kd = int(spec["kong_discarder"])
+            settlement = settle_win(
+                res,
+                winner=_W[s],
+                discarder=None if disc is None else _W[disc],
+                self_drawn=disc is None,
+                ruleset=rs,
+                liable=liable,
+                robbed_kong=bool(spec["robbed"]),
+                kong_discarder=_W[kd] if kd >= 0 else None,
+            )
+            total = total + settlement
+            wins.append(
+                WinRecord(_W[s], None if disc is None else _W[disc], hand, ctx, res, liable)
+            )
+        false_winners: list[Wind] = []
+        for spec in self.false_specs:
+            s = int(spec["seat"])
+            disc = spec["discarder"]
+            total = total + settle_false_win(
+                _W[s],
+                rs,
+                self_drawn=bool(spec["self_drawn"]),
+                would_be_discarder=None if disc is None else _W[disc],
+            )
+            false_winners.append(_W[s])
+        d = total.as_tuple()
+        return HandOutcome(
+            deltas=(d[0], d[1], d[2], d[3]),
+            wins=tuple(wins),
+            false_winners=tuple(false_winners),
+            drawn=self.drawn,
+            lines=tuple(line.text() for line in total.lines),
+        )
+
+    # ------------------------------------------------------------------------------------------
+    # views, copies, JSON
+    def view(self, seat: Wind) -> PlayerView:
+        """What ``seat`` may see: its own concealed tiles, everything exposed, nothing else."""
+        s = int(seat)
+        phase = self.phase_
+        pending = self.pending_tile if phase is _CLAIM or phase is _ROB else -1
+        outcome = self.outcome
+        return PlayerView(
+            seat=_W[s],
+            prevailing_wind=self.prevailing_wind,
+            hand_number=self.hand_number,
+            phase=phase,
+            to_act=self.to_act,
+            current=_W[self.current],
+            concealed=self._concealed(s),
+            last_drawn=_T[self.last_drawn]
+            if s == self.current and self.last_drawn >= 0 and phase is _TURN
+            else None,
+            melds=tuple(tuple(m) for m in self.melds),
+            bonus=tuple(tuple(_T[b] for b in bs) for bs in self.bonus),
+            discards=tuple(tuple(_T[t] for t in r) for r in self.rivers),
+            claimed=tuple(tuple(r) for r in self.taken),
+            concealed_counts=tuple(sum(c) for c in self.hands),
+            tiles_left=self.tiles_left,
+            pending_tile=_T[pending] if pending >= 0 else None,
+            pending_from=_W[self.pending_from] if pending >= 0 else None,
+            scores=outcome.deltas if outcome is not None else None,
+            outcome=outcome,
+        )
+
+    def clone(self) -> HandState:
+        """An independent copy (events already returned are shared: they are immutable)."""
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [v[:] if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            setattr(other, name, value)
+        other._legal = [None, None, None, None]
+        return other
+
+    def to_json(self) -> str:
+        """The whole state as JSON text (exact round trip with :meth:`from_json`)."""
+        obj = {
+            "version": _JSON_VERSION,
+            "ruleset": self.ruleset.name,
+            "seed": self.seed.hex(),
+            "prevailing_wind": int(self.prevailing_wind),
+            "hand_number": self.hand_number,
+            "physical_table": self.physical_table,
+            "dice": list(self.dice) if self.dice else None,
+            "break": self.break_text,
+            "wall": self.wall,
+            "head": self.head,
+            "tail": self.tail,
+            "hands": self.hands,
+            "melds": [[m.text for m in ms] for ms in self.melds],
+            "bonus": self.bonus,
+            "rivers": self.rivers,
+            "taken": self.taken,
+            "phase": self.phase_.value,
+            "current": self.current,
+            "last_drawn": self.last_drawn,
+            "draw_source": self.draw_source,
+            "kong_chain": self.kong_chain,
+            "chain_from_rep": self.chain_from_rep,
+            "kong_fed_by": self.kong_fed_by,
+            "claimed_turn": self.claimed_turn,
+            "pending": [self.pending_tile, self.pending_from, self.pending_kind],
+            "decisions": [None if a is None else a.text for a in self.decisions],
+            "turns_done": self.turns_done,
+            "any_claim": self.any_claim,
+            "kong_declared": self.kong_declared,
+            "dealer_konged": self.dealer_konged,
+            "deal_bonus": self.deal_bonus,
+            "pung_bar": self.pung_bar,
+            "win_bar_tiles": self.win_bar_tiles,
+            "win_bar_fan": self.win_bar_fan,
+            "win_barred": self.win_barred,
+            "declined": self.declined,
+            "triggers": [t.to_json() for t in self.triggers],
+            "wins": self.win_specs,
+            "false_wins": self.false_specs,
+            "drawn": self.drawn,
+        }
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str, ruleset: Ruleset | None = None) -> HandState:
+        """Rebuild a state from :meth:`to_json`; ``ruleset`` defaults to the preset of that name.
+
+        :raises StateError: when the text is not a valid state (naming the field).
+        """
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise StateError(f"hand state is not JSON: {exc}") from None
+        if not isinstance(obj, dict) or obj.get("version") != _JSON_VERSION:
+            raise StateError(f"hand state must be a JSON object with version {_JSON_VERSION}")
+        if ruleset is None:
+            from hkmahjong.rules.presets import get_preset
+
+            ruleset = get_preset(str(obj.get("ruleset")))
+        self = cls._blank(ruleset)
+        key = "?"
+        try:
+            key = "seed"
+            self.seed = bytes.fromhex(obj["seed"])
+            key = "prevailing_wind"
+            self.prevailing_wind = Wind(obj["prevailing_wind"])
+            self.hand_number = int(obj["hand_number"])
+            self.physical_table = bool(obj["physical_table"])
+            key = "dice"
+            dice = obj["dice"]
+            self.dice = (int(dice[0]), int(dice[1]), int(dice[2])) if dice else None
+            self.break_text = str(obj["break"])
+            key = "wall"
+            self.wall = [int(t) for t in obj["wall"]]
+            self.head, self.tail = int(obj["head"]), int(obj["tail"])
+            key = "hands"
+            self.hands = [[int(n) for n in c] for c in obj["hands"]]
+            key = "melds"
+            self.melds = [[Meld.from_text(m) for m in ms] for ms in obj["melds"]]
+            key = "bonus"
+            self.bonus = [[int(b) for b in bs] for bs in obj["bonus"]]
+            key = "rivers"
+            self.rivers = [[int(t) for t in r] for r in obj["rivers"]]
+            self.taken = [[bool(x) for x in r] for r in obj["taken"]]
+            key = "phase"
+            self.phase_ = Phase(obj["phase"])
+            self.current = int(obj["current"])
+            self.last_drawn = int(obj["last_drawn"])
+            self.draw_source = str(obj["draw_source"])
+            self.kong_chain = int(obj["kong_chain"])
+            self.chain_from_rep = bool(obj["chain_from_rep"])
+            self.kong_fed_by = int(obj["kong_fed_by"])
+            self.claimed_turn = int(obj["claimed_turn"])
+            key = "pending"
+            self.pending_tile, self.pending_from = int(obj["pending"][0]), int(obj["pending"][1])
+            self.pending_kind = str(obj["pending"][2])
+            key = "decisions"
+            self.decisions = [None if a is None else Action.from_text(a) for a in obj["decisions"]]
+            key = "turns_done"
+            self.turns_done = [int(n) for n in obj["turns_done"]]
+            self.any_claim = bool(obj["any_claim"])
+            self.kong_declared = [bool(x) for x in obj["kong_declared"]]
+            self.dealer_konged = bool(obj["dealer_konged"])
+            self.deal_bonus = [int(n) for n in obj["deal_bonus"]]
+            key = "bars"
+            self.pung_bar = [int(n) for n in obj["pung_bar"]]
+            self.win_bar_tiles = [int(n) for n in obj["win_bar_tiles"]]
+            self.win_bar_fan = [int(n) for n in obj["win_bar_fan"]]
+            self.win_barred = [bool(x) for x in obj["win_barred"]]
+            self.declined = [bool(x) for x in obj["declined"]]
+            key = "triggers"
+            self.triggers = [
+                Trigger(str(k), _W[int(f)], _W[int(r)], int(t)) for k, f, r, t in obj["triggers"]
+            ]
+            key = "wins"
+            self.win_specs = list(obj["wins"])
+            self.false_specs = list(obj["false_wins"])
+            self.drawn = bool(obj["drawn"])
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise StateError(f"hand state field {key!r} is missing or malformed: {exc}") from None
+        if self.phase_ is _CLAIM or self.phase_ is _ROB:
+            self._reopen_window()
+        return self
+
+    def _reopen_window(self) -> None:
+        """Recompute the open window's options (they follow from the state) after loading."""
+        decisions = self.decisions
+        d, t = self.pending_from, self.pending_tile
+        for o in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4):
+            if self.pending_kind == "discard":
+                self.options[o] = self._claim_options(o, t, d)
+            else:
+                ok = self._rob_ok(o, t, added=self.pending_kind == "added")
+                self.options[o] = [PASS, WIN] if ok else []
+        self.decisions = decisions
