@@ -1,0 +1,207 @@
+"""Engine benchmark: complete hands/s with random-legal players (one core), memory per live
+HandState, and — with ``--full`` — the 100,000-hand random-play invariant run.
+
+    .venv/bin/python bench/bench_engine.py            # short: ~300 hands, a few seconds
+    .venv/bin/python bench/bench_engine.py --full     # 100,000 hands with invariant checks
+
+Reference measured in the same run: the Rust ``riichienv`` simulator with its random agent
+(riichi rules, one-hand games), if it is installed in a scratch venv (``--riichienv-python``,
+default ``/tmp/riichi_venv/bin/python``; ``python3 -m venv /tmp/riichi_venv &&
+/tmp/riichi_venv/bin/pip install riichienv``). Targets (issue 4): >= 400 hands/s, < 50 KB/state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from hkmahjong.engine.players import RandomPlayer, play_hand
+from hkmahjong.engine.record import hand_seed, seed_from_text
+from hkmahjong.engine.state import HandState
+from hkmahjong.rules import get_preset, preset_names
+from hkmahjong.tiles import Wind
+
+TARGET_HANDS_PER_S = 400
+TARGET_BYTES_PER_STATE = 50_000
+
+RIICHI_SCRIPT = """
+import sys, time
+from riichienv import RiichiEnv
+from riichienv.agents import RandomAgent
+n = int(sys.argv[1])
+env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=1)   # 0 = one hand (一局)
+agents = [RandomAgent(seed=i) for i in range(4)]
+start = time.perf_counter()
+for _ in range(n):
+    obs = env.reset()
+    while not env.done():
+        obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
+print(n / (time.perf_counter() - start))
+"""
+
+
+def hands_per_second(preset: str, hands: int, seed: str = "bench") -> tuple[float, int]:
+    """Play ``hands`` complete hands with random-legal players; (hands/s, events)."""
+    ruleset = get_preset(preset)
+    players = [RandomPlayer(f"{seed}/{i}") for i in range(4)]
+    match_seed = seed_from_text(seed)
+    events = 0
+    start = time.perf_counter()
+    for n in range(hands):
+        state = HandState.new(ruleset, seed=hand_seed(match_seed, n))
+        events += len(play_hand(state, players))
+    elapsed = time.perf_counter() - start
+    return hands / elapsed, events
+
+
+def bytes_per_state(preset: str, count: int = 200, steps: int = 40) -> float:
+    """Average traced memory of ``count`` live states, each played ``steps`` actions in."""
+    ruleset = get_preset(preset)
+    rng = random.Random(1)
+    match_seed = seed_from_text("memory")
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    states = []
+    for n in range(count):
+        state = HandState.new(ruleset, seed=hand_seed(match_seed, n))
+        for _ in range(steps):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+        states.append(state)
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / len(states)
+
+
+def riichienv_hands_per_second(python: str, hands: int) -> float | None:
+    """riichienv's random-agent hands/s in its own interpreter, or None when unavailable."""
+    if not Path(python).exists():
+        return None
+    try:
+        out = subprocess.run(
+            [python, "-c", RIICHI_SCRIPT, str(hands)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        return float(out.stdout.strip().splitlines()[-1])
+    except (subprocess.SubprocessError, ValueError, IndexError, OSError):
+        return None
+
+
+def invariant_run(hands: int, roundtrip_every: int) -> dict[str, int]:
+    """Random play over every preset with checks at every step (RULES.md §1, §9; DESIGN.md 7).
+
+    Checks: 144 tiles accounted for (tiles_left, concealed counts, melds, bonus and discards,
+    as every seat's view sees them), seats to act have legal actions, no view holds another
+    seat's concealed tiles, deltas sum to zero; JSON round trip every ``roundtrip_every`` steps.
+    """
+    presets = preset_names()
+    rng = random.Random(20261130)
+    stats = {"hands": 0, "steps": 0, "roundtrips": 0, "wins": 0, "draws": 0}
+    for n in range(hands):
+        ruleset = get_preset(presets[n % len(presets)])
+        state = HandState.new(ruleset, seed=hand_seed(seed_from_text("invariants"), n))
+        while not state.is_over:
+            _check(state, ruleset.bonus_tiles)
+            if stats["steps"] % roundtrip_every == 0:
+                text = state.to_json()
+                if HandState.from_json(text, ruleset).to_json() != text:
+                    raise AssertionError(f"hand {n}: JSON round trip differs")
+                stats["roundtrips"] += 1
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+            stats["steps"] += 1
+        outcome = state.outcome
+        assert outcome is not None
+        if sum(outcome.deltas) != 0:
+            raise AssertionError(f"hand {n}: payments {outcome.deltas} do not sum to zero")
+        stats["draws" if outcome.drawn else "wins"] += 1
+        stats["hands"] += 1
+        if (n + 1) % 10_000 == 0:
+            print(f"  ... {n + 1} hands, {stats['steps']} steps", flush=True)
+    return stats
+
+
+def _check(state: HandState, bonus: bool) -> None:
+    if not state.to_act:
+        raise AssertionError("a live hand with nobody to act")
+    for seat in state.to_act:
+        if not state.legal_actions(seat):
+            raise AssertionError(f"{seat.letter} must act but has no legal action")
+    total = 144 if bonus else 136
+    for seat in Wind:
+        v = state.view(seat)
+        seen = len(v.concealed) + v.tiles_left
+        for other in Wind:
+            if other != seat:
+                seen += v.concealed_counts[other]
+            seen += sum(len(m.tiles) for m in v.melds[other]) + len(v.bonus[other])
+            seen += sum(1 for c in v.claimed[other] if not c)
+        if seen > total:
+            raise AssertionError(f"view of {seat.letter} accounts {seen} tiles > {total}")
+        if len(v.concealed) != v.concealed_counts[seat]:
+            raise AssertionError(f"{seat.letter}'s view: own concealed count differs")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print numbers and ratios."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=300, help="hands for the speed run")
+    ap.add_argument("--preset", default="parlor")
+    ap.add_argument("--full", action="store_true", help="also the 100,000-hand invariant run")
+    ap.add_argument("--invariant-hands", type=int, default=100_000)
+    ap.add_argument("--roundtrip-every", type=int, default=1, help="JSON round trip period")
+    ap.add_argument("--riichienv-python", default="/tmp/riichi_venv/bin/python")
+    ap.add_argument("--json", action="store_true", help="print one JSON line at the end")
+    args = ap.parse_args(argv)
+
+    rate, _ = hands_per_second(args.preset, args.hands)
+    print(
+        f"hkmahjong  {args.preset}: {rate:8.0f} complete hands/s (random legal, 1 core, "
+        f"{args.hands} hands); target {TARGET_HANDS_PER_S}: {rate / TARGET_HANDS_PER_S:.2f}x"
+    )
+    ref = riichienv_hands_per_second(args.riichienv_python, max(50, args.hands))
+    if ref is None:
+        print(f"riichienv : not available at {args.riichienv_python} (see the module docstring)")
+    else:
+        print(f"riichienv : {ref:8.0f} riichi hands/s (Rust, random agent, same machine, same run)")
+        print(f"ratio hkmahjong / riichienv = {rate / ref:.2f}")
+    mem = bytes_per_state(args.preset)
+    print(
+        f"memory    : {mem / 1000:8.1f} KB per live HandState (tracemalloc, 200 states 40 "
+        f"actions in); target < {TARGET_BYTES_PER_STATE // 1000} KB: "
+        f"{mem / TARGET_BYTES_PER_STATE:.2f}x of the budget"
+    )
+    result = {"hands_per_s": rate, "riichienv_hands_per_s": ref, "bytes_per_state": mem}
+    if args.full:
+        start = time.perf_counter()
+        stats = invariant_run(args.invariant_hands, args.roundtrip_every)
+        secs = time.perf_counter() - start
+        print(
+            f"invariants: {stats['hands']} hands ({stats['wins']} won, {stats['draws']} "
+            f"drawn), {stats['steps']} steps, {stats['roundtrips']} JSON round trips: all "
+            f"held, in {secs:.0f} s"
+        )
+        result["invariant_hands"] = stats["hands"]
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
