@@ -179,7 +179,7 @@ def test_load_ruleset_from_file_name_or_value(tmp_path: Path) -> None:
         load_ruleset("not-a-preset")
     bad = tmp_path / "bad.toml"
     bad.write_bytes(b"\xff\xfe")
-    with pytest.raises(RulesetError, match="bad.toml"):
+    with pytest.raises(RulesetError, match=r"bad\.toml"):
         load_ruleset(bad)
 
 
