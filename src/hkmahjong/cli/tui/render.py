@@ -32,6 +32,7 @@ __all__ = [
     "TILE_STYLES",
     "TileRenderer",
     "default_tile_style",
+    "probe_glyph_width",
     "wind_name",
 ]
 
@@ -136,3 +137,39 @@ class TileRenderer:
     def wind(self, wind: Wind) -> str:
         """A wind's name in this language."""
         return wind_name(wind, self.lang)
+
+
+def probe_glyph_width(tty_path: str = "/dev/tty", timeout: float = 0.3) -> int | None:
+    """How many cells this terminal draws a tile glyph in (asked with a cursor report), or None."""
+    try:
+        import select
+        import termios
+        import tty
+    except ImportError:  # pragma: no cover - not a POSIX terminal
+        return None
+    try:
+        fd = os.open(tty_path, os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return None
+    try:
+        saved = termios.tcgetattr(fd)
+    except termios.error:
+        os.close(fd)
+        return None
+    try:
+        tty.setraw(fd)
+        os.write(fd, ("\r" + Tile.M1.glyph + "\x1b[6n").encode())
+        reply = b""
+        while not reply.endswith(b"R"):
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                return None
+            reply += os.read(fd, 32)
+        column = int(reply.rsplit(b";", 1)[1][:-1])
+        return column - 1
+    except (OSError, ValueError, IndexError):
+        return None
+    finally:
+        os.write(fd, b"\r\x1b[K")
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        os.close(fd)

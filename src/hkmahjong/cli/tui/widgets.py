@@ -196,11 +196,11 @@ class HandView(Widget):
             if i == self.selected:
                 style = "bold black on bright_yellow"
             elif self.allowed is not None and tile not in self.allowed:
-                style = "dim"
+                style = "dim on grey19"
             else:
-                style = "bold"
-            text.append(f"[{label}]", style=style)
-            width = cell_len(label) + 2
+                style = "bold white on grey23"
+            text.append(label, style=style)
+            width = cell_len(label)
             self._spans.append(_Span(pos, pos + width, i))
             pos += width
             text.append(" ")

@@ -1,0 +1,71 @@
+"""``hkmj play``: the terminal parlor (麻雀館) — a full match against three bots."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "play"
+HELP = "play a match of Hong Kong mahjong (香港麻雀) against three bots in the terminal"
+ORDER = 1
+
+LENGTHS = ("east", "four-winds", "8", "16", "bankrupt", "one")
+OPPONENTS = ("easy", "normal", "hard", "expert")
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the ``play`` options to ``parser``."""
+    parser.add_argument(
+        "--rules", default="parlor", help="ruleset preset or TOML file (default: parlor)"
+    )
+    parser.add_argument(
+        "--length",
+        default="east",
+        choices=LENGTHS,
+        help="match length: east (東圈), four-winds (四圈), 8 or 16 hands, bankrupt, one hand",
+    )
+    parser.add_argument(
+        "--opponents", default="normal", choices=OPPONENTS, help="bot strength (default: normal)"
+    )
+    parser.add_argument(
+        "--seed", default=None, help="match seed (the same seed deals the same walls)"
+    )
+    parser.add_argument(
+        "--lang",
+        default=None,
+        choices=("zh-Hant", "zh-Hans", "en"),
+        help="screen language (default: zh-Hant, or the saved game's)",
+    )
+    parser.add_argument(
+        "--resume", type=Path, default=None, metavar="FILE", help="resume a saved match"
+    )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="where s saves (default: hkmj-match.jsonl)",
+    )
+    parser.add_argument(
+        "--claim-timer",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds to answer a claim prompt before it passes (default: no timer)",
+    )
+    parser.add_argument(
+        "--tiles",
+        choices=("auto", "text", "ascii", "glyph"),
+        default="auto",
+        help="tile style: text labels (5萬), ascii (5m), Unicode glyphs (only if your terminal draws them wide)",
+    )
+    parser.add_argument(
+        "--speed", type=float, default=0.35, metavar="SECONDS", help="pause after each bot move"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the parlor app with ``args``; returns the exit status."""
+    from hkmahjong.cli.tui.launch import play_from_args
+
+    return play_from_args(args)

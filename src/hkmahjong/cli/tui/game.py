@@ -1,0 +1,696 @@
+"""The parlor's game (牌局): a :class:`Match` of engine hands, one human seat and three bots.
+
+This is the only module of the parlor that talks to the engine. It keeps the match (dealer
+rotation, wind rounds, ledger), the current :class:`HandState`, the bots, and the log of every
+action, which is what a save file holds: replaying the log on the same seed rebuilds the match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from hkmahjong.cli.tui.controller import GameController
+from hkmahjong.cli.tui.i18n import tr
+from hkmahjong.cli.tui.model import (
+    ClaimChoice,
+    HandEndInfo,
+    HintInfo,
+    MatchEndInfo,
+    Options,
+    SeatInfo,
+    TableInfo,
+)
+from hkmahjong.cli.tui.render import TileRenderer
+from hkmahjong.engine import Action, ActionKind, Event, Phase, PlayerView
+from hkmahjong.engine.match import Match, MatchLength
+from hkmahjong.engine.record import (
+    ActionRecord,
+    GameRecord,
+    HandRecord,
+    commitment,
+    digest_of,
+    hand_seed,
+    match_result,
+    new_match_seed,
+    rules_from_spec,
+    rules_spec,
+    seed_from_text,
+)
+from hkmahjong.engine.state import HandState
+from hkmahjong.errors import IllegalActionError, InvalidHandError, MahjongError
+from hkmahjong.hand import Hand, shanten, useful_tiles, waits
+from hkmahjong.rules import Ruleset
+from hkmahjong.scoring import WinContext, score_hand
+from hkmahjong.tiles import Tile, Wind
+
+__all__ = ["SAVE_FORMAT", "BotLike", "ParlorGame", "SaveError", "key_path", "length_from_option"]
+
+SAVE_FORMAT = "hkmj-parlor-key"
+SAVE_VERSION = 1
+
+_LENGTHS = {
+    "east": MatchLength.EAST_ROUND,
+    "four-winds": MatchLength.FOUR_ROUNDS,
+    "8": MatchLength.EIGHT_HANDS,
+    "16": MatchLength.SIXTEEN_HANDS,
+    "bankrupt": MatchLength.BANKRUPTCY,
+    "one": MatchLength.ONE_HAND,
+}
+_BANKRUPT_START = 500
+ADVISOR_LEVEL = "expert"
+"""The strong bot whose suggestion the hint shows."""
+
+
+class SaveError(MahjongError):
+    """A save file that cannot be read or does not fit this game."""
+
+
+class BotLike(Protocol):
+    """Anything that picks an action from a view and the legal actions (an engine controller)."""
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """One of ``legal``."""
+        ...
+
+
+BotFactory = Callable[[str, int], BotLike]
+"""Makes a bot from a level (``easy`` … ``expert``) and a seed."""
+
+
+def length_from_option(text: str) -> MatchLength:
+    """The match length of a ``--length`` option (``east``, ``four-winds``, ``8``, ``16``, ...).
+
+    :raises MahjongError: when ``text`` names no length.
+    """
+    if text in _LENGTHS:
+        return _LENGTHS[text]
+    return MatchLength.parse(text)
+
+
+@dataclass
+class _Logged:
+    hand: int
+    seat: Wind
+    action: str
+
+
+class ParlorGame(GameController):
+    """A match for the parlor: ``Match`` + ``HandState`` + bots, seen from human player 0.
+
+    The game keeps its :class:`GameRecord` (牌譜) as it goes: every hand's commitment, each action
+    with the digest of its events, and each finished hand's seed and result.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        match: Match,
+        match_seed: bytes,
+        *,
+        opponents: str = "normal",
+        lang: str = "zh-Hant",
+        bot_factory: BotFactory | None = None,
+        advisor: Callable[[PlayerView, Sequence[Action]], tuple[Action, str]] | None = None,
+        renderer: TileRenderer | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.match = match
+        self.match_seed = match_seed
+        self.opponents = opponents
+        self.lang = lang
+        self.renderer = renderer or TileRenderer(lang)
+        if bot_factory is None:
+            self.bots: dict[int, BotLike] = {
+                p: _default_bot_factory(opponents, _bot_seed(match_seed, p), ruleset)
+                for p in (1, 2, 3)
+            }
+        else:
+            self.bots = {p: bot_factory(opponents, _bot_seed(match_seed, p)) for p in (1, 2, 3)}
+        self.advisor = advisor or _default_advisor(match_seed, ruleset)
+        self.record = GameRecord(rules_spec(ruleset), match.config_json(), commitment(match_seed))
+        self.log: list[_Logged] = []
+        self.history: list[str] = []
+        self.recorded = False
+        self.state = self._new_hand()
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset,
+        *,
+        length: str = "east",
+        opponents: str = "normal",
+        seed: str | None = None,
+        lang: str = "zh-Hant",
+        bot_factory: BotFactory | None = None,
+        renderer: TileRenderer | None = None,
+    ) -> ParlorGame:
+        """A new match: the human is player 0 (the first dealer), bots of level ``opponents``.
+
+        :raises MahjongError: for an unknown length.
+        """
+        match_length = length_from_option(length)
+        names = (tr(lang, "you"), *(_bot_name(lang, i) for i in (1, 2, 3)))
+        start = _BANKRUPT_START if match_length is MatchLength.BANKRUPTCY else 0
+        match = Match(
+            (names[0], names[1], names[2], names[3]), match_length, starting_balance=start
+        )
+        match_seed = seed_from_text(seed) if seed is not None else new_match_seed()
+        return cls(
+            ruleset,
+            match,
+            match_seed,
+            opponents=opponents,
+            lang=lang,
+            bot_factory=bot_factory,
+            renderer=renderer,
+        )
+
+    # --- hands ------------------------------------------------------------------------------
+    def _new_hand(self) -> HandState:
+        self.recorded = False
+        self.hand_index = self.match.hand_number
+        self.repeat = self.match.repeat
+        self.seat_players = tuple(self.match.player_at(seat) for seat in Wind)
+        self.hand_seed = hand_seed(self.match_seed, self.match.hand_number)
+        state = HandState.new(
+            self.ruleset,
+            seed=self.hand_seed,
+            prevailing_wind=self.match.prevailing,
+            hand_number=self.match.hand_number,
+        )
+        self.hand_events: list[Event] = list(state.initial_events)
+        self.hand_record = HandRecord(
+            self.match.hand_number,
+            self.match.dealer,
+            self.match.prevailing,
+            commitment(self.hand_seed),
+            digest_of(self.hand_events),
+        )
+        self.record.hands.append(self.hand_record)
+        return state
+
+    @property
+    def human_seat(self) -> Wind:
+        """The human's seat wind in the current hand."""
+        return Wind(self.seat_players.index(0))
+
+    def player_at(self, seat: Wind) -> int:
+        """The player (0 = human) at ``seat`` in the current hand."""
+        return self.seat_players[seat]
+
+    def name_at(self, seat: Wind) -> str:
+        """The name of the player at ``seat``."""
+        return self.match.players[self.player_at(seat)]
+
+    # --- controller interface ---------------------------------------------------------------
+    def table(self) -> TableInfo:
+        """The table from the human seat's view."""
+        me = self.human_seat
+        view = self.state.view(me)
+        over = self.state.is_over
+        seats: list[SeatInfo] = []
+        for seat in Wind:
+            player = self.player_at(seat)
+            concealed: tuple[Tile, ...] | None = None
+            if seat == me:
+                concealed = view.concealed
+            elif over:
+                concealed = self.state.view(seat).concealed
+            seats.append(
+                SeatInfo(
+                    wind=seat,
+                    name=self.match.players[player],
+                    is_dealer=seat == Wind.EAST,
+                    is_human=player == 0,
+                    score=self.match.balances[player] - self.match.starting_balance,
+                    melds=view.melds[seat],
+                    bonus=view.bonus[seat],
+                    discards=view.discards[seat],
+                    claimed=view.claimed[seat],
+                    concealed_count=view.concealed_counts[seat],
+                    concealed=concealed,
+                )
+            )
+        last = self._last_discard(view)
+        drawn = view.last_drawn if view.phase is Phase.TURN and view.current == me else None
+        to_act: Wind | None = view.current if not over else None
+        return TableInfo(
+            seats=tuple(seats),
+            me=me,
+            prevailing=view.prevailing_wind,
+            hand_number=self.hand_index + 1,
+            dealer_repeat=self.repeat,
+            wall_left=view.tiles_left,
+            concealed=view.concealed,
+            drawn=drawn if drawn in view.concealed else None,
+            to_act=to_act,
+            last_discard=last,
+            ruleset=self.ruleset.name,
+            length=self.match.length.zh,
+        )
+
+    def _last_discard(self, view: PlayerView) -> tuple[Wind, int] | None:
+        for entry in reversed(self.log):
+            if entry.hand != self.hand_index:
+                break
+            if entry.action.startswith("discard"):
+                seat = entry.seat
+                if view.discards[seat]:
+                    return (seat, len(view.discards[seat]) - 1)
+                return None
+        return None
+
+    def options(self) -> Options:
+        """The human's legal actions grouped for the keys and buttons."""
+        if self.state.is_over:
+            return Options(mode="match_over" if self.match_over() else "hand_over")
+        if not self.human_to_act():
+            return Options(mode="wait")
+        me = self.human_seat
+        legal = self.state.legal_actions(me)
+        view = self.state.view(me)
+        discard: dict[Tile, object] = {}
+        kongs: dict[Tile, object] = {}
+        chows: list[ClaimChoice] = []
+        win: object | None = None
+        pung: object | None = None
+        pass_: object | None = None
+        for action in legal:
+            kind = action.kind
+            if kind is ActionKind.DISCARD and action.tile is not None:
+                discard[action.tile] = action
+            elif kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+                if action.tile is not None:
+                    kongs[action.tile] = action
+            elif kind is ActionKind.KONG and view.pending_tile is not None:
+                kongs[view.pending_tile] = action
+            elif kind in (ActionKind.WIN, ActionKind.SELF_DRAW, ActionKind.BONUS_WIN):
+                win = action if win is None else win
+            elif kind is ActionKind.PUNG:
+                pung = action
+            elif kind is ActionKind.CHOW and action.tile is not None:
+                chows.append(ClaimChoice(action.tile, action))
+            elif kind is ActionKind.PASS:
+                pass_ = action
+        if view.phase is Phase.TURN:
+            return Options(mode="turn", discard=discard, win=win, kongs=kongs)
+        return Options(
+            mode="claim",
+            win=win,
+            pung=pung,
+            kongs=kongs,
+            chows=tuple(chows),
+            pass_=pass_,
+            claim_tile=view.pending_tile,
+            claim_from=view.pending_from,
+            claim_kind="rob" if view.phase is Phase.ROB else "discard",
+        )
+
+    def human_to_act(self) -> bool:
+        """The human must decide and no bot is still deciding in the same window."""
+        to_act = self.state.to_act
+        me = self.human_seat
+        return me in to_act and all(s == me for s in to_act)
+
+    def apply(self, action: object) -> None:
+        """Apply the human's action.
+
+        :raises IllegalActionError: when it is not one of the human's legal actions now.
+        """
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
+        if not self.human_to_act():
+            raise IllegalActionError("it is not your turn to act")
+        self._apply(self.human_seat, action)
+
+    def _apply(self, seat: Wind, action: Action) -> None:
+        events = self.state.apply(seat, action)
+        self.hand_events.extend(events)
+        self.hand_record.actions.append(ActionRecord(seat, action.text, digest_of(events)))
+        self.log.append(_Logged(self.hand_index, seat, action.text))
+
+    def bot_step(self) -> None:
+        """The first bot still to act chooses and plays."""
+        for seat in self.state.to_act:
+            player = self.player_at(seat)
+            if player == 0:
+                continue
+            legal = self.state.legal_actions(seat)
+            choice = self.bots[player].choose(self.state.view(seat), legal)
+            if choice not in legal:
+                choice = legal[0]
+            self._apply(seat, choice)
+            return
+
+    def hand_over(self) -> bool:
+        """Whether the hand has ended."""
+        return self.state.is_over
+
+    def _record_hand(self) -> None:
+        if self.recorded:
+            return
+        outcome = self.state.outcome
+        if outcome is None:
+            return
+        result = match_result(outcome, self.ruleset, self.match)
+        entry = self.match.record(result, allow_debt=not self.ruleset.payment.bankrupt_cap)
+        self.recorded = True
+        self.hand_record.seed = self.hand_seed
+        self.hand_record.result = result
+        self.hand_record.end_digest = digest_of(self.hand_events)
+        if self.match.finished:
+            self.record.match_seed = self.match_seed
+            self.record.totals = list(self.match.totals().values())
+        self.history.append(self._history_line(entry.label, outcome.drawn, entry.deltas))
+
+    def _history_line(self, label: str, drawn: bool, deltas: Sequence[float]) -> str:
+        outcome = self.state.outcome
+        assert outcome is not None
+        if drawn or not outcome.wins:
+            what = tr(self.lang, "draw_game")
+        else:
+            parts = []
+            for win in outcome.wins:
+                how = tr(self.lang, "self_draw") if win.self_drawn else tr(self.lang, "win")
+                fan = tr(self.lang, "fan", n=win.result.total_fan)
+                parts.append(f"{self.name_at(win.seat)} {how} {fan}")
+            what = ", ".join(parts)
+        money = " ".join(
+            f"{name} {_signed(d)}" for name, d in zip(self.match.players, deltas, strict=True)
+        )
+        return f"{label}: {what} | {money}"
+
+    def hand_end(self) -> HandEndInfo | None:
+        """All hands revealed, the winner's fan items (zh + en), payments and running totals."""
+        outcome = self.state.outcome
+        if outcome is None:
+            return None
+        self._record_hand()
+        r = self.renderer
+        hands = []
+        for seat in Wind:
+            view = self.state.view(seat)
+            hand = Hand(view.concealed, view.melds[seat], view.bonus[seat])
+            text = r.tiles(hand.concealed)
+            for meld in hand.melds:
+                text += "  " + r.meld(meld)
+            if hand.bonus:
+                text += "  " + " ".join(r.bare(t) for t in hand.bonus)
+            hands.append((seat, f"{r.wind(seat)} {self.name_at(seat)}", text))
+        fan_lines: list[tuple[str, str, int]] = []
+        winners: list[str] = []
+        total: int | None = None
+        for win in outcome.wins:
+            how = tr(self.lang, "self_draw") if win.self_drawn else tr(self.lang, "win")
+            src = ""
+            if win.discarder is not None:
+                src = f" ← {self.name_at(win.discarder)}"
+            winners.append(f"{self.name_at(win.seat)} {how}{src}")
+            for item in win.result.items:
+                zh = item.fan_id.zh_hans if self.lang == "zh-Hans" else item.zh
+                count = f" ×{item.count}" if item.count > 1 else ""
+                fan_lines.append((zh + count, item.en, item.fan))
+            total = win.result.total_fan if total is None else total + win.result.total_fan
+        if outcome.drawn or not outcome.wins:
+            title = tr(self.lang, "draw_game")
+        else:
+            title = "; ".join(winners)
+        payments = tuple((self.name_at(seat), float(outcome.deltas[seat])) for seat in Wind)
+        totals = tuple(
+            (name, float(self.match.balances[p] - self.match.starting_balance))
+            for p, name in enumerate(self.match.players)
+        )
+        return HandEndInfo(
+            title=title,
+            hands=tuple(hands),
+            winners=tuple(winners),
+            fan_lines=tuple(fan_lines),
+            total_fan=total,
+            payments=payments,
+            totals=totals,
+            match_over=self.match.finished,
+        )
+
+    def next_hand(self) -> None:
+        """Record the finished hand (once) and deal the next one."""
+        self._record_hand()
+        if not self.match.finished:
+            self.state = self._new_hand()
+
+    def match_over(self) -> bool:
+        """Whether the match is over once the current hand is recorded."""
+        if self.state.is_over:
+            self._record_hand()
+        return self.match.finished
+
+    def match_end(self) -> MatchEndInfo:
+        """Standings (best first) and the per-hand history."""
+        totals = self.match.totals()
+        standings = sorted(totals.items(), key=lambda kv: -kv[1])
+        return MatchEndInfo(
+            standings=tuple((n, float(v)) for n, v in standings), history=tuple(self.history)
+        )
+
+    # --- help -------------------------------------------------------------------------------
+    def hint(self) -> HintInfo:
+        """Shanten, waits (unseen copies, fan), useful tiles and the advisor's suggestion."""
+        me = self.human_seat
+        view = self.state.view(me)
+        legal = self.state.legal_actions(me)
+        hand = view.hand
+        seven = self.ruleset.seven_pairs
+        seen = view.visible_counts()
+        own = hand.all_counts()
+        others = [max(0, s - o) for s, o in zip(seen, own, strict=True)]
+        try:
+            sh = shanten(hand, seven_pairs=seven)
+        except InvalidHandError:
+            sh = 8
+        suggestion, explanation = self.advisor(view, legal) if legal else (None, "")
+        wait_hand = hand
+        if (
+            hand.tile_count == 14
+            and suggestion is not None
+            and suggestion.kind is ActionKind.DISCARD
+            and suggestion.tile is not None
+        ):
+            wait_hand = hand.remove(suggestion.tile)
+        wait_list: list[tuple[Tile, int, int | None]] = []
+        if wait_hand.tile_count == 13:
+            for tile in waits(wait_hand, seven_pairs=seven):
+                left = max(0, 4 - seen[tile])
+                wait_list.append((tile, left, self._fan_on(wait_hand, tile)))
+        try:
+            useful = useful_tiles(hand, others, seven_pairs=seven)
+        except InvalidHandError:
+            useful = {}
+        useful_sorted = tuple(sorted(useful.items(), key=lambda kv: (-kv[1], kv[0])))
+        text = self._action_text(suggestion) if suggestion is not None else "-"
+        return HintInfo(
+            shanten=sh,
+            waits=tuple(wait_list),
+            useful=useful_sorted,
+            suggestion=text,
+            explanation=explanation,
+        )
+
+    def _fan_on(self, hand: Hand, tile: Tile) -> int | None:
+        ctx = WinContext(
+            self_drawn=False,
+            seat_wind=self.human_seat,
+            prevailing_wind=self.state.view(self.human_seat).prevailing_wind,
+            winning_tile=tile,
+        )
+        result = score_hand(hand.add(tile), ctx, self.ruleset)
+        return result.total_fan if result.valid_win else None
+
+    def _action_text(self, action: Action) -> str:
+        r = self.renderer
+        words = {
+            ActionKind.DISCARD: "discard",
+            ActionKind.WIN: "win",
+            ActionKind.SELF_DRAW: "self_draw",
+            ActionKind.BONUS_WIN: "win",
+            ActionKind.PUNG: "pung",
+            ActionKind.KONG: "kong",
+            ActionKind.CONCEALED_KONG: "kong",
+            ActionKind.ADDED_KONG: "kong",
+            ActionKind.CHOW: "chow",
+            ActionKind.PASS: "pass",
+        }
+        word = tr(self.lang, words.get(action.kind, "pass"))
+        if action.tile is None:
+            return word
+        if action.kind is ActionKind.CHOW:
+            return word + " " + "".join(r.bare(Tile(action.tile + k)) for k in range(3))
+        return f"{word} {r.bare(action.tile)}"
+
+    # --- save and resume --------------------------------------------------------------------
+    def save(self, path: Path) -> Path:
+        """Write the record (牌譜, JSON Lines) to ``path`` and the match key to ``path.key``.
+
+        The record holds each hand's commitment, never the seed of a hand in play; the key file
+        holds the match seed and the bot level, which resuming needs.
+        """
+        path.write_text(self.record.dumps(), encoding="utf-8")
+        key = {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "match_seed": self.match_seed.hex(),
+            "opponents": self.opponents,
+            "lang": self.lang,
+        }
+        key_path(path).write_text(json.dumps(key) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def resume(
+        cls,
+        path: Path,
+        *,
+        lang: str | None = None,
+        bot_factory: BotFactory | None = None,
+        renderer: TileRenderer | None = None,
+    ) -> ParlorGame:
+        """The game saved at ``path`` (record + key file), replayed to where it was saved.
+
+        :raises SaveError: when a file is missing or malformed, or the actions do not replay.
+        """
+        try:
+            record = GameRecord.loads(_read(path), source=str(path), partial=True)
+            ruleset = rules_from_spec(record.rules, source=str(path))
+            config = Match.from_config(record.match)
+        except MahjongError as exc:
+            raise SaveError(str(exc)) from None
+        key = _load_key(key_path(path))
+        try:
+            match_seed = bytes.fromhex(str(key["match_seed"]))
+        except ValueError:
+            raise SaveError(f"{key_path(path)}: match_seed is not hex") from None
+        if commitment(match_seed) != record.commitment:
+            raise SaveError(f"{key_path(path)} is the key of another match than {path}")
+        chosen = lang or str(key.get("lang", "zh-Hant"))
+        game = cls(
+            ruleset,
+            config,
+            match_seed,
+            opponents=str(key.get("opponents", "normal")),
+            lang=chosen,
+            bot_factory=bot_factory,
+            renderer=renderer or TileRenderer(chosen),
+        )
+        entries = [(h.number, a.seat, a.action) for h in record.hands for a in h.actions]
+        game.replay_log(entries, str(path))
+        return game
+
+    def replay_log(self, entries: Sequence[tuple[int, Wind, str]], source: str) -> None:
+        """Re-play saved actions on this fresh game, moving on across finished hands.
+
+        :raises SaveError: naming the action that does not fit.
+        """
+        for i, (hand_no, seat, text) in enumerate(entries):
+            while self.state.is_over and hand_no > self.hand_index and not self.match_over():
+                self.next_hand()
+            if hand_no != self.hand_index:
+                raise SaveError(
+                    f"{source}: action {i + 1} belongs to hand {hand_no + 1}, "
+                    f"but the game is in hand {self.hand_index + 1}"
+                )
+            try:
+                self._apply(seat, Action.from_text(text))
+            except MahjongError as exc:
+                raise SaveError(
+                    f"{source}: action {i + 1} ({seat.letter} {text!r}) does not replay: {exc}"
+                ) from None
+        if self.state.is_over and not self.match_over():
+            self.next_hand()
+
+
+def key_path(path: Path) -> Path:
+    """The key file saved next to a record: ``FILE.key``."""
+    return path.with_name(path.name + ".key")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SaveError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{path} is not UTF-8 text") from None
+
+
+def _load_key(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(_read(path))
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path} is not a key file (not JSON: {exc.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError(f"{path} is not an hkmj play key file (format {SAVE_FORMAT!r})")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"{path}: key version {data.get('version')!r}, this reads {SAVE_VERSION}")
+    if "match_seed" not in data:
+        raise SaveError(f"{path}: missing field 'match_seed'")
+    return data
+
+
+def _signed(value: float) -> str:
+    number = int(value) if float(value).is_integer() else value
+    return f"{number:+}" if number else "0"
+
+
+def _bot_name(lang: str, index: int) -> str:
+    base = {"zh-Hant": "電腦", "zh-Hans": "电脑"}.get(lang, "Bot ")
+    return f"{base}{index}"
+
+
+def _bot_seed(match_seed: bytes, player: int) -> int:
+    digest = hashlib.sha256(b"hkmj/parlor-bot\x00" + match_seed + bytes([player])).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _default_bot_factory(level: str, seed: int, ruleset: Ruleset | None = None) -> BotLike:
+    from hkmahjong import bots
+
+    get_bot = getattr(bots, "get_bot", None)
+    if get_bot is None:  # pragma: no cover - the bots package always has get_bot once built
+        from hkmahjong.engine.players import RandomPlayer
+
+        return RandomPlayer(seed, win_bias=1.0)
+    bot: BotLike = get_bot(level, seed)
+    bind = getattr(bot, "bind", None)
+    if ruleset is not None and callable(bind):
+        bind(ruleset)
+    return bot
+
+
+def _default_advisor(
+    match_seed: bytes, ruleset: Ruleset
+) -> Callable[[PlayerView, Sequence[Action]], tuple[Action, str]]:
+    bot_cache: list[BotLike] = []
+
+    def advise(view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        if not bot_cache:
+            bot_cache.append(_default_bot_factory(ADVISOR_LEVEL, _bot_seed(match_seed, 9), ruleset))
+        bot = bot_cache[0]
+        decide = getattr(bot, "decide", None)
+        if callable(decide):
+            decision = decide(view, legal, explain=True)
+            explanation = getattr(decision, "explanation", None)
+            return decision.action, _explanation_text(explanation)
+        return bot.choose(view, legal), ""
+
+    return advise
+
+
+def _explanation_text(explanation: object, top: int = 5) -> str:
+    if explanation is None:
+        return ""
+    lines = str(getattr(explanation, "text", explanation)).splitlines()
+    return "\n".join(lines[: top + 2])
