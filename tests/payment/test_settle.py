@@ -109,9 +109,9 @@ def test_several_winners_on_one_discard_each_paid_separately(table: Table) -> No
     """RULES.md §9 一炮多響 (W1/W2): each win paid separately (decision), in turn order."""
     rules = table("parlor", gun=GunScheme.HALF_GUN)
     s = settle_wins([WinClaim(E, 3), WinClaim(N, 10, is_limit=True)], discarder=W, ruleset=rules)
-    # N: W pays 128, E 64, S 64; E: W pays 8, S 4, N 4.
-    assert s.as_json() == {"E": 16 - 64, "S": -64 - 4, "W": -128 - 8, "N": 256 - 4}
-    assert [line.payee for line in s.lines][:3] == [N, N, N]  # N is first after W
+    # N: W pays 128, S 64 (E, a co-winner, pays nothing); E: W pays 8, S 4 (N pays nothing).
+    assert s.as_json() == {"E": 8 + 4, "S": -64 - 4, "W": -128 - 8, "N": 128 + 64}
+    assert [line.payee for line in s.lines][:2] == [N, N]  # N is first after W
     with pytest.raises(PaymentError, match="wins twice"):
         settle_wins([WinClaim(E, 3), WinClaim(E, 4)], discarder=W, ruleset=rules)
     with pytest.raises(PaymentError, match="at least one"):

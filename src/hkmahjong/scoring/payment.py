@@ -296,7 +296,9 @@ def _win_obligations(
         if discarder is None:
             raise PaymentError("a robbed kong (搶槓) needs the kong declarer's seat as discarder")
         if payment.robbed_kong is RobbedKongPayment.SELF_DRAW_DECLARER_LIABLE:
-            self_drawn, liable, discarder = True, discarder, None
+            declarer = discarder
+            self_drawn, discarder = True, None
+            liable = liable if liable is not None else declarer
             how_zh, how_en = (
                 "搶槓當自摸，開槓者包",
                 "robbed kong paid as self-draw, declarer liable",
@@ -486,7 +488,8 @@ def settle_wins(
     """一炮多響: several winners on one discard (or robbing one kong), each paid separately.
 
     Wins are paid in turn order after the discarder; with ``balances`` a payer who runs out pays
-    the earlier winners first.
+    the earlier winners first. Under half gun a co-winner does not pay the other winners' one
+    share *(decision: it won this hand too)*.
 
     :raises PaymentError: for no winner, a repeated winner, or the discarder among the winners.
     """
@@ -496,16 +499,21 @@ def settle_wins(
     if len(set(seats)) != len(seats):
         raise PaymentError(f"a seat wins twice on one discard: {[s.letter for s in seats]}")
     ordered = sorted(claims, key=lambda c: (c.winner - discarder) % 4)
+    winners = set(seats)
     obligations: list[_Obligation] = []
     for claim in ordered:
-        obligations += _win_obligations(
-            claim,
-            discarder=discarder,
-            self_drawn=False,
-            rules=ruleset,
-            robbed_kong=robbed_kong,
-            kong_discarder=None,
-        )
+        obligations += [
+            ob
+            for ob in _win_obligations(
+                claim,
+                discarder=discarder,
+                self_drawn=False,
+                rules=ruleset,
+                robbed_kong=robbed_kong,
+                kong_discarder=None,
+            )
+            if ob[0] not in winners
+        ]
     return _apply(obligations, ruleset.payment, balances)
 
 
