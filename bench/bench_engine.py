@@ -13,6 +13,7 @@ default ``/tmp/riichi_venv/bin/python``; ``python3 -m venv /tmp/riichi_venv &&
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import random
@@ -21,15 +22,18 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
+from hkmahjong.engine.actions import ActionKind
 from hkmahjong.engine.players import RandomPlayer, play_hand
 from hkmahjong.engine.record import hand_seed, seed_from_text
 from hkmahjong.engine.state import HandState
-from hkmahjong.rules import get_preset, preset_names
+from hkmahjong.rules import PassRule, Ruleset, get_preset, preset_names
 from hkmahjong.tiles import Wind
 
 TARGET_HANDS_PER_S = 400
 TARGET_BYTES_PER_STATE = 50_000
+WINS = frozenset({ActionKind.WIN, ActionKind.SELF_DRAW, ActionKind.BONUS_WIN})
 
 RIICHI_SCRIPT = """
 import sys, time
@@ -102,29 +106,49 @@ def riichienv_hands_per_second(python: str, hands: int) -> float | None:
         return None
 
 
-def invariant_run(hands: int, roundtrip_every: int) -> dict[str, int]:
-    """Random play over every preset with checks at every step (RULES.md §1, §9; DESIGN.md 7).
+def invariant_rulesets() -> list[Ruleset]:
+    """Every preset, and the parlor with a grid of switches (dead wall, 一炮多響, no bonus, ...)."""
+    parlor = get_preset("parlor")
+    grid: list[dict[str, Any]] = [
+        {"dead_wall": 14, "multiple_winners": True},
+        {"dead_wall": 16, "thirteen_orphans_head_bump_exempt": True},
+        {"bonus_tiles": False, "min_fan": 0},
+        {"pung_pass_rule": False, "no_swap_discard": False, "min_fan": 1},
+        {"pass_rule": PassRule.SAME_WAIT, "multiple_winners": True, "min_fan": 0},
+    ]
+    return [get_preset(p) for p in preset_names()] + [
+        dataclasses.replace(parlor, name=f"parlor-grid-{i}", **g) for i, g in enumerate(grid)
+    ]
 
-    Checks: 144 tiles accounted for (tiles_left, concealed counts, melds, bonus and discards,
-    as every seat's view sees them), seats to act have legal actions, no view holds another
-    seat's concealed tiles, deltas sum to zero; JSON round trip every ``roundtrip_every`` steps.
+
+def invariant_run(hands: int, roundtrip_every: int) -> dict[str, int]:
+    """Random play over every preset and a grid of switches, with checks at every step.
+
+    Checks (RULES.md §1, §9; DESIGN.md practice 7): all 144 tiles (136 without bonus tiles)
+    accounted for in every seat's view — own concealed tiles, the others' concealed counts, melds,
+    bonus tiles, unclaimed discards, tiles left and the reserved tail; seats to act have legal
+    actions; a random legal action is accepted; deltas sum to zero; the JSON round trip is exact
+    (every ``roundtrip_every`` steps). Half the time a seat takes a win when one is legal.
     """
-    presets = preset_names()
+    rulesets = invariant_rulesets()
     rng = random.Random(20261130)
+    match_seed = seed_from_text("invariants")
     stats = {"hands": 0, "steps": 0, "roundtrips": 0, "wins": 0, "draws": 0}
     for n in range(hands):
-        ruleset = get_preset(presets[n % len(presets)])
-        state = HandState.new(ruleset, seed=hand_seed(seed_from_text("invariants"), n))
+        ruleset = rulesets[n % len(rulesets)]
+        state = HandState.new(ruleset, seed=hand_seed(match_seed, n), hand_number=n)
         while not state.is_over:
-            _check(state, ruleset.bonus_tiles)
+            _check(state, ruleset, n)
             if stats["steps"] % roundtrip_every == 0:
                 text = state.to_json()
                 if HandState.from_json(text, ruleset).to_json() != text:
-                    raise AssertionError(f"hand {n}: JSON round trip differs")
+                    raise AssertionError(f"hand {n} ({ruleset.name}): JSON round trip differs")
                 stats["roundtrips"] += 1
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randrange(len(legal))])
+            wins = [a for a in legal if a.kind in WINS]
+            pick = wins[0] if wins and rng.random() < 0.5 else legal[rng.randrange(len(legal))]
+            state.apply(seat, pick)
             stats["steps"] += 1
         outcome = state.outcome
         assert outcome is not None
@@ -137,25 +161,28 @@ def invariant_run(hands: int, roundtrip_every: int) -> dict[str, int]:
     return stats
 
 
-def _check(state: HandState, bonus: bool) -> None:
+def _check(state: HandState, ruleset: Ruleset, n: int) -> None:
+    where = f"hand {n} ({ruleset.name}), {state.phase.value}"
     if not state.to_act:
-        raise AssertionError("a live hand with nobody to act")
+        raise AssertionError(f"{where}: a live hand with nobody to act")
     for seat in state.to_act:
         if not state.legal_actions(seat):
-            raise AssertionError(f"{seat.letter} must act but has no legal action")
-    total = 144 if bonus else 136
+            raise AssertionError(f"{where}: {seat.letter} must act but has no legal action")
+    total = 144 if ruleset.bonus_tiles else 136
     for seat in Wind:
         v = state.view(seat)
-        seen = len(v.concealed) + v.tiles_left
+        seen = len(v.concealed) + v.tiles_left + ruleset.dead_wall
         for other in Wind:
             if other != seat:
                 seen += v.concealed_counts[other]
             seen += sum(len(m.tiles) for m in v.melds[other]) + len(v.bonus[other])
             seen += sum(1 for c in v.claimed[other] if not c)
-        if seen > total:
-            raise AssertionError(f"view of {seat.letter} accounts {seen} tiles > {total}")
+        if seen != total:
+            raise AssertionError(
+                f"{where}: {seat.letter}'s view accounts {seen} tiles, not {total}"
+            )
         if len(v.concealed) != v.concealed_counts[seat]:
-            raise AssertionError(f"{seat.letter}'s view: own concealed count differs")
+            raise AssertionError(f"{where}: {seat.letter}'s own concealed count differs")
 
 
 def main(argv: list[str] | None = None) -> int:
