@@ -1,0 +1,140 @@
+"""Hand evaluation shared by the bots: 13-tile states scored by efficiency or by fan routes."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hkmahjong.bots.base import Situation
+from hkmahjong.bots.evaluate import pung_shanten, shanten_all, useful_count
+from hkmahjong.bots.routes import Route, plan_routes
+from hkmahjong.rules import FanId, Ruleset
+from hkmahjong.scoring.payment import share_for
+
+__all__ = [
+    "RouteValue",
+    "best_route",
+    "efficiency",
+    "route_rank",
+    "route_waits",
+    "win_value",
+]
+
+
+def efficiency(s: Situation, counts: list[int], meld_count: int) -> tuple[int, int]:
+    """(shanten, useful copies unseen) of a 13-tile state (fan ignored)."""
+    r = s.route_ctx.ruleset
+    flags = {"seven_pairs": r.seven_pairs, "thirteen": r.plays(FanId.THIRTEEN_ORPHANS)}
+    sh = shanten_all(counts, meld_count, **flags)
+    _, copies = useful_count(counts, meld_count, s.unseen, sh, **flags)
+    return sh, copies
+
+
+def route_rank(route: Route, min_fan: int) -> float:
+    """番路 rank for the ``fan`` bot: distance first (toward a hand worth the minimum), then fan."""
+    if route.fan_discard >= min_fan:
+        penalty = 0.0
+    elif route.fan_self >= min_fan:
+        penalty = 1.5
+    else:
+        penalty = 6.0 + 2.0 * (min_fan - route.fan_self)
+    return -10.0 * (route.distance + penalty) + 0.3 * min(route.fan_discard, min_fan + 5)
+
+
+def best_route(s: Situation, counts: list[int]) -> tuple[float, Route]:
+    """The best route of a 13-tile state by :func:`route_rank`, with its rank."""
+    min_fan = s.route_ctx.ruleset.min_fan
+    best: tuple[float, Route] | None = None
+    for route in plan_routes(counts, s.route_ctx):
+        rank = route_rank(route, min_fan)
+        if best is None or rank > best[0]:
+            best = (rank, route)
+    assert best is not None
+    return best
+
+
+def route_waits(s: Situation, counts: list[int], route: Route) -> int:
+    """Unseen copies of the tiles that complete a ready (distance 0) ``route``."""
+    meld_count = len(s.melds)
+    r = s.route_ctx.ruleset
+    total = 0
+    for t in range(34):
+        if s.unseen[t] <= 0 or not route.keeps(t):
+            continue
+        counts[t] += 1
+        if route.pungs_only:
+            done = pung_shanten(counts, meld_count) < 0
+        else:
+            done = shanten_all(counts, meld_count, seven_pairs=r.seven_pairs) < 0
+        counts[t] -= 1
+        if done:
+            total += s.unseen[t]
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class RouteValue:
+    """Expected value of one route: win chance × jade received."""
+
+    route: Route
+    p_win: float
+    gain: float
+
+    @property
+    def ev(self) -> float:
+        """Expected jade from this route."""
+        return self.p_win * self.gain
+
+
+def _share(fan: int, ruleset: Ruleset) -> float:
+    return float(share_for(max(fan, 0), ruleset))
+
+
+def win_value(
+    s: Situation,
+    counts: list[int],
+    *,
+    value_weight: float = 1.0,
+    route_filter: Callable[[Route], bool] | None = None,
+) -> RouteValue | None:
+    """The route of a 13-tile state with the best expected jade (None: no route reaches the minimum).
+
+    Win chance: a Poisson estimate of drawing the ``distance + 1`` tiles still needed from the
+    draws left; a route whose fan reaches the minimum only with 自摸 wins only by self-draw.
+    """
+    r = s.route_ctx.ruleset
+    draws = max(s.view.tiles_left / 4.0, 0.25)
+    unseen_total = max(sum(s.unseen), 1)
+    disc_shares = r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
+    best: RouteValue | None = None
+    for route in plan_routes(counts, s.route_ctx):
+        if route_filter is not None and not route_filter(route):
+            continue
+        by_discard = route.fan_discard >= r.min_fan
+        if not by_discard and route.fan_self < r.min_fan:
+            continue
+        if route.distance <= 0:
+            w = route_waits(s, counts, route)
+            per_draw = w / unseen_total * (2.5 if by_discard else 1.0)
+            lam = draws * per_draw
+            p = 1.0 - math.exp(-lam)
+        else:
+            per_draw = 0.3 if route.suit is None else 0.2
+            lam = draws * per_draw
+            k = route.distance + 1
+            term = math.exp(-lam)
+            cdf = term
+            for i in range(1, k):
+                term *= lam / i
+                cdf += term
+            p = max(0.0, 1.0 - cdf) * (1.0 if by_discard else 0.55)
+        gain_self = 3 * _share(route.fan_self, r)
+        gain = gain_self
+        if by_discard:
+            gain = 0.4 * gain_self + 0.6 * disc_shares * _share(route.fan_discard, r) / 1.0
+        gain = gain**value_weight
+        value = RouteValue(route, p, gain)
+        if best is None or value.ev > best.ev:
+            best = value
+    return best

@@ -1,0 +1,58 @@
+"""機械人名冊: every bot by name or difficulty level, for ``hkmj sim``, the arena, the parlor, the env."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hkmahjong.bots.base import BaseBot
+from hkmahjong.bots.fan import FanBot
+from hkmahjong.bots.simple import EfficientBot, RandomBot
+from hkmahjong.bots.strong import LEVELS, StrongBot
+from hkmahjong.errors import MahjongError
+from hkmahjong.rules import Ruleset
+
+__all__ = ["BOT_NAMES", "LEVEL_NAMES", "BotNameError", "get_bot"]
+
+
+class BotNameError(MahjongError):
+    """A bot name or level that does not exist."""
+
+
+_Factory = Callable[[int | str | None, Ruleset | None, float], BaseBot]
+
+_FACTORIES: dict[str, _Factory] = {
+    "random": lambda seed, r, b: RandomBot(seed, ruleset=r, time_budget=b),
+    "efficient": lambda seed, r, b: EfficientBot(seed, ruleset=r, time_budget=b),
+    "fan": lambda seed, r, b: FanBot(seed, ruleset=r, time_budget=b),
+    "strong": lambda seed, r, b: StrongBot(seed, ruleset=r, time_budget=b, level="expert"),
+}
+for _level in LEVELS:
+    _FACTORIES[_level] = lambda seed, r, b, _lv=_level: StrongBot(
+        seed, ruleset=r, time_budget=b, level=_lv
+    )
+
+BOT_NAMES: tuple[str, ...] = ("random", "efficient", "fan", "strong")
+"""The bot tiers, weakest first."""
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+"""Difficulty levels of ``strong`` (easy / normal / hard / expert); ``strong`` is ``expert``."""
+
+
+def get_bot(
+    name_or_level: str,
+    seed: int | str | None = 0,
+    *,
+    ruleset: Ruleset | None = None,
+    time_budget: float = 0.5,
+) -> BaseBot:
+    """A bot by tier name (``random efficient fan strong``) or level (``easy … expert``).
+
+    :raises BotNameError: for an unknown name, listing the known ones.
+    """
+    key = name_or_level.strip().lower()
+    if key.startswith("strong-"):
+        key = key.removeprefix("strong-")
+    factory = _FACTORIES.get(key)
+    if factory is None:
+        known = ", ".join((*BOT_NAMES, *LEVEL_NAMES))
+        raise BotNameError(f"unknown bot {name_or_level!r}; known bots: {known}")
+    return factory(seed, ruleset, time_budget)

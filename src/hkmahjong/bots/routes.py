@@ -1,0 +1,213 @@
+"""番路 route planning: for each fan route the ruleset rewards, its distance and its fan.
+
+A route is a target shape — a suit mask (any, 混一色 of one suit, 清一色 of one suit), a set shape
+(any, 對對糊 all pungs, 平糊 all chows) and a set of 番牌 honour pairs forced into pungs. Its
+``distance`` is the shanten of the hand toward that shape; its fan is read from the ruleset's fan
+table (never hard-coded), for a win on a discard (``fan_discard``) and a self-draw
+(``fan_self``). Bonus tiles already held (正花, 一台花, 無花) and value pungs already made count in
+every route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from hkmahjong.bots.evaluate import pung_shanten, shanten_all
+from hkmahjong.hand import Meld, MeldKind
+from hkmahjong.rules import FanId, Ruleset
+from hkmahjong.tiles import Tile, Wind
+
+__all__ = ["Route", "RouteContext", "plan_routes", "value_honours"]
+
+_DRAGON_FANS = {
+    Tile.WHITE: FanId.WHITE_DRAGON,
+    Tile.GREEN: FanId.GREEN_DRAGON,
+    Tile.RED: FanId.RED_DRAGON,
+}
+_DRAGONS = (31, 32, 33)
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One target: ``name`` (e.g. ``混一色 p + 對對糊``), ``distance`` (shanten) and its fan."""
+
+    name: str
+    distance: int
+    fan_discard: int
+    fan_self: int
+    suit: int | None
+    """The suit a flush route keeps (0 萬, 1 筒, 2 索), else None."""
+    honours: bool
+    """Whether honour tiles belong to the route."""
+    pungs_only: bool
+
+    def keeps(self, tile: int) -> bool:
+        """True when ``tile`` fits the route's suit mask."""
+        if tile >= 27:
+            return self.honours
+        return self.suit is None or tile // 9 == self.suit
+
+
+@dataclass(frozen=True, slots=True)
+class RouteContext:
+    """What routes need besides the concealed counts: seat, winds, melds, bonus tiles, ruleset."""
+
+    ruleset: Ruleset
+    seat: Wind
+    prevailing: Wind
+    melds: tuple[Meld, ...]
+    bonus: tuple[Tile, ...]
+
+
+def value_honours(ruleset: Ruleset, seat: Wind, prevailing: Wind) -> dict[int, int]:
+    """番牌: honour tile index -> fan of a pung of it for ``seat`` (from the ruleset's fan table)."""
+    out: dict[int, int] = {}
+    for tile, fid in _DRAGON_FANS.items():
+        v = ruleset.fan_value(fid) or 0
+        if v:
+            out[int(tile)] = v
+    sw, pw = 27 + int(seat), 27 + int(prevailing)
+    out[sw] = out.get(sw, 0) + (ruleset.fan_value(FanId.SEAT_WIND) or 0)
+    out[pw] = out.get(pw, 0) + (ruleset.fan_value(FanId.PREVAILING_WIND) or 0)
+    return {t: v for t, v in out.items() if v > 0}
+
+
+def _fv(ruleset: Ruleset, fid: FanId) -> int:
+    return ruleset.fan_value(fid) or 0
+
+
+def bonus_fan(ruleset: Ruleset, seat: Wind, bonus: Sequence[Tile]) -> int:
+    """正花 / 一台花 / 無花 fan of the bonus tiles held (read from the ruleset)."""
+    if not ruleset.bonus_tiles:
+        return 0
+    if not bonus:
+        return _fv(ruleset, FanId.NO_BONUS)
+    held = {int(t) for t in bonus}
+    fan = 0
+    for base in (34, 38):
+        full = all(base + i in held for i in range(4))
+        if full and ruleset.plays(FanId.BONUS_SET):
+            fan += _fv(ruleset, FanId.BONUS_SET)
+        elif base + int(seat) in held:
+            fan += _fv(ruleset, FanId.SEAT_BONUS)
+    return fan
+
+
+@lru_cache(maxsize=1 << 15)
+def _shanten(
+    key: tuple[int, ...], meld_count: int, pungs: bool, thirteen: bool, seven: bool
+) -> int:
+    if pungs:
+        return pung_shanten(key, meld_count)
+    return shanten_all(key, meld_count, thirteen=thirteen, seven_pairs=seven)
+
+
+def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
+    """Every plausible route for concealed ``counts`` (13 tiles, kongs counted 3) under ``ctx``."""
+    r = ctx.ruleset
+    melds = ctx.melds
+    meld_count = len(melds)
+    values = value_honours(r, ctx.seat, ctx.prevailing)
+    meld_suits = {m.first // 9 for m in melds if m.first < 27}
+    honour_melds = [int(m.first) for m in melds if m.first >= 27]
+    has_chow = any(m.kind is MeldKind.CHOW for m in melds)
+    concealed = all(
+        m.kind is MeldKind.CONCEALED_KONG and r.concealed_kong_keeps_concealed for m in melds
+    )
+    if concealed and ctx.bonus and not r.concealed_hand_with_bonus_tiles:
+        concealed = False
+    sure = bonus_fan(r, ctx.seat, ctx.bonus)
+    made_values = [t for t in honour_melds if t in values]
+    made_values += [t for t in range(27, 34) if counts[t] >= 3 and t in values]
+    pair_values = sorted(
+        (t for t in values if counts[t] == 2 and t not in made_values),
+        key=lambda t: -values[t],
+    )[:2]
+    total = sum(counts)
+    masks: list[tuple[str, int | None, bool, int]] = [("", None, True, 0)]
+    for s in range(3):
+        in_suit = sum(counts[9 * s : 9 * s + 9])
+        hon = sum(counts[27:34])
+        if meld_suits <= {s}:
+            if in_suit + hon >= total - 6 and r.plays(FanId.HALF_FLUSH):
+                masks.append((f"混一色{'mps'[s]}", s, True, _fv(r, FanId.HALF_FLUSH)))
+            if not honour_melds and in_suit >= total - 6 and r.plays(FanId.FULL_FLUSH):
+                masks.append((f"清一色{'mps'[s]}", s, False, _fv(r, FanId.FULL_FLUSH)))
+    shapes: list[tuple[str, str, int]] = [("", "any", 0)]
+    pairs = sum(1 for n in counts if n >= 2)
+    if not has_chow and pairs + meld_count >= 3 and r.plays(FanId.ALL_PUNGS):
+        shapes.append(("對對糊", "pungs", _fv(r, FanId.ALL_PUNGS)))
+    chow_ok = not honour_melds and all(m.kind is MeldKind.CHOW for m in melds)
+    if chow_ok and r.plays(FanId.ALL_CHOWS) and not made_values:
+        shapes.append(("平糊", "chows", _fv(r, FanId.ALL_CHOWS)))
+    forced_sets: list[tuple[int, ...]] = [()]
+    for k in (1, 2):
+        forced_sets += list(combinations(pair_values, k))
+    concealed_fan = _fv(r, FanId.CONCEALED_HAND) if concealed else 0
+    self_fan = _fv(r, FanId.SELF_DRAWN)
+    thirteen = r.plays(FanId.THIRTEEN_ORPHANS)
+    great = _fv(r, FanId.GREAT_DRAGONS)
+    routes: list[Route] = []
+    for mname, suit, honours, mfan in masks:
+        masked = list(counts)
+        if suit is not None:
+            for t in range(27):
+                if t // 9 != suit:
+                    masked[t] = 0
+            if not honours:
+                for t in range(27, 34):
+                    masked[t] = 0
+        for sname, shape, sfan in shapes:
+            for forced in forced_sets:
+                if forced and (not honours or shape == "chows"):
+                    continue
+                work = masked[:]
+                extra = 0
+                for t in forced:
+                    work[t] -= 2
+                    extra += 1
+                if shape == "chows":
+                    for t in range(27, 34):
+                        if work[t] > 2:
+                            work[t] = 2
+                key = tuple(work)
+                dist = (
+                    _shanten(
+                        key,
+                        meld_count + len(forced),
+                        shape == "pungs",
+                        thirteen and suit is None and not forced and meld_count == 0,
+                        r.seven_pairs and suit is None and not forced and shape == "any",
+                    )
+                    + extra
+                )
+                vals = list(made_values) + list(forced)
+                if honours is False:
+                    vals = []
+                dragons = sum(1 for t in vals if t in _DRAGONS)
+                vfan = sum(values[t] for t in vals)
+                if dragons == 3 and great:
+                    vfan = vfan - sum(values[t] for t in _DRAGONS) + great
+                fan = sure + mfan + sfan + vfan + concealed_fan
+                if ctx.ruleset.limit is not None:
+                    fan = min(fan, ctx.ruleset.limit)
+                fan_self = fan + self_fan
+                if ctx.ruleset.limit is not None:
+                    fan_self = min(fan_self, ctx.ruleset.limit)
+                names = [n for n in (mname, sname) if n]
+                names += [Tile(t).zh for t in forced]
+                routes.append(
+                    Route(
+                        name=" + ".join(names) or "雞糊",
+                        distance=dist,
+                        fan_discard=fan,
+                        fan_self=fan_self,
+                        suit=suit,
+                        honours=honours,
+                        pungs_only=shape == "pungs",
+                    )
+                )
+    return routes
