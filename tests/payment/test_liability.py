@@ -19,7 +19,6 @@ from hkmahjong.scoring.liability import (
     designated_threats,
     liable_seat,
     triggers_for_claim,
-    triggers_for_declaration,
 )
 from hkmahjong.scoring.payment import settle_win_fan
 from hkmahjong.tiles import Tile, Wind
@@ -116,9 +115,7 @@ def test_parlor_great_winds_and_four_kongs(table: Table) -> None:
     trig2 = triggers_for_claim(
         kongs, Meld(KONG, Tile.RED), tile=Tile.RED, feeder=N, beneficiary=S, turn=20
     )
-    assert {TriggerKind.FOURTH_KONG, TriggerKind.KONG_FED, TriggerKind.FOURTH_EXPOSED_SET} <= {
-        t.kind for t in trig2
-    }
+    assert {t.kind for t in trig2} == {TriggerKind.FOURTH_KONG, TriggerKind.KONG_FED}
     assert decide(trig2, table("parlor"), {FanId.FOUR_KONGS}, self_drawn=True).liable is N
     assert decide(trig2, table("parlor"), {FanId.ALL_PUNGS}, self_drawn=True).liable is None
 
@@ -390,23 +387,19 @@ def test_designated_threats() -> None:
     assert designated_threats(mixed) == frozenset()
 
 
-def test_declarations_mark_landing_but_make_nobody_liable(table: Table) -> None:
-    """A concealed kong can be the fourth set (12 tiles) but nobody fed it; 加槓 adds nothing."""
-    three = melds((CHOW, Tile.M1), (PUNG, Tile.P9), (CHOW, Tile.S4))
-    decl = triggers_for_declaration(
-        three, Meld(MeldKind.CONCEALED_KONG, Tile.RED), beneficiary=S, turn=12
+def test_concealed_kongs_are_not_landed_sets(table: Table) -> None:
+    """P "已明" / W1, W2 "翻開": a concealed kong is not an exposed set, but is a kong (十八羅漢)."""
+    three = melds((CHOW, Tile.M1), (MeldKind.CONCEALED_KONG, Tile.P9), (CHOW, Tile.S4))
+    trig = pung_fed(three, Tile.WEST, feeder=E)
+    assert TriggerKind.FOURTH_EXPOSED_SET not in {t.kind for t in trig}
+    assert decide(trig, table("qingzhang"), {FanId.CHICKEN}, self_drawn=True).liable is None
+    dragons = melds((PUNG, Tile.WHITE), (MeldKind.CONCEALED_KONG, Tile.GREEN))
+    assert not pung_fed(dragons, Tile.RED, feeder=E)
+    kongs = melds((KONG, Tile.M1), (MeldKind.CONCEALED_KONG, Tile.P5), (KONG, Tile.S9))
+    trig2 = triggers_for_claim(
+        kongs, Meld(KONG, Tile.RED), tile=Tile.RED, feeder=N, beneficiary=S, turn=20
     )
-    assert [t.kind for t in decl] == [TriggerKind.FOURTH_EXPOSED_SET] and decl[0].feeder is None
-    assert decide(decl, table("qingzhang"), {FanId.CHICKEN}, self_drawn=True).liable is None
-    assert (
-        triggers_for_declaration(three, Meld(MeldKind.ADDED_KONG, Tile.P9), beneficiary=S, turn=12)
-        == ()
-    )
-    two = melds((PUNG, Tile.S1), (CHOW, Tile.S3))
-    nine = triggers_for_declaration(
-        two, Meld(MeldKind.CONCEALED_KONG, Tile.S9), beneficiary=S, turn=12
-    )
-    assert [t.kind for t in nine] == [TriggerKind.DESIGNATED_HAND_THIRD_SET]
+    assert TriggerKind.FOURTH_KONG in {t.kind for t in trig2}
 
 
 def test_other_players_triggers_do_not_count(table: Table) -> None:

@@ -1,13 +1,12 @@
 """包牌: who is liable for a win — one decision shared by the engine and the calculator (RULES.md §10).
 
-The engine records a :class:`LiabilityTrigger` whenever a claim or declaration could make someone
-liable later (:func:`triggers_for_claim`, :func:`triggers_for_declaration` build them from the
-melds), and at a win asks :func:`decide_liability` (or :func:`liable_seat`) who pays. The switches
+The engine records a :class:`LiabilityTrigger` whenever a claim could make someone liable later
+(:func:`triggers_for_claim` builds them from the melds), and at a win asks :func:`decide_liability` (or :func:`liable_seat`) who pays. The switches
 are in :class:`~hkmahjong.rules.payment.PaymentRules`; the seeds are P (parlor), W1/W2 (包十二張,
 包大三元, 包槓上自摸, 包九張, 包生章, 包先不包後, 即食即包 / 包到尾) and C (落地).
 
-Exposed sets (落地) are the declared melds, concealed kongs included *(decision: a declared
-concealed kong shows which tile it is)*.
+Exposed sets (落地, "明", "翻開") are the declared melds other than concealed kongs (暗槓); a
+concealed kong still counts as a kong toward 十八羅漢 (P "开第四个杠").
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ __all__ = [
     "designated_threats",
     "liable_seat",
     "triggers_for_claim",
-    "triggers_for_declaration",
 ]
 
 
@@ -148,13 +146,14 @@ def _is_set(meld: Meld) -> bool:
 
 
 def designated_threats(melds: Sequence[Meld]) -> frozenset[Designated]:
-    """指定牌型 that these declared sets (at least three) all fit.
+    """指定牌型 that these exposed sets (at least three; concealed kongs ignored) all fit.
 
     >>> from hkmahjong.tiles import Tile
     >>> ms = [Meld(MeldKind.PUNG, Tile.M1), Meld(MeldKind.CHOW, Tile.M2), Meld(MeldKind.PUNG, Tile.M9)]
     >>> sorted(d.value for d in designated_threats(ms))
     ['full_flush']
     """
+    melds = _exposed(melds)
     if len(melds) < 3:
         return frozenset()
     out: set[Designated] = set()
@@ -197,7 +196,8 @@ def triggers_for_claim(
 ) -> tuple[LiabilityTrigger, ...]:
     """The triggers of ``beneficiary`` claiming ``feeder``'s discard ``tile``.
 
-    ``new_meld`` is the chow/pung/kong made (``None`` for a win on the discard).
+    ``new_meld`` is the chow/pung/kong made (``None`` for a win on the discard);
+    ``melds_before`` every declared meld before it, concealed kongs included.
     """
     if new_meld is None:
         claim = Claim.WIN
@@ -226,60 +226,27 @@ def triggers_for_claim(
         )
 
     out: list[LiabilityTrigger] = []
+    exposed = _exposed(melds_before)
     forms_set = new_meld is not None and _is_set(new_meld)
-    if (forms_set or new_meld is None) and tile.is_dragon and _count(melds_before, "dragon") == 2:
+    if (forms_set or new_meld is None) and tile.is_dragon and _count(exposed, "dragon") == 2:
         out.append(make(TriggerKind.THIRD_DRAGON))
-    if (forms_set or new_meld is None) and tile.is_wind and _count(melds_before, "wind") == 3:
+    if (forms_set or new_meld is None) and tile.is_wind and _count(exposed, "wind") == 3:
         out.append(make(TriggerKind.FOURTH_WIND))
     if new_meld is not None:
-        after = [*melds_before, new_meld]
+        after = [*exposed, new_meld]
         if new_meld.kind.is_kong:
             if _count(melds_before, "kong") == 3:
                 out.append(make(TriggerKind.FOURTH_KONG))
             out.append(make(TriggerKind.KONG_FED))
-        if len(melds_before) == 3:
+        if len(exposed) == 3:
             out.append(make(TriggerKind.FOURTH_EXPOSED_SET, designated_threats(after)))
-        elif len(melds_before) == 2 and designated_threats(after):
+        elif len(exposed) == 2 and designated_threats(after):
             out.append(make(TriggerKind.DESIGNATED_HAND_THIRD_SET, designated_threats(after)))
     return tuple(out)
 
 
-def triggers_for_declaration(
-    melds_before: Sequence[Meld], new_meld: Meld, *, beneficiary: Wind, turn: int
-) -> tuple[LiabilityTrigger, ...]:
-    """The triggers of a set declared without a discard (暗槓): landing counts, nobody is liable.
-
-    An added kong (加槓) only upgrades a set already counted, so it adds nothing.
-    """
-    if new_meld.kind is MeldKind.ADDED_KONG:
-        return ()
-    after = [*melds_before, new_meld]
-    out: list[LiabilityTrigger] = []
-    if len(melds_before) == 3:
-        out.append(
-            LiabilityTrigger(
-                TriggerKind.FOURTH_EXPOSED_SET,
-                None,
-                beneficiary,
-                turn,
-                new_meld.first,
-                Claim.DECLARATION,
-                designated=designated_threats(after),
-            )
-        )
-    elif len(melds_before) == 2 and designated_threats(after):
-        out.append(
-            LiabilityTrigger(
-                TriggerKind.DESIGNATED_HAND_THIRD_SET,
-                None,
-                beneficiary,
-                turn,
-                new_meld.first,
-                Claim.DECLARATION,
-                designated=designated_threats(after),
-            )
-        )
-    return tuple(out)
+def _exposed(melds: Sequence[Meld]) -> list[Meld]:
+    return [m for m in melds if m.kind is not MeldKind.CONCEALED_KONG]
 
 
 # -- the decision ------------------------------------------------------------------------------
