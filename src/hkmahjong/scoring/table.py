@@ -1,8 +1,7 @@
 """番表 the calculator's view of a Ruleset: enabled patterns, values, limit hands, exclusions, switches.
 
 Built once per ruleset object and cached. Values, exclusions and switches are read from the
-ruleset only. :data:`DEFAULT_IMPLIES` is the calculator's reading of RULES.md §8 ("patterns implied
-by another are not counted twice"); the tests check every preset's ``exclusions`` against it.
+ruleset only (``Ruleset.fan``, ``limit_hands``, ``exclusions`` and the switches).
 """
 
 from __future__ import annotations
@@ -14,58 +13,7 @@ from hkmahjong.rules.fan import FanId
 from hkmahjong.rules.ruleset import DealBonusWin, LastTileRule, Ruleset
 from hkmahjong.scoring.patterns import HAND_LEVEL, PATTERNS, Pattern, Switches
 
-__all__ = ["DEFAULT_IMPLIES", "FanTable", "table_for"]
-
-F = FanId
-_DRAGON_PUNGS = (F.WHITE_DRAGON, F.GREEN_DRAGON, F.RED_DRAGON)
-
-DEFAULT_IMPLIES: dict[FanId, frozenset[FanId]] = {
-    k: frozenset(v)
-    for k, v in {
-        # W2 正統: "必定門清…不另計", "全刻子…不另計對對糊"; W1 小三元/大三元 include their 番牌.
-        F.MIXED_TERMINALS: (F.ALL_PUNGS,),
-        F.SMALL_DRAGONS: _DRAGON_PUNGS,
-        F.GREAT_DRAGONS: _DRAGON_PUNGS,
-        F.SMALL_WINDS: (F.THREE_WIND_PUNGS,),
-        F.GREAT_WINDS: (F.ALL_PUNGS, F.THREE_WIND_PUNGS),
-        F.FOUR_KONGS: (F.ALL_PUNGS, F.THREE_KONGS, F.DOUBLE_KONG_REPLACEMENT),
-        F.DOUBLE_KONG_REPLACEMENT: (F.KONG_REPLACEMENT, F.SELF_DRAWN),
-        F.FOUR_CONCEALED_PUNGS: (F.ALL_PUNGS, F.CONCEALED_HAND, F.SELF_DRAWN),
-        F.ALL_HONOURS: (F.ALL_PUNGS,),
-        F.ALL_TERMINALS: (F.ALL_PUNGS,),
-        F.NINE_GATES: (F.FULL_FLUSH, F.CONCEALED_HAND),
-        F.THIRTEEN_ORPHANS: (F.CONCEALED_HAND,),
-        F.HEAVENLY: (F.SELF_DRAWN, F.CONCEALED_HAND),
-        F.EARTHLY: (F.CONCEALED_HAND,),
-        F.HUMAN: (F.SELF_DRAWN, F.CONCEALED_HAND),
-        F.EIGHT_BONUS: (F.BONUS_SET, F.SEAT_BONUS, F.SELF_DRAWN, F.SEVEN_BONUS),
-        F.LAST_TILE_KONG: (F.KONG_REPLACEMENT, F.SELF_DRAWN, F.LAST_DRAW),
-        F.MILLION_STONES: (F.FULL_FLUSH,),
-        F.GREEN_WITH_RED: (F.HALF_FLUSH, F.FULL_FLUSH),
-        F.ALL_GREEN: (F.HALF_FLUSH, F.FULL_FLUSH),
-        F.ALL_BLUE: (F.HALF_FLUSH, F.ALL_HONOURS, F.ALL_PUNGS),
-        F.RED_PEACOCK: (F.HALF_FLUSH, F.FULL_FLUSH, F.ALL_PUNGS),
-        F.THREE_IDENTICAL_CHOWS: (F.TWO_IDENTICAL_CHOWS,),
-        F.FOUR_IDENTICAL_CHOWS: (
-            F.THREE_IDENTICAL_CHOWS,
-            F.TWO_IDENTICAL_CHOWS,
-            F.TWO_DOUBLE_CHOWS,
-        ),
-        F.TWO_DOUBLE_CHOWS: (F.TWO_IDENTICAL_CHOWS,),
-        F.THREE_SHIFTED_CHOWS: (F.TWO_SHIFTED_CHOWS, F.ALL_CHOWS),
-        F.FOUR_SHIFTED_CHOWS: (
-            F.THREE_SHIFTED_CHOWS,
-            F.TWO_SHIFTED_CHOWS,
-            F.TWO_DOUBLE_SHIFTED_CHOWS,
-        ),
-        F.TWO_DOUBLE_SHIFTED_CHOWS: (F.TWO_SHIFTED_CHOWS,),
-        F.TERMINAL_PUNGS_HONOUR_PAIR: (F.MIXED_TERMINALS, F.ALL_PUNGS),
-        F.SEVEN_PAIRS: (F.CONCEALED_HAND,),
-        F.EARLY_READY: (F.CONCEALED_HAND,),
-        F.FULL_FLUSH: (F.HALF_FLUSH,),
-    }.items()
-}
-"""RULES.md §8 exclusions as the calculator reads them (A implies B: B is not counted with A)."""
+__all__ = ["FanTable", "table_for"]
 
 
 @dataclass(frozen=True, slots=True)
