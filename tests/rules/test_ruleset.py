@@ -143,3 +143,25 @@ def test_every_switch_documents_its_source() -> None:
         doc = field_doc(key)
         assert doc, key
         assert any(tag in doc for tag in ("P", "W1", "W2", "C", "ML")), key
+
+
+def test_small_winds_wind_pungs_follows_exclusions() -> None:
+    """小四喜 adds wind 番牌 (W2, the parlor); C "不再計門風或圈風" is the exclusion that turns it off."""
+    parlor = get_preset("parlor")
+    assert parlor.small_winds_wind_pungs
+    c_style = dataclasses.replace(
+        parlor,
+        exclusions=parlor.exclusions.set(
+            F.SMALL_WINDS, frozenset({F.SEAT_WIND, F.PREVAILING_WIND, F.THREE_WIND_PUNGS})
+        ),
+    )
+    assert not c_style.small_winds_wind_pungs
+    assert c_style.counted([F.SMALL_WINDS, F.SEAT_WIND]) == (F.SMALL_WINDS,)
+    assert parlor.counted([F.SMALL_WINDS, F.SEAT_WIND]) == (F.SMALL_WINDS, F.SEAT_WIND)
+
+
+def test_frozen_map_get_and_contains() -> None:
+    """FrozenMap.get / in behave like a dict's."""
+    m = FrozenMap({F.ALL_PUNGS: 3})
+    assert m.get(F.ALL_PUNGS) == 3 and m.get(F.HALF_FLUSH) is None and m.get(F.HALF_FLUSH, 0) == 0
+    assert F.ALL_PUNGS in m and F.HALF_FLUSH not in m and "ALL_PUNGS" not in m

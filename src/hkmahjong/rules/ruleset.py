@@ -24,7 +24,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from hkmahjong.errors import RulesetError
 from hkmahjong.rules.fan import FanId
@@ -44,6 +44,7 @@ __all__ = [
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class FrozenMap(Mapping[K, V], Generic[K, V]):
@@ -67,6 +68,18 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     def __len__(self) -> int:
         """Number of entries."""
         return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        """True when ``key`` is present (a direct dict lookup: the scorer calls this often)."""
+        return key in self._data
+
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+    @overload
+    def get(self, key: K, /, default: V | T) -> V | T: ...
+    def get(self, key: K, /, default: object = None) -> object:
+        """The value for ``key``, or ``default`` when absent."""
+        return self._data.get(key, default)
 
     def __hash__(self) -> int:
         """Hash of the (key, value) pairs, independent of order."""
@@ -408,6 +421,13 @@ class Ruleset:
         if value is None:
             raise RulesetError(f"{fan_id.value} ({fan_id.zh}) is not played in {self.name!r}")
         return value if self.limit is None else min(value, self.limit)
+
+    @property
+    def small_winds_wind_pungs(self) -> bool:
+        """小四喜 adds the seat / prevailing wind 番牌 (W2 "可另計門圈風"); False under C's
+        "不再計門風或圈風", which a ruleset expresses as an exclusion of SMALL_WINDS."""
+        excluded = self.exclusions.get(FanId.SMALL_WINDS, frozenset())
+        return not ({FanId.SEAT_WIND, FanId.PREVAILING_WIND} & excluded)
 
     def cap(self, total: int) -> int:
         """A fan total capped at the limit (unchanged under no limit)."""
