@@ -7,16 +7,25 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hkmahjong.rules import Ruleset
+from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.rules.payment import (
     ExposedKongPayment,
     FalseWinPenalty,
     GunScheme,
+    KongFeedRule,
+    LiabilityScope,
     PaymentRules,
     RobbedKongPayment,
     ScoreTable,
 )
 from hkmahjong.rules.presets import get_preset
+from hkmahjong.scoring.liability import (
+    Claim,
+    Designated,
+    LiabilityTrigger,
+    TriggerKind,
+    decide_liability,
+)
 from hkmahjong.scoring.payment import (
     Settlement,
     WinClaim,
@@ -25,7 +34,7 @@ from hkmahjong.scoring.payment import (
     settle_win_fan,
     settle_wins,
 )
-from hkmahjong.tiles import Wind
+from hkmahjong.tiles import Tile, Wind
 
 seats = st.sampled_from(list(Wind))
 
@@ -198,3 +207,106 @@ def test_staked_match_caps_losers_and_shares_in_proportion(
     pot = sum(s.delta(x) for x in winners)
     for x in winners:  # proportional, within one jade of the exact share
         assert abs(s.delta(x) - pot * scores[x] / sum(scores[w] for w in winners)) < 1
+
+
+@st.composite
+def triggers(draw: st.DrawFn) -> list[LiabilityTrigger]:
+    """Random liability triggers, as an engine might record them."""
+    out = []
+    for _ in range(draw(st.integers(0, 6))):
+        feeder = draw(seats)
+        beneficiary = draw(seats.filter(lambda x, f=feeder: x is not f))
+        out.append(
+            LiabilityTrigger(
+                draw(st.sampled_from(list(TriggerKind))),
+                feeder,
+                beneficiary,
+                draw(st.integers(0, 40)),
+                draw(st.sampled_from(list(Tile)[:34])),
+                draw(st.sampled_from(list(Claim))),
+                draw(st.booleans()),
+                draw(st.booleans()),
+                frozenset(draw(st.sets(st.sampled_from(list(Designated))))),
+                draw(st.booleans()),
+                draw(st.one_of(st.none(), st.integers(0, 40))),
+            )
+        )
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    trig=triggers(),
+    winner=seats,
+    discarder=st.one_of(st.none(), seats),
+    fans=st.sets(st.sampled_from(list(FanId)), max_size=4),
+    switches=st.fixed_dictionaries(
+        {
+            name: st.booleans()
+            for name in (
+                "parlor_liability",
+                "big_dragons_self_draw",
+                "twelve_tiles",
+                "nine_tiles",
+                "landed",
+                "landed_half_discard",
+                "unseen_late",
+                "first_not_later",
+            )
+        }
+    ),
+    gun=st.sampled_from(list(GunScheme)),
+    scope=st.sampled_from(list(LiabilityScope)),
+    kong_feed=st.sampled_from(list(KongFeedRule)),
+    extra=st.fixed_dictionaries(
+        {
+            "kong_replacement": st.booleans(),
+            "discard_unseen": st.booleans(),
+            "tiles_left": st.one_of(st.none(), st.integers(0, 30)),
+            "discard_forced": st.booleans(),
+            "turn": st.one_of(st.none(), st.integers(0, 41)),
+        }
+    ),
+)
+def test_liable_seat_is_a_feeder_or_the_discarder(
+    trig: list[LiabilityTrigger],
+    winner: Wind,
+    discarder: Wind | None,
+    fans: set[FanId],
+    switches: dict[str, bool],
+    gun: GunScheme,
+    scope: LiabilityScope,
+    kong_feed: KongFeedRule,
+    extra: dict[str, object],
+) -> None:
+    """RULES.md §10: whoever is liable fed the winner (or discarded the winning tile), never the winner."""
+    if discarder is winner:
+        discarder = None
+    rules = dataclasses.replace(
+        get_preset("parlor"),
+        dead_wall=14,
+        payment=dataclasses.replace(
+            get_preset("parlor").payment,
+            gun=gun,
+            liability_scope=scope,
+            kong_feed=kong_feed,
+            **switches,
+        ),
+    )
+    decision = decide_liability(
+        trig,
+        winner=winner,
+        self_drawn=discarder is None,
+        discarder=discarder,
+        hand_fan_ids=fans,
+        ruleset=rules,
+        winning_tile=Tile.M5,
+        **extra,  # type: ignore[arg-type]
+    )
+    feeders = {t.feeder for t in trig if t.beneficiary is winner}
+    if decision.liable is not None:
+        assert decision.liable is not winner
+        assert decision.liable in feeders | {discarder}
+        assert decision.rule and decision.reason_zh and decision.reason_en
+    else:
+        assert not decision.half_discard
