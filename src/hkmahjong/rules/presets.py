@@ -102,7 +102,7 @@ _EXCLUSIONS: dict[FanId, frozenset[FanId]] = {
     F.SEVEN_BONUS: frozenset({F.SEAT_BONUS, F.BONUS_SET, F.NO_BONUS}),
     # all-pung hands do not add 對對糊 (W2 "全刻子（大四喜、十八羅漢、坎坎糊、字一色）不另計對對糊")
     F.GREAT_WINDS: frozenset(
-        {F.ALL_PUNGS, F.SMALL_WINDS, F.THREE_WIND_PUNGS, *_WIND_PUNGS}  # W1 fn. 21 不另計門風、圈風
+        {F.ALL_PUNGS, F.SMALL_WINDS, F.THREE_WIND_PUNGS, *_WIND_PUNGS}  # W1 fn. 28 不另計門風、圈風
     ),
     F.FOUR_KONGS: frozenset({F.ALL_PUNGS, F.THREE_KONGS, F.DOUBLE_KONG_REPLACEMENT}),
     F.ALL_HONOURS: frozenset({F.ALL_PUNGS, F.MIXED_TERMINALS}),
