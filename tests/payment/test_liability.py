@@ -93,6 +93,8 @@ def test_parlor_third_player_discard_to_the_end_or_immediate(table: Table) -> No
     imm = table("parlor", liability_scope=LiabilityScope.IMMEDIATE)
     assert decide(trig, imm, GREAT_DRAGONS, self_drawn=False, discarder=W).liable is None
     assert decide(trig, imm, GREAT_DRAGONS, self_drawn=True).liable is E
+    # 即食即包 "任何人再打出任何牌…也無須包輸": the feeder's own later discard is a plain discard
+    assert decide(trig, imm, GREAT_DRAGONS, self_drawn=False, discarder=E).liable is None
 
 
 def test_parlor_only_for_the_limit_hand_itself(table: Table) -> None:

@@ -347,8 +347,8 @@ def decide_liability(
         limit_fan = _LIMIT_KIND_FAN.get(t.kind)
         # P: 大三元 / 大四喜 / 十八羅漢
         if p.parlor_liability and limit_fan is not None and limit_fan in fans:
-            later_other = not self_drawn and t.claim is not Claim.WIN and discarder is not feeder
-            if not later_other or p.liability_scope is LiabilityScope.TO_THE_END:
+            later_discard = not self_drawn and t.claim is not Claim.WIN
+            if not later_discard or p.liability_scope is LiabilityScope.TO_THE_END:
                 add(
                     t.turn,
                     0,
