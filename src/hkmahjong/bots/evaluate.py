@@ -29,19 +29,12 @@ _Options = tuple[tuple[int, int, int], ...]
 def _prune(opts: set[tuple[int, int, int]]) -> _Options:
     best: dict[tuple[int, int], int] = {}
     for m, hp, t in opts:
-        m = min(m, 4)
+        if m > 4:
+            m = 4
         key = (m, hp)
         if best.get(key, -1) < t:
-            best[key] = min(t, 4)
-    out = []
-    for (m, hp), t in best.items():
-        dominated = any(
-            m2 >= m and hp2 >= hp and t2 >= t and (m2, hp2, t2) != (m, hp, t)
-            for (m2, hp2), t2 in best.items()
-        )
-        if not dominated:
-            out.append((m, hp, t))
-    return tuple(sorted(out))
+            best[key] = t if t < 4 else 4
+    return tuple((m, hp, t) for (m, hp), t in best.items())
 
 
 @lru_cache(maxsize=1 << 16)
@@ -87,6 +80,7 @@ _HONOUR_OPTS: dict[int, _Options] = {
 }
 
 
+@lru_cache(maxsize=1 << 16)
 def _combine(a: _Options, b: _Options) -> _Options:
     opts = {(m1 + m2, h1 + h2, t1 + t2) for m1, h1, t1 in a for m2, h2, t2 in b if h1 + h2 <= 1}
     return _prune(opts)
@@ -101,24 +95,42 @@ def _honours(key: tuple[int, ...]) -> _Options:
     return acc
 
 
+def _parts(counts: Sequence[int]) -> list[_Options]:
+    return [
+        _suit(tuple(counts[0:9])),
+        _suit(tuple(counts[9:18])),
+        _suit(tuple(counts[18:27])),
+        _honours(tuple(counts[27:34])),
+    ]
+
+
+def _finish(a: _Options, b: _Options, need: int, kept: int) -> int:
+    best = 99
+    for m1, h1, t1 in a:
+        for m2, h2, t2 in b:
+            hp = h1 + h2
+            if hp > 1:
+                continue
+            m = m1 + m2
+            if m > need:
+                m = need
+            t = t1 + t2
+            if t > need - m:
+                t = need - m
+            v = 2 * (need - m) - t - hp
+            if v < best:
+                best = v
+    floor = 3 * need + 1 - kept
+    return best if best > floor else floor
+
+
 def regular_shanten(counts: Sequence[int], meld_count: int) -> int:
     """Regular (four sets and a pair) shanten of any-size concealed ``counts`` (-1 = complete).
 
     Tiles the hand lacks count as exchanges, so a route-masked hand gets a true distance.
     """
-    need = 4 - meld_count
-    kept = sum(counts)
-    opts = _combine(
-        _combine(_suit(tuple(counts[0:9])), _suit(tuple(counts[9:18]))),
-        _combine(_suit(tuple(counts[18:27])), _honours(tuple(counts[27:34]))),
-    )
-    best = 99
-    for m, hp, t in opts:
-        m = min(m, need)
-        s = 2 * (need - m) - min(t, need - m) - hp
-        if s < best:
-            best = s
-    return max(best, 3 * need + 1 - kept)
+    p = _parts(counts)
+    return _finish(_combine(p[0], p[1]), _combine(p[2], p[3]), 4 - meld_count, sum(counts))
 
 
 def pung_shanten(counts: Sequence[int], meld_count: int) -> int:
@@ -174,6 +186,21 @@ def useful_count(
 ) -> tuple[int, int]:
     """(kinds, copies) of unseen tiles that lower ``shanten_all`` below ``base`` for 13-tile ``counts``."""
     kinds = copies = 0
+    special = False
+    if meld_count == 0:
+        if flags.get("thirteen", True) and _thirteen_shanten(counts) - 1 < base:
+            special = True
+        if flags.get("seven_pairs", False) and _seven_pairs_shanten(counts) - 1 < base:
+            special = True
+    parts = _parts(counts)
+    others = [
+        _combine(_combine(parts[1], parts[2]), parts[3]),
+        _combine(_combine(parts[0], parts[2]), parts[3]),
+        _combine(_combine(parts[0], parts[1]), parts[3]),
+        _combine(_combine(parts[0], parts[1]), parts[2]),
+    ]
+    need = 4 - meld_count
+    kept = sum(counts) + 1
     for t in range(34):
         if unseen[t] <= 0:
             continue
@@ -181,12 +208,20 @@ def useful_count(
             r = t % 9
             lo, hi = t - min(r, 2), t + min(8 - r, 2)
             if not any(counts[j] for j in range(lo, hi + 1)) and not (
-                meld_count == 0 and flags.get("thirteen", True) and t in ORPHAN_INDICES
+                special and t in ORPHAN_INDICES
             ):
                 continue
+        k = t // 9 if t < 27 else 3
         counts[t] += 1
-        if shanten_all(counts, meld_count, **flags) < base:
+        if k < 3:
+            part = _suit(tuple(counts[9 * k : 9 * k + 9]))
+        else:
+            part = _honours(tuple(counts[27:34]))
+        s = _finish(others[k], part, need, kept)
+        if special and s >= base:
+            s = min(s, shanten_all(counts, meld_count, **flags))
+        counts[t] -= 1
+        if s < base:
             kinds += 1
             copies += unseen[t]
-        counts[t] -= 1
     return kinds, copies

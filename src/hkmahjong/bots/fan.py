@@ -85,7 +85,7 @@ class FanBot(BaseBot):
         r = self.ruleset
         flags = {"seven_pairs": r.seven_pairs, "thirteen": r.plays(FanId.THIRTEEN_ORPHANS)}
         for rank, a, note in out:
-            if rank >= top - 3.0 and not self.over_budget():
+            if rank >= top - 1.0 and not self.over_budget():
                 assert a.tile is not None
                 t = int(a.tile)
                 s.counts[t] -= 1

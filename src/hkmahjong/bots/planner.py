@@ -87,8 +87,22 @@ class RouteValue:
         return self.p_win * self.gain
 
 
+_SHARES: dict[tuple[int, int], float] = {}
+
+
 def _share(fan: int, ruleset: Ruleset) -> float:
-    return float(share_for(max(fan, 0), ruleset))
+    key = (id(ruleset), fan)
+    v = _SHARES.get(key)
+    if v is None:
+        v = _SHARES[key] = float(share_for(max(fan, 0), ruleset))
+    return v
+
+
+_HORIZON = 14.0
+"""Own draws after which a hand has usually ended (someone wins or it is drawn)."""
+_STEP_PLAIN = 0.5
+_STEP_FLUSH = 0.85
+_STEP_PUNGS = 0.75
 
 
 def win_value(
@@ -117,18 +131,16 @@ def win_value(
         if route.distance <= 0:
             w = route_waits(s, counts, route)
             per_draw = w / unseen_total * (2.5 if by_discard else 1.0)
-            lam = draws * per_draw
-            p = 1.0 - math.exp(-lam)
+            p = 1.0 - math.exp(-min(draws, _HORIZON) * per_draw)
         else:
-            per_draw = 0.3 if route.suit is None else 0.2
-            lam = draws * per_draw
-            k = route.distance + 1
-            term = math.exp(-lam)
-            cdf = term
-            for i in range(1, k):
-                term *= lam / i
-                cdf += term
-            p = max(0.0, 1.0 - cdf) * (1.0 if by_discard else 0.55)
+            k = _STEP_PLAIN
+            if route.suit is not None:
+                k *= _STEP_FLUSH
+            if route.pungs_only:
+                k *= _STEP_PUNGS
+            p = 0.55 * k**route.distance * min(1.0, draws / _HORIZON) ** (route.distance + 1)
+            if not by_discard:
+                p *= 0.55
         gain_self = 3 * _share(route.fan_self, r)
         gain = gain_self
         if by_discard:

@@ -11,7 +11,7 @@ every route.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
@@ -60,6 +60,67 @@ class RouteContext:
     prevailing: Wind
     melds: tuple[Meld, ...]
     bonus: tuple[Tile, ...]
+    _static: _Static | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def static(self) -> _Static:
+        """What does not change between the candidate discards of one decision (computed once)."""
+        if self._static is None:
+            object.__setattr__(self, "_static", _Static.of(self))
+        assert self._static is not None
+        return self._static
+
+
+@dataclass(frozen=True, slots=True)
+class _Static:
+    values: dict[int, int]
+    meld_suits: frozenset[int]
+    honour_melds: tuple[int, ...]
+    has_chow: bool
+    concealed: bool
+    sure: int
+    half: int
+    full: int
+    pungs: int
+    chows: int
+    concealed_fan: int
+    self_fan: int
+    great: int
+    thirteen: bool
+    seven: bool
+    limit: int | None
+    chow_ok: bool
+
+    @classmethod
+    def of(cls, ctx: RouteContext) -> _Static:
+        r = ctx.ruleset
+        melds = ctx.melds
+        values = value_honours(r, ctx.seat, ctx.prevailing)
+        honour_melds = tuple(int(m.first) for m in melds if m.first >= 27)
+        concealed = all(
+            m.kind is MeldKind.CONCEALED_KONG and r.concealed_kong_keeps_concealed for m in melds
+        )
+        if concealed and ctx.bonus and not r.concealed_hand_with_bonus_tiles:
+            concealed = False
+        return cls(
+            values=values,
+            meld_suits=frozenset(m.first // 9 for m in melds if m.first < 27),
+            honour_melds=honour_melds,
+            has_chow=any(m.kind is MeldKind.CHOW for m in melds),
+            concealed=concealed,
+            sure=bonus_fan(r, ctx.seat, ctx.bonus),
+            half=_fv(r, FanId.HALF_FLUSH),
+            full=_fv(r, FanId.FULL_FLUSH),
+            pungs=_fv(r, FanId.ALL_PUNGS),
+            chows=_fv(r, FanId.ALL_CHOWS),
+            concealed_fan=_fv(r, FanId.CONCEALED_HAND) if concealed else 0,
+            self_fan=_fv(r, FanId.SELF_DRAWN),
+            great=_fv(r, FanId.GREAT_DRAGONS),
+            thirteen=r.plays(FanId.THIRTEEN_ORPHANS),
+            seven=r.seven_pairs,
+            limit=r.limit,
+            chow_ok=not honour_melds and all(m.kind is MeldKind.CHOW for m in melds),
+        )
 
 
 def value_honours(ruleset: Ruleset, seat: Wind, prevailing: Wind) -> dict[int, int]:
@@ -107,96 +168,76 @@ def _shanten(
 
 def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
     """Every plausible route for concealed ``counts`` (13 tiles, kongs counted 3) under ``ctx``."""
-    r = ctx.ruleset
-    melds = ctx.melds
-    meld_count = len(melds)
-    values = value_honours(r, ctx.seat, ctx.prevailing)
-    meld_suits = {m.first // 9 for m in melds if m.first < 27}
-    honour_melds = [int(m.first) for m in melds if m.first >= 27]
-    has_chow = any(m.kind is MeldKind.CHOW for m in melds)
-    concealed = all(
-        m.kind is MeldKind.CONCEALED_KONG and r.concealed_kong_keeps_concealed for m in melds
-    )
-    if concealed and ctx.bonus and not r.concealed_hand_with_bonus_tiles:
-        concealed = False
-    sure = bonus_fan(r, ctx.seat, ctx.bonus)
-    made_values = [t for t in honour_melds if t in values]
-    made_values += [t for t in range(27, 34) if counts[t] >= 3 and t in values]
+    st = ctx.static
+    meld_count = len(ctx.melds)
+    values = st.values
+    made_values = [t for t in st.honour_melds if t in values]
+    made_values += [t for t in values if counts[t] >= 3]
     pair_values = sorted(
         (t for t in values if counts[t] == 2 and t not in made_values),
         key=lambda t: -values[t],
     )[:2]
     total = sum(counts)
+    hon = sum(counts[27:34])
     masks: list[tuple[str, int | None, bool, int]] = [("", None, True, 0)]
     for s in range(3):
-        in_suit = sum(counts[9 * s : 9 * s + 9])
-        hon = sum(counts[27:34])
-        if meld_suits <= {s}:
-            if in_suit + hon >= total - 6 and r.plays(FanId.HALF_FLUSH):
-                masks.append((f"混一色{'mps'[s]}", s, True, _fv(r, FanId.HALF_FLUSH)))
-            if not honour_melds and in_suit >= total - 6 and r.plays(FanId.FULL_FLUSH):
-                masks.append((f"清一色{'mps'[s]}", s, False, _fv(r, FanId.FULL_FLUSH)))
+        if st.meld_suits <= {s}:
+            in_suit = sum(counts[9 * s : 9 * s + 9])
+            if st.half and in_suit + hon >= total - 6:
+                masks.append((_HALF_NAMES[s], s, True, st.half))
+            if st.full and not st.honour_melds and in_suit >= total - 6:
+                masks.append((_FULL_NAMES[s], s, False, st.full))
     shapes: list[tuple[str, str, int]] = [("", "any", 0)]
-    pairs = sum(1 for n in counts if n >= 2)
-    if not has_chow and pairs + meld_count >= 3 and r.plays(FanId.ALL_PUNGS):
-        shapes.append(("對對糊", "pungs", _fv(r, FanId.ALL_PUNGS)))
-    chow_ok = not honour_melds and all(m.kind is MeldKind.CHOW for m in melds)
-    if chow_ok and r.plays(FanId.ALL_CHOWS) and not made_values:
-        shapes.append(("平糊", "chows", _fv(r, FanId.ALL_CHOWS)))
+    if st.pungs and not st.has_chow:
+        pairs = sum(1 for n in counts if n >= 2)
+        if pairs + meld_count >= 3:
+            shapes.append(("對對糊", "pungs", st.pungs))
+    if st.chow_ok and st.chows and not made_values:
+        shapes.append(("平糊", "chows", st.chows))
     forced_sets: list[tuple[int, ...]] = [()]
-    for k in (1, 2):
-        forced_sets += list(combinations(pair_values, k))
-    concealed_fan = _fv(r, FanId.CONCEALED_HAND) if concealed else 0
-    self_fan = _fv(r, FanId.SELF_DRAWN)
-    thirteen = r.plays(FanId.THIRTEEN_ORPHANS)
-    great = _fv(r, FanId.GREAT_DRAGONS)
+    if pair_values:
+        forced_sets += [(t,) for t in pair_values]
+        if len(pair_values) == 2:
+            forced_sets.append((pair_values[0], pair_values[1]))
+    base_fan = st.sure + st.concealed_fan
+    limit = st.limit
     routes: list[Route] = []
     for mname, suit, honours, mfan in masks:
-        masked = list(counts)
-        if suit is not None:
-            for t in range(27):
-                if t // 9 != suit:
-                    masked[t] = 0
-            if not honours:
-                for t in range(27, 34):
-                    masked[t] = 0
+        if suit is None:
+            masked = list(counts)
+        else:
+            masked = [0] * 34
+            masked[9 * suit : 9 * suit + 9] = counts[9 * suit : 9 * suit + 9]
+            if honours:
+                masked[27:34] = counts[27:34]
+        made_fan = _value_fan(made_values, values, st.great) if honours else 0
         for sname, shape, sfan in shapes:
             for forced in forced_sets:
                 if forced and (not honours or shape == "chows"):
                     continue
-                work = masked[:]
-                extra = 0
-                for t in forced:
-                    work[t] -= 2
-                    extra += 1
-                if shape == "chows":
-                    for t in range(27, 34):
-                        if work[t] > 2:
-                            work[t] = 2
-                key = tuple(work)
-                dist = (
-                    _shanten(
-                        key,
-                        meld_count + len(forced),
-                        shape == "pungs",
-                        thirteen and suit is None and not forced and meld_count == 0,
-                        r.seven_pairs and suit is None and not forced and shape == "any",
-                    )
-                    + extra
-                )
-                vals = list(made_values) + list(forced)
-                if honours is False:
-                    vals = []
-                dragons = sum(1 for t in vals if t in _DRAGONS)
-                vfan = sum(values[t] for t in vals)
-                if dragons == 3 and great:
-                    vfan = vfan - sum(values[t] for t in _DRAGONS) + great
-                fan = sure + mfan + sfan + vfan + concealed_fan
-                if ctx.ruleset.limit is not None:
-                    fan = min(fan, ctx.ruleset.limit)
-                fan_self = fan + self_fan
-                if ctx.ruleset.limit is not None:
-                    fan_self = min(fan_self, ctx.ruleset.limit)
+                work = masked
+                if forced or shape == "chows":
+                    work = masked[:]
+                    for t in forced:
+                        work[t] -= 2
+                    if shape == "chows":
+                        for t in range(27, 34):
+                            if work[t] > 2:
+                                work[t] = 2
+                plain = suit is None and not forced
+                dist = _shanten(
+                    tuple(work),
+                    meld_count + len(forced),
+                    shape == "pungs",
+                    st.thirteen and plain and meld_count == 0,
+                    st.seven and plain and shape == "any",
+                ) + len(forced)
+                vfan = _value_fan(made_values + list(forced), values, st.great) if forced else made_fan
+                fan = base_fan + mfan + sfan + vfan
+                fan_self = fan + st.self_fan
+                if limit is not None:
+                    fan = min(fan, limit)
+                    fan_self = min(fan_self, limit)
                 names = [n for n in (mname, sname) if n]
                 names += [Tile(t).zh for t in forced]
                 routes.append(
@@ -211,3 +252,14 @@ def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
                     )
                 )
     return routes
+
+
+_HALF_NAMES = ("混一色m", "混一色p", "混一色s")
+_FULL_NAMES = ("清一色m", "清一色p", "清一色s")
+
+
+def _value_fan(tiles: Sequence[int], values: dict[int, int], great: int) -> int:
+    vfan = sum(values[t] for t in tiles)
+    if great and sum(1 for t in tiles if t in _DRAGONS) == 3:
+        vfan += great - sum(values[t] for t in _DRAGONS)
+    return vfan
