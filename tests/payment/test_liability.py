@@ -187,6 +187,7 @@ def test_w2_kong_fed_with_unseen_tile(table: Table) -> None:
     assert (
         decide(unseen, rules, fans, self_drawn=True, kong_replacement=True, turn=9).liable is None
     )  # a later kong's replacement
+    assert decide(unseen, rules, fans, self_drawn=True, kong_replacement=True).liable is W
     off = table("qingzhang", kong_feed=KongFeedRule.OFF)
     assert decide(unseen, off, fans, **kw).liable is None  # type: ignore[arg-type]
 

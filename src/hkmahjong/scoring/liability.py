@@ -318,7 +318,8 @@ def decide_liability(
 ) -> LiabilityDecision:
     """包牌: who, if anyone, pays the whole of ``winner``'s win under the table's switches.
 
-    ``turn`` is the go of the win; ``kong_replacement`` a self-draw on a kong replacement;
+    ``turn`` is the go of the win (None: a kong-replacement win is on the latest fed kong);
+    ``kong_replacement`` a self-draw on a kong replacement;
     ``discard_unseen`` / ``tiles_left`` describe the winning discard (生章, drawable tiles left
     when it was drawn) for 包生章; ``discard_forced`` / ``discarder_last_claim_turn`` serve
     包先不包後 for a win on a discard. The earliest trigger wins when several apply (W1/W2: the
@@ -334,6 +335,8 @@ def decide_liability(
     )
     fed = [t for t in mine if t.feeder is not None and t.feeder is not winner]
     now = turn if turn is not None else (max((t.turn for t in mine), default=0) + 1)
+    kong_turns = [t.turn for t in mine if t.kind is TriggerKind.KONG_FED]
+    kong_turn = turn if turn is not None else max(kong_turns, default=None)
     candidates: list[tuple[int, int, LiabilityDecision]] = []
 
     def add(
@@ -480,7 +483,7 @@ def decide_liability(
             and kong_replacement
             and t.kind is TriggerKind.KONG_FED
             and t.feeder_tile_unseen
-            and t.turn == now
+            and t.turn == kong_turn
         ):
             add(
                 t.turn,
