@@ -77,12 +77,14 @@ def _regular(counts: list[int], meld_count: int) -> list[list[tuple[GroupKind, i
 
 
 def _is_orphans(counts: Sequence[int]) -> bool:
-    if sum(counts) != 14:
+    if not _valid(counts) or sum(counts) != 14:
         return False
     return all(counts[i] >= 1 for i in _ORPHAN_IDX) and sum(counts[i] for i in _ORPHAN_IDX) == 14
 
 
 def _is_pairs(counts: Sequence[int]) -> bool:
+    if not _valid(counts):
+        return False
     return sum(1 for n in counts if n == 2) == 7 and sum(counts) == 14
 
 
@@ -125,6 +127,55 @@ def arrangements(hand: Hand, *, seven_pairs: bool = False) -> list[Arrangement]:
     return out
 
 
+_E9 = b""
+_D9: dict[bytes, int] = {}
+_D7: dict[bytes, int] = {}
+_VALID = bytes(range(5))
+_ZERO_TWO = b"\x00\x02"
+_PAIR9: frozenset[int] = frozenset()
+_PAIR7: frozenset[int] = frozenset()
+_ORPH9: frozenset[int] = frozenset()
+
+
+def _keys(size: int, digits: tuple[int, ...], only: tuple[int, ...] | None) -> frozenset[int]:
+    out = {0}
+    for rank in range(size):
+        allowed = digits if only is None or rank in only else (0,)
+        out = {k * 5 + d for k in out for d in allowed}
+    return frozenset(out)
+
+
+def _load() -> None:
+    global _E9, _D9, _D7, _PAIR9, _PAIR7, _ORPH9
+    t = _fast.tables()
+    _PAIR9 = _keys(9, (0, 2), None)
+    _PAIR7 = _keys(7, (0, 2), None)
+    _ORPH9 = _keys(9, (0, 1, 2), (0, 8))
+    e9 = bytearray(t.exact9)
+    for key in _PAIR9 | _ORPH9:
+        if e9[key] == _fast.NOT_EXACT:
+            e9[key] = _MAYBE_SPECIAL
+    _D9 = {_digits(k, 9): v for k, v in enumerate(t.exact9) if v != _fast.NOT_EXACT}
+    _D7 = {_digits(k, 7): v for k, v in enumerate(t.exact7) if v != _fast.NOT_EXACT}
+    _E9 = bytes(e9)
+
+
+_MAYBE_SPECIAL = 254
+"""Code of a non-exact suit vector that could still be part of 七對子 or 十三幺."""
+
+
+def _digits(key: int, size: int) -> bytes:
+    out = bytearray(size)
+    for i in range(size - 1, -1, -1):
+        key, out[i] = divmod(key, 5)
+    return bytes(out)
+
+
+def _special(counts: Sequence[int], seven_pairs: bool, orphans: bool) -> bool:
+    """十三幺 / 七對子 check of a hand that is not a regular complete hand."""
+    return (seven_pairs and _is_pairs(counts)) or (orphans and _is_orphans(counts))
+
+
 def is_complete_counts(
     counts: Sequence[int],
     meld_count: int = 0,
@@ -134,20 +185,49 @@ def is_complete_counts(
 ) -> bool:
     """糊: do the concealed ``counts`` with ``meld_count`` declared melds make a complete hand?
 
-    Counts that cannot be a complete hand (wrong total, a count above 4) give False.
+    A count vector that cannot be a complete hand (wrong total, a count outside 0-4) gives False.
 
     >>> from hkmahjong.tiles import counts34, parse_tiles
     >>> is_complete_counts(counts34(parse_tiles("123m456p789s11122z")))
     True
+
+    :raises InvalidHandError: when ``counts`` is not a sequence of integers.
     """
-    if _fast.is_regular_complete(counts, meld_count):
+    if not _E9:
+        _load()
+    c = counts
+    try:
+        v = _E9[
+            390625 * c[0] + 78125 * c[1] + 15625 * c[2] + 3125 * c[3] + 625 * c[4]
+            + 125 * c[5] + 25 * c[6] + 5 * c[7] + c[8]
+        ]  # fmt: skip
+        if v == 255:
+            return False
+        b = bytes(c)
+    except (IndexError, ValueError):
+        return False
+    except TypeError:
+        raise InvalidHandError(f"counts must be 34 integers, got {counts!r}") from None
+    if b.translate(None, _VALID) or len(b) != 34:
+        return False
+    if v != _MAYBE_SPECIAL:
+        d9 = _D9
+        total = v + d9.get(b[9:18], 255) + d9.get(b[18:27], 255)
+        if total + _D7.get(b[27:34], 255) == 68 - meld_count:
+            return True
+    if meld_count:
+        return False
+    if seven_pairs and not b.translate(None, _ZERO_TWO) and b.count(2) == 7:
         return True
-    if meld_count == 0:
-        if thirteen_orphans and _is_orphans(counts):
-            return True
-        if seven_pairs and _is_pairs(counts):
-            return True
-    return False
+    return thirteen_orphans and 0 not in b[27:34] and _is_orphans(c)
+
+
+def _valid(counts: Sequence[int]) -> bool:
+    try:
+        b = bytes(counts)
+    except (ValueError, TypeError):
+        return False
+    return len(b) == NUM_KINDS and not b.translate(None, _VALID)
 
 
 def is_complete(hand: Hand, *, seven_pairs: bool = False) -> bool:

@@ -107,6 +107,40 @@ def _pairs_distance(counts: Sequence[int]) -> int:
     return 14 - pairs - kinds
 
 
+_VALID = bytes(range(5))
+_NUM = b""
+_HON = b""
+_COMB = b""
+_FINAL: list[bytes] = []
+_NU = 0
+_HORPH = b""
+_TWO_PLUS = b"\x02\x03\x04"
+_TERM = bytes((a > 0) + (b > 0) + (16 if max(a, b) >= 2 else 0) for a in range(5) for b in range(5))
+"""十三幺 code of a suit's 1 and 9 (index 5 * count1 + count9): kinds present + 16 if a pair."""
+
+
+def _load() -> None:
+    global _NUM, _HON, _COMB, _FINAL, _NU, _HORPH
+    t = _fast.tables()
+    _NUM, _HON, _COMB, _FINAL, _NU = t.number, t.honour, t.comb, t.final, t.size
+    _HORPH = t.honour_orphans
+
+
+def _bad_counts(counts: Sequence[int], meld_count: int) -> InvalidHandError:
+    if not isinstance(meld_count, int) or not 0 <= meld_count <= 4:
+        return InvalidHandError(f"meld_count must be 0-4, got {meld_count!r}")
+    if len(counts) != NUM_KINDS:
+        return InvalidHandError(f"a count vector has {NUM_KINDS} entries, got {len(counts)}")
+    for i, n in enumerate(counts):
+        if not isinstance(n, int) or not 0 <= n <= 4:
+            return InvalidHandError(f"count {n!r} of {Tile(i).mpsz} is outside 0-4")
+    total = sum(counts)
+    return InvalidHandError(
+        f"{total} concealed tiles with {meld_count} melds: expected "
+        f"{13 - 3 * meld_count} or {14 - 3 * meld_count}"
+    )
+
+
 def shanten_counts(
     counts: Sequence[int],
     meld_count: int = 0,
@@ -117,7 +151,8 @@ def shanten_counts(
     """向聽 of concealed ``counts`` (34 entries) with ``meld_count`` declared melds.
 
     The concealed part must hold ``13 - 3k`` or ``14 - 3k`` tiles. This form knows nothing of the
-    meld tiles, so copies in melds do not cap the waits; use :func:`shanten` for that.
+    meld tiles, so copies in melds do not cap the waits; use :func:`shanten` for that. 十三幺 and
+    七對子 count only without melds.
 
     >>> from hkmahjong.tiles import counts34, parse_tiles
     >>> shanten_counts(counts34(parse_tiles("123m456p789s1122z")))
@@ -125,8 +160,55 @@ def shanten_counts(
 
     :raises InvalidHandError: for a count outside 0-4 or a wrong number of tiles.
     """
-    _check_counts(counts, meld_count)
-    return _shanten(counts, meld_count, None, seven_pairs, thirteen_orphans)
+    try:
+        b = bytes(counts)
+    except (ValueError, TypeError):
+        raise _bad_counts(counts, meld_count) from None
+    if (
+        len(b) != 34
+        or b.translate(None, _VALID)
+        or sum(b) + 3 * meld_count not in (13, 14)
+        or meld_count < 0
+    ):
+        raise _bad_counts(counts, meld_count)
+    c = counts
+    if not _NU:
+        _load()
+    num = _NUM
+    nu = _NU
+    comb = _COMB
+    x = num[
+        390625 * c[0] + 78125 * c[1] + 15625 * c[2] + 3125 * c[3] + 625 * c[4]
+        + 125 * c[5] + 25 * c[6] + 5 * c[7] + c[8]
+    ]  # fmt: skip
+    y = num[
+        390625 * c[9] + 78125 * c[10] + 15625 * c[11] + 3125 * c[12] + 625 * c[13]
+        + 125 * c[14] + 25 * c[15] + 5 * c[16] + c[17]
+    ]  # fmt: skip
+    w = num[
+        390625 * c[18] + 78125 * c[19] + 15625 * c[20] + 3125 * c[21] + 625 * c[22]
+        + 125 * c[23] + 25 * c[24] + 5 * c[25] + c[26]
+    ]  # fmt: skip
+    zk = 15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31] + 5 * c[32] + c[33]
+    dist = _FINAL[4 - meld_count][comb[comb[x * nu + y] * nu + w] * nu + _HON[zk]]
+    if dist > 1 and not meld_count:
+        if thirteen_orphans:
+            code = (
+                _HORPH[zk]
+                + _TERM[5 * c[0] + c[8]]
+                + _TERM[5 * c[9] + c[17]]
+                + _TERM[5 * c[18] + c[26]]
+            )
+            od = (13 if code >= 16 else 14) - (code & 15)
+            if od < dist:
+                dist = od
+        if seven_pairs and dist > 1:
+            pairs = 34 - len(b.translate(None, _TWO_PLUS))
+            kinds = 34 - b.count(0)
+            pd = 0 if pairs >= 7 else (7 - pairs if kinds >= 7 else 14 - pairs - kinds)
+            if pd < dist:
+                dist = pd
+    return dist - 1
 
 
 def _shanten(
