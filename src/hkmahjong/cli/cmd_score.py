@@ -1,0 +1,306 @@
+"""``hkmj score``: the fan calculator (計番) — one hand with a breakdown, or a JSON Lines batch."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from functools import cache
+from typing import Any, TextIO
+
+from hkmahjong.errors import MahjongError
+from hkmahjong.hand import Hand
+from hkmahjong.rules import Ruleset, load_ruleset
+from hkmahjong.scoring import ScoreResult, WinContext, score_hand
+from hkmahjong.scoring.batch import (
+    arrangement_texts,
+    payment_json,
+    result_json,
+    score_line,
+)
+from hkmahjong.scoring.payment import settle_win
+from hkmahjong.tiles import Tile, Wind, parse_tiles
+
+NAME = "score"
+HELP = "score a hand (計番): fan breakdown, total, limit and payments; --jsonl for batches"
+ORDER = 10
+DEFAULT_PRIORITY = 10
+
+EXAMPLE = "234m44466p [111s] (7777z) 2f2g"
+EXAMPLE_ARGS = ["--seat", "S", "--winning-tile", "6p", "--discarder", "E", "--last-tile"]
+
+_FLAG_FIELDS = {
+    "self_drawn": "self_drawn",
+    "last_tile": "last_tile",
+    "kong_replacement": "kong_replacement",
+    "double_kong": "double_kong_replacement",
+    "bonus_replacement": "bonus_replacement",
+    "robbing_kong": "robbing_kong",
+    "heavenly": "heavenly",
+    "earthly": "earthly",
+    "first_go_around": "first_go_around",
+    "seven_bonus": "seven_bonus",
+    "eight_bonus": "eight_bonus",
+    "early_ready": "early_ready",
+    "declined_bonus_win": "declined_bonus_win",
+    "kong_first": "concealed_kong_before",
+}
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the ``hkmj score`` arguments."""
+    parser.add_argument(
+        "hand",
+        nargs="?",
+        metavar="HAND",
+        help="the winning hand, winning tile included: e.g. '234m44466p [111s] (7777z) 2f'",
+    )
+    parser.add_argument("--jsonl", metavar="FILE", help="score a JSON Lines batch ('-' = stdin)")
+    parser.add_argument("--rules", default="parlor", metavar="NAME_OR_TOML", help="preset or TOML")
+    parser.add_argument("--seat", default="E", help="seat wind 門風 (E S W N; default E)")
+    parser.add_argument("--round", default="E", help="prevailing wind 圈風 (default E)")
+    parser.add_argument(
+        "--bonus", default="", help="bonus tiles 花 e.g. 1f2g (or put them in HAND)"
+    )
+    parser.add_argument("--winning-tile", metavar="T", help="the winning tile (default: best)")
+    parser.add_argument("--discarder", metavar="S", help="seat that discarded (or kong declarer)")
+    parser.add_argument("--liable", metavar="S", help="seat liable to pay the whole win (包牌)")
+    parser.add_argument("--lang", default="zh-Hant", choices=("zh-Hant", "zh-Hans", "en"))
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    flags = parser.add_argument_group("how the hand was won")
+    helps = {
+        "self_drawn": "自摸 self-drawn",
+        "last_tile": "海底 on the last tile",
+        "kong_replacement": "槓上開花 on a kong replacement",
+        "double_kong": "槓上槓 after two or more consecutive kongs",
+        "bonus_replacement": "花上自摸 on a bonus replacement",
+        "robbing_kong": "搶槓 robbing a kong (--discarder = the kong declarer)",
+        "heavenly": "天糊 dealer's first fourteen tiles",
+        "earthly": "地糊 on the dealer's first discard",
+        "first_go_around": "人糊 in the first go-around",
+        "seven_bonus": "花糊 win by seven bonus tiles",
+        "eight_bonus": "八仙過海 win by all eight bonus tiles",
+        "early_ready": "冚手糊 concealed ready declared at the start",
+        "declined_bonus_win": "a 花糊 declined earlier adds its fan",
+        "kong_first": "a concealed kong came first (no 天糊/人糊; dealer kong: no 地糊)",
+    }
+    for dest, text in helps.items():
+        flags.add_argument("--" + dest.replace("_", "-"), dest=dest, action="store_true", help=text)
+
+
+@cache
+def _load(name: str) -> Ruleset:
+    return load_ruleset(name)
+
+
+def _context(args: argparse.Namespace) -> WinContext:
+    kw: dict[str, Any] = {field: bool(getattr(args, dest)) for dest, field in _FLAG_FIELDS.items()}
+    kw["seat_wind"] = Wind.parse(args.seat)
+    kw["prevailing_wind"] = Wind.parse(args.round)
+    if args.winning_tile:
+        kw["winning_tile"] = Tile.from_text(args.winning_tile)
+    return WinContext(**kw)
+
+
+def _hand(args: argparse.Namespace) -> Hand:
+    text = args.hand + (" " + args.bonus if args.bonus else "")
+    if args.bonus and not all(t.is_bonus for t in parse_tiles(args.bonus)):
+        raise MahjongError(f"--bonus {args.bonus!r}: only flowers and seasons (1f-4f, 1g-4g)")
+    return Hand.from_text(text, allow_any_count=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score one hand (or a batch); returns the exit status.
+
+    :raises MahjongError: for a bad hand, wind, tile or ruleset (main prints it).
+    """
+    rules = _load(args.rules)
+    if args.jsonl:
+        return _run_batch(args.jsonl, rules)
+    if not args.hand:
+        print("hkmj score: give a HAND or --jsonl FILE (see hkmj score -h)", file=sys.stderr)
+        return 2
+    hand = _hand(args)
+    ctx = _context(args)
+    result = score_hand(hand, ctx, rules)
+    discarder = Wind.parse(args.discarder) if args.discarder else None
+    liable = Wind.parse(args.liable) if args.liable else None
+    self_paid = ctx.self_drawn or ctx.seven_bonus or ctx.eight_bonus
+    if args.json:
+        out: dict[str, Any] = {"hand": hand.text}
+        out.update(result_json(result))
+        pay = payment_json(
+            result,
+            rules,
+            self_drawn=self_paid,
+            winner=ctx.seat_wind,
+            discarder=discarder,
+            liable=liable,
+            robbed_kong=ctx.robbing_kong,
+        )
+        if pay is not None:
+            out["payment"] = pay
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    sys.stdout.write(
+        render(hand, ctx, result, rules, lang=args.lang, discarder=discarder, liable=liable)
+    )
+    return 0
+
+
+def _run_batch(path: str, rules: Ruleset) -> int:
+    try:
+        stream: TextIO = (
+            sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+        )
+    except OSError as exc:
+        print(f"hkmj score: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+
+    def load(name: str) -> Ruleset:
+        return _load(name)
+
+    try:
+        for n, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            out = score_line(line, n, rules, load)
+            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"hkmj score: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    return 0
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def _name(fan_id: Any, lang: str) -> tuple[str, str]:
+    if lang == "en":
+        return fan_id.en, fan_id.zh
+    zh = fan_id.zh_hans if lang == "zh-Hans" else fan_id.zh
+    return zh, fan_id.en
+
+
+_WORDS = {
+    "hand": ("手牌", "手牌", "Hand"),
+    "rules": ("台例", "台例", "Rules"),
+    "how": ("食法", "食法", "Win"),
+    "arr": ("組合", "组合", "Arrangement"),
+    "total": ("總番數", "总番数", "Total"),
+    "limit": ("上限", "上限", "Limit"),
+    "pay": ("付款", "付款", "Payment"),
+    "share": ("一份", "一份", "one share"),
+    "none": ("無上限", "无上限", "no limit"),
+}
+
+
+def _w(key: str, lang: str) -> str:
+    zh, hans, en = _WORDS[key]
+    if lang == "en":
+        return f"{en} ({zh})"
+    return f"{hans if lang == 'zh-Hans' else zh} {en}"
+
+
+def render(
+    hand: Hand,
+    ctx: WinContext,
+    result: ScoreResult,
+    rules: Ruleset,
+    *,
+    lang: str = "zh-Hant",
+    discarder: Wind | None = None,
+    liable: Wind | None = None,
+) -> str:
+    """The human breakdown: hand, context, items as a table, total, limit and payments."""
+    lines: list[str] = []
+    how = "自摸 self-drawn" if ctx.self_drawn else "食出銃 on a discard"
+    if ctx.robbing_kong:
+        how = "搶槓 robbing a kong"
+    lines.append(f"{_w('hand', lang)}: {hand.text}")
+    lines.append(
+        f"{_w('how', lang)}: {how}; 門風 seat {ctx.seat_wind.zh} {ctx.seat_wind.letter}, "
+        f"圈風 round {ctx.prevailing_wind.zh} {ctx.prevailing_wind.letter}"
+    )
+    limit_text = str(rules.limit) if rules.limit is not None else _w("none", lang)
+    lines.append(
+        f"{_w('rules', lang)}: {rules.name} (起糊 min {rules.min_fan}, 上限 limit {limit_text})"
+    )
+    if result.arrangement is not None:
+        lines.append(f"{_w('arr', lang)}: {' '.join(arrangement_texts(result))}")
+    if result.items:
+        rows = [(*_name(i.fan_id, lang), i.count, i.fan) for i in result.items]
+        w1 = max(_width(r[0]) for r in rows) + 2
+        w2 = max(_width(r[1]) for r in rows) + 2
+        lines.append("")
+        for primary, secondary, count, fan in rows:
+            times = f" ×{count}" if count > 1 else ""
+            lines.append(f"  {_pad(primary + times, w1)}{_pad(secondary, w2)}{fan:>3} 番")
+        lines.append("  " + "-" * (w1 + w2 + 6))
+        lines.append(f"  {_pad(_w('total', lang), w1 + w2)}{result.total_fan:>3} 番")
+    lines.append("")
+    if result.is_limit:
+        lines.append(f"爆棚 limit reached ({_w('limit', lang)} {limit_text})")
+    if not result.valid_win:
+        lines.append(f"不成糊 not a valid win [{result.reason}]: {result.message}")
+        return "\n".join(lines) + "\n"
+    lines.append(result.message)
+    lines.extend(_payment_lines(result, ctx, rules, lang, discarder, liable))
+    return "\n".join(lines) + "\n"
+
+
+def _payment_lines(
+    result: ScoreResult,
+    ctx: WinContext,
+    rules: Ruleset,
+    lang: str,
+    discarder: Wind | None,
+    liable: Wind | None,
+) -> list[str]:
+    self_paid = ctx.self_drawn or ctx.seven_bonus or ctx.eight_bonus
+    pay = payment_json(
+        result, rules, self_drawn=self_paid, winner=None, discarder=None, liable=None
+    )
+    if pay is None:
+        return []
+    out = [f"{_w('pay', lang)}: {_w('share', lang)} = {pay['share']}"]
+    if self_paid or discarder is not None:
+        settlement = settle_win(
+            result,
+            winner=ctx.seat_wind,
+            discarder=None if self_paid else discarder,
+            self_drawn=self_paid,
+            ruleset=rules,
+            liable=liable,
+            robbed_kong=ctx.robbing_kong,
+        )
+        for line in settlement.lines:
+            out.append("  " + line.text("zh" if lang != "en" else "en"))
+        deltas = ", ".join(f"{w.zh} {w.letter} {settlement.delta(w):+d}" for w in Wind)
+        out.append(f"  結算 settlement: {deltas}")
+    else:
+        out.append(
+            f"  全銃 full gun: discarder pays {pay['discarder_full_gun']}; "
+            f"半銃 half gun: discarder {pay['discarder_half_gun']}, others {pay['others_half_gun']} each"
+        )
+        out.append("  (give --discarder S for the settlement between seats)")
+    return out
+
+
+def default_main(parser: argparse.ArgumentParser) -> int:
+    """What a bare ``hkmj`` runs: score an example hand, then print the help."""
+    args = parser.parse_args(["score", EXAMPLE, *EXAMPLE_ARGS])
+    print(f"hkmj score '{EXAMPLE}' {' '.join(EXAMPLE_ARGS)}\n")
+    run(args)
+    print()
+    parser.print_help()
+    return 0
