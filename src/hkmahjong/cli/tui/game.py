@@ -62,7 +62,7 @@ _LENGTHS = {
     "one": MatchLength.ONE_HAND,
 }
 _BANKRUPT_START = 500
-ADVISOR_LEVEL = "expert"
+ADVISOR_LEVEL = "strong"
 """The strong bot whose suggestion the hint shows."""
 
 
@@ -117,8 +117,10 @@ class ParlorGame(GameController):
         bot_factory: BotFactory | None = None,
         advisor: Callable[[PlayerView, Sequence[Action]], tuple[Action, str]] | None = None,
         renderer: TileRenderer | None = None,
+        walls: Callable[[int], list[Tile] | None] | None = None,
     ) -> None:
         self.ruleset = ruleset
+        self.walls = walls
         self.match = match
         self.match_seed = match_seed
         self.opponents = opponents
@@ -149,8 +151,11 @@ class ParlorGame(GameController):
         lang: str = "zh-Hant",
         bot_factory: BotFactory | None = None,
         renderer: TileRenderer | None = None,
+        walls: Callable[[int], list[Tile] | None] | None = None,
     ) -> ParlorGame:
         """A new match: the human is player 0 (the first dealer), bots of level ``opponents``.
+
+        ``walls`` (tests, tutorials) gives a fixed wall for a hand number, or None to shuffle.
 
         :raises MahjongError: for an unknown length.
         """
@@ -169,6 +174,7 @@ class ParlorGame(GameController):
             lang=lang,
             bot_factory=bot_factory,
             renderer=renderer,
+            walls=walls,
         )
 
     # --- hands ------------------------------------------------------------------------------
@@ -183,6 +189,7 @@ class ParlorGame(GameController):
             seed=self.hand_seed,
             prevailing_wind=self.match.prevailing,
             hand_number=self.match.hand_number,
+            wall=self.walls(self.match.hand_number) if self.walls is not None else None,
         )
         self.hand_events: list[Event] = list(state.initial_events)
         self.hand_record = HandRecord(
@@ -603,7 +610,13 @@ class ParlorGame(GameController):
                     f"but the game is in hand {self.hand_index + 1}"
                 )
             try:
-                self._apply(seat, Action.from_text(text))
+                action = Action.from_text(text)
+                player = self.player_at(seat)
+                if player != 0 and seat in self.state.to_act:
+                    # let the bot make the same decision again, so its own state (a seeded RNG)
+                    # goes on exactly as if the match had never stopped
+                    self.bots[player].choose(self.state.view(seat), self.state.legal_actions(seat))
+                self._apply(seat, action)
             except MahjongError as exc:
                 raise SaveError(
                     f"{source}: action {i + 1} ({seat.letter} {text!r}) does not replay: {exc}"
@@ -656,18 +669,9 @@ def _bot_seed(match_seed: bytes, player: int) -> int:
 
 
 def _default_bot_factory(level: str, seed: int, ruleset: Ruleset | None = None) -> BotLike:
-    from hkmahjong import bots
+    from hkmahjong.bots import get_bot
 
-    get_bot = getattr(bots, "get_bot", None)
-    if get_bot is None:  # pragma: no cover - the bots package always has get_bot once built
-        from hkmahjong.engine.players import RandomPlayer
-
-        return RandomPlayer(seed, win_bias=1.0)
-    bot: BotLike = get_bot(level, seed)
-    bind = getattr(bot, "bind", None)
-    if ruleset is not None and callable(bind):
-        bind(ruleset)
-    return bot
+    return get_bot(level, seed, ruleset=ruleset)
 
 
 def _default_advisor(

@@ -1,0 +1,120 @@
+"""Fixtures for the terminal parlor tests: scenario walls, quiet bots, and pilot helpers."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+
+import pytest
+from textual.pilot import Pilot
+
+from hkmahjong.cli.tui.app import ParlorApp
+from hkmahjong.cli.tui.game import ParlorGame
+from hkmahjong.cli.tui.render import TileRenderer
+from hkmahjong.engine import Action, PlayerView
+from hkmahjong.engine.players import FirstPlayer
+from hkmahjong.engine.wall import stacked_wall
+from hkmahjong.rules import get_preset
+from hkmahjong.tiles import Wind
+
+
+def first_player_bots(_level: str, _seed: int) -> FirstPlayer:
+    """Bots that always take the first legal action: pass every claim, discard the lowest tile."""
+    return FirstPlayer()
+
+
+def quiet_advisor(view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+    """An advisor that suggests the first legal action (keeps scenario tests independent of bots)."""
+    return legal[0], "first legal action"
+
+
+def scenario_game(
+    deals: Mapping[Wind, str],
+    draws: str = "",
+    replacements: str = "",
+    *,
+    lang: str = "zh-Hant",
+    length: str = "one",
+) -> ParlorGame:
+    """A one-hand parlor game on a stacked wall; the human is East (dealer), bots pass/discard low."""
+
+    def walls(number: int) -> list:  # type: ignore[type-arg]
+        return stacked_wall(deals, draws=draws, replacements=replacements) if number == 0 else None  # type: ignore[return-value]
+
+    game = ParlorGame.new(
+        get_preset("parlor"),
+        length=length,
+        seed="scenario",
+        lang=lang,
+        bot_factory=first_player_bots,
+        renderer=TileRenderer(lang, "text"),
+        walls=walls,
+    )
+    game.advisor = quiet_advisor
+    return game
+
+
+def make_app(game: ParlorGame, **kwargs: object) -> ParlorApp:
+    """The parlor app on ``game`` with no pause between bot moves."""
+    return ParlorApp(game, renderer=game.renderer, bot_delay=0, **kwargs)  # type: ignore[arg-type]
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Let the bots' worker finish and the screen refresh."""
+    app = pilot.app
+    for _ in range(50):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not getattr(app, "_advancing", False):
+            return
+
+
+@pytest.fixture
+def kit() -> ModuleType:
+    """This module: scenario walls and helpers for the parlor tests."""
+    return sys.modules[__name__]
+
+
+# Seat hands for the scenarios (RULES.md §6 claims). The human (East, dealer) discards first with
+# Enter (the lowest tile); each bot discards its lowest tile and passes every claim.
+PUNG_OR_KONG = {
+    Wind.EAST: "1m 234m 678m 555p 12s 99s",
+    Wind.SOUTH: "5p 789p 45678s 2233z",
+    Wind.WEST: "11m 22p 99m 11z 55z 66z 7z",
+    Wind.NORTH: "3355m 77m 33s 66s 77z 4z",
+}
+PUNG_OR_KONG_DRAWS = "4z"
+
+CHOW_THREE_WAYS = {
+    Wind.EAST: "1m 234m 678m 34p 5p 67p 9s 1z",
+    Wind.SOUTH: "2p 89p 2345678s 234z",
+    Wind.WEST: "3p 89p 345678s 5671z",
+    Wind.NORTH: "5p 6p 9p 112233s 1122z",
+}
+CHOW_DRAWS = "7z 7z 7z"
+
+WIN_ON_DISCARD = {
+    Wind.EAST: "1m 345m 67m 555z 666z 77z",
+    Wind.SOUTH: "5m 999m 111p 222p 333p",
+    Wind.WEST: "111s 222s 333s 444s 1z",
+    Wind.NORTH: "555s 666s 777s 888s 2z",
+}
+WIN_DRAWS = "4z"
+
+SELF_DRAW = {
+    Wind.EAST: "1m 345m 67m 555z 666z 77z",
+    Wind.SOUTH: "999m 111p 222p 333p 9p",
+    Wind.WEST: "111s 222s 333s 444s 1z",
+    Wind.NORTH: "555s 666s 777s 888s 2z",
+}
+SELF_DRAW_DRAWS = "4z 4z 4z 8m"
+
+CONCEALED_KONG = {
+    Wind.EAST: "1m 2222p 345m 678m 99s 1z",
+    Wind.SOUTH: "5p 789p 45678s 2233z",
+    Wind.WEST: "11m 33p 99m 11z 55z 66z 7z",
+    Wind.NORTH: "3355m 77m 33s 66s 77z 4z",
+}
+CONCEALED_KONG_REPLACEMENTS = "9p"

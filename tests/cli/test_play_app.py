@@ -1,0 +1,325 @@
+"""hkmj play through Textual's pilot: claim prompts, kongs, wins, illegal input, mouse, timer.
+
+Scenario walls (tests/cli/conftest.py) put the exact claim in front of the human (East, dealer);
+the bots there always pass and discard their lowest tile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from types import ModuleType
+from typing import Any, cast
+
+from textual.widgets import Button, Static
+
+from hkmahjong.cli.tui.game import ParlorGame
+from hkmahjong.cli.tui.screens import HandEndScreen, HintScreen, MatchEndScreen
+from hkmahjong.cli.tui.widgets import HandView
+from hkmahjong.hand import MeldKind
+from hkmahjong.rules import FanId
+from hkmahjong.tiles import Tile, Wind
+
+
+def pilot_test(
+    fn: Callable[[ModuleType], Coroutine[Any, Any, None]],
+) -> Callable[[ModuleType], None]:
+    """Run an async pilot test with asyncio (no pytest plugin needed); ``kit`` is conftest."""
+
+    @functools.wraps(fn)
+    def run(kit: ModuleType) -> None:
+        asyncio.run(fn(kit))
+
+    return run
+
+
+def _message(app: object) -> str:
+    widget = cast(Static, app.query_one("#message"))  # type: ignore[attr-defined]
+    return str(widget.render())
+
+
+def _visible_buttons(app: object) -> set[str]:
+    return {
+        (b.id or "").removeprefix("btn-")
+        for b in app.query(Button)  # type: ignore[attr-defined]
+        if b.display
+    }
+
+
+def _east_melds(game: ParlorGame) -> list[tuple[MeldKind, Tile]]:
+    view = game.state.view(Wind.EAST)
+    return [(m.kind, m.first) for m in view.melds[Wind.EAST]]
+
+
+@pilot_test
+async def test_pung_prompt_and_pung(kit: ModuleType) -> None:
+    """RULES.md §6 (P): a pung (碰) on another seat's discard; the prompt offers 碰 槓 過."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        assert app.options.mode == "turn"
+        await pilot.press("enter")  # East discards its lowest tile (1m)
+        await kit.settle(pilot)
+        assert app.options.mode == "claim"
+        assert app.options.claim_tile is Tile.P5
+        assert _visible_buttons(app) >= {"pung", "kong", "pass", "hint"}
+        assert "chow" not in _visible_buttons(app)
+        assert "5筒" in _message(app)
+        await pilot.press("p")
+        await kit.settle(pilot)
+        assert _east_melds(game) == [(MeldKind.PUNG, Tile.P5)]
+        assert app.options.mode == "turn"  # discard at once after a pung
+
+
+@pilot_test
+async def test_kong_claim_on_discard(kit: ModuleType) -> None:
+    """RULES.md §6: 明槓 — three in hand plus the discard, then a replacement draw."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        left_before = game.state.view(Wind.EAST).tiles_left
+        await pilot.press("k")
+        await kit.settle(pilot)
+        assert _east_melds(game) == [(MeldKind.KONG, Tile.P5)]
+        assert app.options.mode == "turn"
+        assert game.state.view(Wind.EAST).tiles_left == left_before - 1  # the replacement
+
+
+@pilot_test
+async def test_chow_prompt_offers_every_choice(kit: ModuleType) -> None:
+    """RULES.md §6: chow (上) only from 上家; three ways to chow 5p, the player picks one."""
+    game = kit.scenario_game(kit.CHOW_THREE_WAYS, kit.CHOW_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        assert app.options.mode == "claim"
+        assert app.options.claim_from is Wind.NORTH
+        assert [c.first for c in app.options.chows] == [Tile.P3, Tile.P4, Tile.P5]
+        await pilot.press("c")
+        await pilot.pause()
+        assert _visible_buttons(app) >= {"chow0", "chow1", "chow2"}
+        assert "pung" not in _visible_buttons(app)
+        await pilot.press("2")
+        await kit.settle(pilot)
+        assert _east_melds(game) == [(MeldKind.CHOW, Tile.P4)]
+
+
+@pilot_test
+async def test_chow_choice_by_mouse_and_cancel(kit: ModuleType) -> None:
+    """The chow buttons work with the mouse; x while choosing goes back to the prompt."""
+    game = kit.scenario_game(kit.CHOW_THREE_WAYS, kit.CHOW_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        await pilot.click("#btn-chow")
+        await pilot.pause()
+        assert app.choosing_chow
+        await pilot.press("x")
+        await pilot.pause()
+        assert not app.choosing_chow and app.options.mode == "claim"
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.click("#btn-chow2")
+        await kit.settle(pilot)
+        assert _east_melds(game) == [(MeldKind.CHOW, Tile.P5)]
+
+
+@pilot_test
+async def test_concealed_kong_on_own_turn(kit: ModuleType) -> None:
+    """RULES.md §5/§6: 暗槓 of four in hand on one's own turn, with a replacement from the tail."""
+    game = kit.scenario_game(kit.CONCEALED_KONG, replacements=kit.CONCEALED_KONG_REPLACEMENTS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        assert Tile.P2 in app.options.kongs
+        await pilot.press("k")
+        await kit.settle(pilot)
+        assert _east_melds(game) == [(MeldKind.CONCEALED_KONG, Tile.P2)]
+        assert app.options.mode == "turn"
+        table = game.table()
+        assert table.drawn is Tile.P9  # the replacement is shown apart
+        hand = app.query_one(HandView)
+        assert hand.current_tile() is Tile.P9
+
+
+@pilot_test
+async def test_win_on_discard_shows_breakdown(kit: ModuleType) -> None:
+    """RULES.md §7/§8: 食糊 on a discard; the end of hand lists 小三元 and 混一色 (zh + en)."""
+    game = kit.scenario_game(kit.WIN_ON_DISCARD, kit.WIN_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        assert app.options.win is not None and app.options.claim_tile is Tile.M5
+        await pilot.press("w")
+        await kit.settle(pilot)
+        assert isinstance(app.screen, HandEndScreen)
+        outcome = game.state.outcome
+        assert outcome is not None and outcome.winners == (Wind.EAST,)
+        fan_ids = outcome.wins[0].result.fan_ids
+        assert FanId.SMALL_DRAGONS in fan_ids
+        body = str(app.screen.body)
+        assert FanId.SMALL_DRAGONS.zh in body and FanId.SMALL_DRAGONS.en in body
+        assert sum(outcome.deltas) == 0 and outcome.deltas[Wind.EAST] > 0
+        assert outcome.deltas[Wind.SOUTH] < 0  # the discarder pays (全銃, P)
+        await pilot.press("enter")  # one-hand match: on to the standings
+        await pilot.pause()
+        assert isinstance(app.screen, MatchEndScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_value == 0
+
+
+@pilot_test
+async def test_self_drawn_win(kit: ModuleType) -> None:
+    """RULES.md §7: 自摸 on one's own draw; the win key says 自摸 and everyone pays."""
+    game = kit.scenario_game(kit.SELF_DRAW, kit.SELF_DRAW_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        assert app.options.mode == "turn" and app.options.win is not None
+        assert str(app.query_one("#btn-win", Button).label) == "自摸"
+        await pilot.click("#btn-win")
+        await kit.settle(pilot)
+        outcome = game.state.outcome
+        assert outcome is not None and outcome.wins[0].self_drawn
+        assert FanId.SELF_DRAWN in outcome.wins[0].result.fan_ids
+        assert all(outcome.deltas[s] < 0 for s in (Wind.SOUTH, Wind.WEST, Wind.NORTH))
+        assert isinstance(app.screen, HandEndScreen)
+
+
+@pilot_test
+async def test_illegal_input_is_a_message_not_a_crash(kit: ModuleType) -> None:
+    """Keys that do not fit the moment (pung on one's own turn, Enter in a claim) only say so."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        before = game.table()
+        for key in ("p", "c", "x", "w", "1"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert "不可以" in _message(app)
+        assert game.table() == before
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        assert app.options.mode == "claim"
+        await pilot.press("enter")  # no discarding during a claim window
+        await pilot.pause()
+        assert "不可以" in _message(app)
+        assert app.options.mode == "claim"
+        assert app.controller.human_to_act()
+
+
+@pilot_test
+async def test_no_swap_discard_is_refused(kit: ModuleType) -> None:
+    """RULES.md §6 (W2 食替): after a chow you may not discard the tile just claimed."""
+    game = kit.scenario_game(kit.CHOW_THREE_WAYS, kit.CHOW_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        await pilot.press("c", "1")  # chow 345p with the discarded 5p
+        await kit.settle(pilot)
+        assert app.options.mode == "turn"
+        assert _east_melds(game) == [(MeldKind.CHOW, Tile.P3)]
+        hand = app.query_one(HandView)
+        assert hand.select_tile(Tile.P5)
+        assert Tile.P5 not in app.options.discard
+        before = game.table()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "不可以" in _message(app)
+        assert game.table() == before
+        assert app.options.mode == "turn"
+
+
+@pilot_test
+async def test_mouse_selects_then_discards(kit: ModuleType) -> None:
+    """A click selects a tile of the hand; a click on the selected tile discards it."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        hand = app.query_one(HandView)
+        target = 3
+        x = next(s.start for s in hand._spans if s.index == target) + 1
+        offset = (
+            hand.content_region.x - hand.region.x + x,
+            hand.content_region.y - hand.region.y,
+        )
+        await pilot.click(HandView, offset=offset)
+        await pilot.pause()
+        assert hand.selected == target
+        tile = hand.tiles[target]
+        await pilot.click(HandView, offset=offset)
+        await kit.settle(pilot)
+        assert game.state.view(Wind.EAST).discards[Wind.EAST][0] is tile
+
+
+@pilot_test
+async def test_claim_timer_counts_down_then_passes(kit: ModuleType) -> None:
+    """--claim-timer: the prompt shows the seconds left and passes when they run out."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game, claim_timer=1.0)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        assert app.options.mode == "claim"
+        assert "1秒" in str(app.query_one("#countdown", Static).render())
+        await pilot.pause(1.6)
+        await kit.settle(pilot)
+        assert _east_melds(game) == []
+        view = game.state.view(Wind.EAST)
+        assert view.discards[Wind.SOUTH][0] is Tile.P5
+
+
+@pilot_test
+async def test_hint_popup(kit: ModuleType) -> None:
+    """h: shanten, waits with the copies left and their fan, and the advisor's suggestion."""
+    game = kit.scenario_game(kit.WIN_ON_DISCARD, kit.WIN_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HintScreen)
+        body = str(app.screen.body)
+        assert "叫糊" in body  # ready (shanten 0)
+        assert "5萬" in body and "8萬" in body
+        assert "first legal action" in body
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HintScreen)
+        assert app.options.mode == "claim"
+
+
+@pilot_test
+async def test_quit_needs_two_presses(kit: ModuleType) -> None:
+    """q once warns; q again leaves."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.is_running and app.quit_armed
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value == 0
