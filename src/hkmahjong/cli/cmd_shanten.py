@@ -1,0 +1,274 @@
+"""``hkmj shanten``: 向聽 — shanten, waits (聽牌) and useful tiles (有效牌) of a hand.
+
+``hkmj shanten "123m456p789s1122z"`` prints a readable analysis; ``hkmj shanten --jsonl FILE``
+(``-`` for standard input) reads one hand per line and writes one JSON object per line, in the
+format of BATCH_FORMATS.md (see docs/hand.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from hkmahjong.errors import InvalidHandError, MahjongError
+from hkmahjong.hand import (
+    Hand,
+    Meld,
+    MeldKind,
+    arrangements,
+    discard_shanten,
+    shanten_detail,
+    useful_after_discard,
+    useful_tiles,
+    waits,
+)
+from hkmahjong.tiles import Tile, counts34, parse_tiles
+
+NAME = "shanten"
+HELP = "向聽: shanten, waits (聽牌) and useful tiles (有效牌) of a hand, or of a JSON Lines file"
+ORDER = 30
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the command's arguments to ``parser``."""
+    parser.add_argument(
+        "hand",
+        nargs="?",
+        help='the hand in MPSZ text, melds in brackets: "123m456p789s1122z", "11m [555p] (7777z) …"',
+    )
+    parser.add_argument(
+        "--jsonl", metavar="FILE", help="analyse one hand per line of FILE (- for standard input)"
+    )
+    parser.add_argument(
+        "--seven-pairs",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="count 七對子 as a winning shape (default: no, as in the parlor)",
+    )
+    parser.add_argument(
+        "--visible", default="", help="tiles seen elsewhere (discards, other melds), MPSZ text"
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("zh-Hant", "zh-Hans", "en"),
+        default="zh-Hant",
+        help="tile labels in the readable output",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Analyse one hand, or every line of a JSON Lines file.
+
+    :raises InvalidHandError: for a bad hand or visible-tile text (single-hand mode).
+    """
+    if args.jsonl is not None:
+        if args.hand is not None:
+            raise InvalidHandError("give either a HAND or --jsonl FILE, not both")
+        return _run_jsonl(args.jsonl, seven_pairs=args.seven_pairs)
+    if args.hand is None:
+        raise InvalidHandError('give a HAND, e.g. hkmj shanten "123m456p789s1122z", or --jsonl')
+    hand = Hand.from_text(args.hand)
+    visible = counts34(parse_tiles(args.visible)) if args.visible else None
+    print(describe(hand, visible, seven_pairs=args.seven_pairs, lang=args.lang))
+    return 0
+
+
+def _label(tile: Tile, lang: str) -> str:
+    return tile.label(lang) if lang == "en" else f"{tile.label(lang)}/{tile.mpsz}"
+
+
+def _useful_text(useful: dict[Tile, int], lang: str) -> str:
+    if not useful:
+        return "none"
+    total = sum(useful.values())
+    items = " ".join(f"{_label(t, lang)}×{n}" for t, n in useful.items())
+    return f"{len(useful)} kinds, {total} unseen — {items}"
+
+
+def describe(
+    hand: Hand,
+    visible: list[int] | None = None,
+    *,
+    seven_pairs: bool = False,
+    lang: str = "zh-Hant",
+) -> str:
+    """A readable report: shanten per shape, waits or best discards, useful tiles.
+
+    :raises InvalidHandError: for an impossible hand.
+    """
+    detail = shanten_detail(hand, seven_pairs=seven_pairs)
+    lines = [f"hand: {hand}  ({hand.tile_count} tiles)"]
+    state = {-1: "complete (糊)", 0: "ready (聽牌)"}.get(detail.shanten, "")
+    lines.append(f"shanten (向聽): {detail.shanten}" + (f" — {state}" if state else ""))
+    shapes = [f"regular {detail.regular}"]
+    shapes.append(f"十三幺 {'—' if detail.thirteen_orphans is None else detail.thirteen_orphans}")
+    if seven_pairs:
+        shapes.append(f"七對子 {'—' if detail.seven_pairs is None else detail.seven_pairs}")
+    lines.append("  by shape: " + ", ".join(shapes))
+    held = hand.all_counts()
+    if hand.tile_count == 13:
+        ws = waits(hand, seven_pairs=seven_pairs)
+        if ws:
+            unseen = [max(0, 4 - held[t] - (visible[t] if visible else 0)) for t in ws]
+            parts = [f"{_label(t, lang)} ({n} unseen)" for t, n in zip(ws, unseen, strict=True)]
+            lines.append(f"waits (聽): {' '.join(parts)}")
+        useful = useful_tiles(hand, visible, seven_pairs=seven_pairs)
+        lines.append(f"useful tiles (有效牌): {_useful_text(useful, lang)}")
+        return "\n".join(lines)
+    if detail.shanten == -1:
+        for arr in arrangements(hand, seven_pairs=seven_pairs):
+            lines.append(f"  arrangement ({arr.shape.zh}): {arr}")
+    per = discard_shanten(hand, seven_pairs=seven_pairs)
+    after = useful_after_discard(hand, visible, seven_pairs=seven_pairs)
+    best = min(per.values())
+    ranked = sorted((t for t in per if per[t] == best), key=lambda t: -sum(after[t].values()))
+    lines.append(f"best discards (shanten {best} after the discard):")
+    for t in ranked:
+        lines.append(f"  discard {_label(t, lang)}: useful {_useful_text(after[t], lang)}")
+    return "\n".join(lines)
+
+
+# --- JSON Lines -----------------------------------------------------------------------------
+
+_MELD_TYPES = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
+
+
+def _meld_from_json(obj: Any, index: int) -> Meld:
+    if not isinstance(obj, dict):
+        raise InvalidHandError(f"melds[{index}] must be an object with type and tiles")
+    kind_name = obj.get("type")
+    if kind_name not in _MELD_TYPES:
+        raise InvalidHandError(f"melds[{index}].type must be chow, pung or kong, got {kind_name!r}")
+    tiles_text = obj.get("tiles")
+    if not isinstance(tiles_text, str):
+        raise InvalidHandError(f'melds[{index}].tiles must be MPSZ text such as "111s"')
+    exposed = obj.get("exposed", True)
+    if not isinstance(exposed, bool):
+        raise InvalidHandError(f"melds[{index}].exposed must be true or false")
+    if not exposed and kind_name != "kong":
+        raise InvalidHandError(f"melds[{index}]: only a kong can be concealed (exposed: false)")
+    try:
+        tiles = sorted(parse_tiles(tiles_text))
+    except MahjongError as exc:
+        raise InvalidHandError(f"melds[{index}].tiles: {exc}") from None
+    text = f"[{tiles_text}]" if exposed else f"({tiles_text})"
+    meld = Meld.from_text(text)
+    expected = _MELD_TYPES[kind_name]
+    if expected is MeldKind.KONG and meld.kind is MeldKind.CONCEALED_KONG:
+        return meld
+    if meld.kind is not expected:
+        raise InvalidHandError(
+            f"melds[{index}]: tiles {tiles_text!r} are a {meld.kind.value}, not a {kind_name}"
+        )
+    del tiles
+    return meld
+
+
+def hand_from_json(obj: Any) -> Hand:
+    """Build a hand from a JSON object ``{"hand": "...", "melds": [...]}`` (BATCH_FORMATS.md).
+
+    :raises InvalidHandError: naming the field that is wrong.
+    """
+    if not isinstance(obj, dict):
+        raise InvalidHandError("each line must be a JSON object")
+    text = obj.get("hand")
+    if isinstance(text, dict):
+        extra = text.get("melds", [])
+        text = text.get("concealed")
+    else:
+        extra = obj.get("melds", [])
+    if not isinstance(text, str):
+        raise InvalidHandError('"hand" must be MPSZ text such as "123m456p789s1234z"')
+    if not isinstance(extra, list):
+        raise InvalidHandError('"melds" must be a list')
+    base = Hand.from_text(text, allow_any_count=True)
+    melds = base.melds + tuple(_meld_from_json(m, i) for i, m in enumerate(extra))
+    hand = Hand(base.concealed, melds, base.bonus)
+    problems = hand.status()
+    if problems:
+        raise InvalidHandError(f"impossible hand: {hand.describe_status(problems)}")
+    return hand
+
+
+def analyse_json(obj: Any, *, seven_pairs: bool = False) -> dict[str, Any]:
+    """The output object for one input object (without ``id``).
+
+    :raises InvalidHandError: for a malformed or impossible hand.
+    """
+    hand = hand_from_json(obj)
+    visible_text = obj.get("visible", "")
+    if not isinstance(visible_text, str):
+        raise InvalidHandError('"visible" must be MPSZ text')
+    try:
+        visible = counts34(parse_tiles(visible_text)) if visible_text else None
+    except MahjongError as exc:
+        raise InvalidHandError(f'"visible": {exc}') from None
+    detail = shanten_detail(hand, seven_pairs=seven_pairs)
+    out: dict[str, Any] = {
+        "shanten": detail.shanten,
+        "regular": detail.regular,
+        "thirteen_orphans": detail.thirteen_orphans,
+    }
+    if seven_pairs:
+        out["seven_pairs"] = detail.seven_pairs
+    out["waits"] = (
+        [t.mpsz for t in waits(hand, seven_pairs=seven_pairs)] if (hand.tile_count == 13) else []
+    )
+    useful = useful_tiles(hand, visible, seven_pairs=seven_pairs)
+    out["useful"] = {t.mpsz: n for t, n in useful.items()}
+    return out
+
+
+def _lines(source: str) -> Iterable[str]:
+    if source == "-":
+        yield from sys.stdin
+        return
+    try:
+        with open(source, encoding="utf-8") as fh:
+            yield from fh
+    except OSError as exc:
+        raise _Unreadable(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def process_jsonl(lines: Iterable[str], out: TextIO, *, seven_pairs: bool = False) -> int:
+    """Analyse every line of ``lines`` and write one JSON line each to ``out``; returns the count."""
+    count = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        count += 1
+        ident: Any = None
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            result: dict[str, Any] = {
+                "id": None,
+                "error": f"line {number}: not valid JSON: {exc.msg} at column {exc.colno}",
+            }
+        else:
+            ident = obj.get("id") if isinstance(obj, dict) else None
+            try:
+                result = {"id": ident, **analyse_json(obj, seven_pairs=seven_pairs)}
+            except MahjongError as exc:
+                result = {"id": ident, "error": f"line {number}: {exc}"}
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return count
+
+
+def _run_jsonl(source: str, *, seven_pairs: bool) -> int:
+    try:
+        process_jsonl(_lines(source), sys.stdout, seven_pairs=seven_pairs)
+    except _Unreadable as exc:
+        print(f"hkmj shanten: error: {exc}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError as exc:
+        print(f"hkmj shanten: error: {source} is not UTF-8 text: {exc}", file=sys.stderr)
+        return 1
+    return 0
