@@ -318,6 +318,48 @@ SCENARIOS: list[Scenario] = [
             (W, "self_draw"),
         ],
     ),
+    Scenario(
+        "liability_big_winds",
+        "包牌 大四喜 — RULES.md §10 (P): E feeds W's fourth wind set; W self-draws; E pays all",
+        deals={
+            E: "1z 1p 4p 7p 2s 3s 6s 8m 9m 8p 9p 5z 6z 7z",
+            S: "1m 4m 7m 2p 5p 8p 3s 6s 9s 5z 6z 7z 5m",
+            W: "11z 22z 33z 44z 123m 1s 9s",
+        },
+        draws="2z 5s 3z 5s 4z 6s 8s 7s 3m",
+        script=[
+            (E, "discard 1z"),
+            (W, "pung"),
+            (W, "discard 1s"),
+            (W, "pung"),
+            (W, "discard 9s"),
+            (W, "pung"),
+            (W, "discard 1m"),
+            (W, "pung"),
+            (W, "discard 2m"),
+            (W, "self_draw"),
+        ],
+    ),
+    Scenario(
+        "liability_four_kongs",
+        "包牌 十八羅漢 — RULES.md §10 (P): W has three kongs; E discards the tile W kongs for the "
+        "fourth; W wins on the replacement; E pays all",
+        deals={
+            E: "1p 4p 7p 2s 6s 8m 9m 8p 9p 6z 7z 1z 2z 3z",
+            W: "1111m 2222p 3333s 4z",
+        },
+        draws="6m 5z 7m 5z",
+        replacements="5z 5z 9m 4z",
+        script=[
+            (E, "discard 1z"),
+            (W, "concealed_kong 1m"),
+            (W, "concealed_kong 2p"),
+            (W, "concealed_kong 3s"),
+            (W, "discard 9m"),
+            (W, "kong"),
+            (W, "self_draw"),
+        ],
+    ),
 ]
 
 

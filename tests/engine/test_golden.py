@@ -2,8 +2,8 @@
 
 One file per preset and per tricky transition (RULES.md §2–§12): robbing a kong (§6), 截糊 vs
 一炮多響 (§6), consecutive kong replacements (§8 槓上槓), a kong with no replacement left (§12),
-bonus replacement at the deal (§3.4, §4), 八仙過海 (§8), 天糊 and 地糊 (§7), liability for 大三元
-(§10), dealer rotation across a wind round (§2) and bankruptcy (§2, §9). On a difference, read the
+bonus replacement at the deal (§3.4, §4), 八仙過海 (§8), 天糊 and 地糊 (§7), the parlor's liability
+triggers 大三元, 大四喜, 十八羅漢 (§10), dealer rotation across a wind round (§2) and bankruptcy (§2, §9). On a difference, read the
 diff: if the change is intended, run ``.venv/bin/python tools/golden.py`` and commit the files.
 """
 
@@ -65,6 +65,8 @@ def test_golden_transcript(name: str) -> None:
         ("heavenly.txt", ["天糊"]),
         ("earthly.txt", ["地糊"]),
         ("liability_big_dragons.txt", ["大三元 8", "包牌 liable: E", "E -192"]),
+        ("liability_big_winds.txt", ["大四喜", "包牌 liable: E", "E -192"]),
+        ("liability_four_kongs.txt", ["W > kong", "十八羅漢", "包牌 liable: E", "E -192"]),
         ("match_east_round.txt", ["deal passes", "deal stays (連莊)", "prevailing now 南"]),
         ("match_bankruptcy.txt", ["balances 0 "]),
     ],
