@@ -166,7 +166,10 @@ class HandOutcome:
 
     @property
     def dealer_stays(self) -> bool:
-        """連莊: the dealer won or the hand was drawn, and the dealer made no false win."""
+        """連莊: the dealer won, or nobody won (a draw, a non-dealer's false win); no dealer 詐糊.
+
+        RULES.md §2 and §11: a dealer's false win ends the deal; a non-dealer's does not.
+        """
         if Wind.EAST in self.false_winners:
             return False
-        return self.drawn or Wind.EAST in self.winners
+        return not self.wins or Wind.EAST in self.winners
