@@ -213,10 +213,7 @@ def useful_count(
                 continue
         k = t // 9 if t < 27 else 3
         counts[t] += 1
-        if k < 3:
-            part = _suit(tuple(counts[9 * k : 9 * k + 9]))
-        else:
-            part = _honours(tuple(counts[27:34]))
+        part = _suit(tuple(counts[9 * k : 9 * k + 9])) if k < 3 else _honours(tuple(counts[27:34]))
         s = _finish(others[k], part, need, kept)
         if special and s >= base:
             s = min(s, shanten_all(counts, meld_count, **flags))

@@ -150,3 +150,33 @@ def win_value(
         if best is None or value.ev > best.ev:
             best = value
     return best
+
+
+def offense(
+    s: Situation, counts: list[int], *, value_weight: float = 1.0
+) -> tuple[float, float, Route, float]:
+    """(expected jade, route rank, route, win chance) of a 13-tile state, routes ranked as ``fan``."""
+    rank, route = best_route(s, counts)
+    r = s.route_ctx.ruleset
+    by_discard = route.fan_discard >= r.min_fan
+    if not by_discard and route.fan_self < r.min_fan:
+        return 0.0, rank, route, 0.0
+    draws = max(s.view.tiles_left / 4.0, 0.25)
+    if route.distance <= 0:
+        w = route_waits(s, counts, route)
+        per_draw = w / max(sum(s.unseen), 1) * (2.5 if by_discard else 1.0)
+        p = 1.0 - math.exp(-min(draws, _HORIZON) * per_draw)
+    else:
+        k = _STEP_PLAIN
+        if route.suit is not None:
+            k *= _STEP_FLUSH
+        if route.pungs_only:
+            k *= _STEP_PUNGS
+        p = 0.55 * k**route.distance * min(1.0, draws / _HORIZON) ** (route.distance + 1)
+        if not by_discard:
+            p *= 0.55
+    disc_shares = r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
+    gain = 3 * _share(route.fan_self, r)
+    if by_discard:
+        gain = 0.4 * gain + 0.6 * disc_shares * _share(route.fan_discard, r)
+    return p * gain**value_weight, rank, route, p

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
 
 from hkmahjong.bots.evaluate import pung_shanten, shanten_all
 from hkmahjong.hand import Meld, MeldKind
@@ -232,7 +231,9 @@ def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
                     st.thirteen and plain and meld_count == 0,
                     st.seven and plain and shape == "any",
                 ) + len(forced)
-                vfan = _value_fan(made_values + list(forced), values, st.great) if forced else made_fan
+                vfan = (
+                    _value_fan(made_values + list(forced), values, st.great) if forced else made_fan
+                )
                 fan = base_fan + mfan + sfan + vfan
                 fan_self = fan + st.self_fan
                 if limit is not None:

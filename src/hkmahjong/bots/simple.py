@@ -14,7 +14,11 @@ __all__ = ["EfficientBot", "RandomBot", "tile_shape_bonus"]
 
 
 class RandomBot(BaseBot):
-    """隨機: a uniformly random legal action from its seeded RNG (for tests and baselines)."""
+    """隨機: a uniformly random legal action from its seeded RNG (for tests and baselines).
+
+    It never declares 詐糊 (``false_win``, offered only at a physical table): no bot attempts a
+    win that is not valid.
+    """
 
     name = "random"
 
@@ -36,12 +40,13 @@ class RandomBot(BaseBot):
         """
         if not legal:
             raise IllegalActionError("random bot asked to choose with no legal action")
-        action = legal[self.rng.randrange(len(legal))]
+        pool = [a for a in legal if a.kind is not ActionKind.FALSE_WIN] or list(legal)
+        action = pool[self.rng.randrange(len(pool))]
         if not explain:
             return Decision(action)
         from hkmahjong.bots.base import Explanation
 
-        cands = tuple(Candidate(a, 0.0, "uniform") for a in legal)
+        cands = tuple(Candidate(a, 0.0, "uniform") for a in pool)
         return Decision(action, Explanation(self.name, action, cands, "uniformly random"))
 
 

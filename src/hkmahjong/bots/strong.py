@@ -15,14 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Situation, claim_meld
+from hkmahjong.bots.base import Candidate, Situation, claim_meld
 from hkmahjong.bots.danger import Threat, liability_tiles, threats, tile_danger
-from hkmahjong.bots.planner import win_value
-from hkmahjong.bots.simple import tile_shape_bonus
+from hkmahjong.bots.fan import FanBot
+from hkmahjong.bots.planner import best_route, offense
 from hkmahjong.engine import Action, ActionKind, PlayerView
-from hkmahjong.hand import Meld, MeldKind
 from hkmahjong.rules import Ruleset
-from hkmahjong.tiles import Tile
 
 __all__ = ["LEVELS", "StrongBot", "Style"]
 
@@ -35,6 +33,10 @@ class Style:
     defense: float = 1.0
     value_weight: float = 1.0
     noise: float = 0.0
+    step_value: float = 1.0
+    """Jade a distance step is worth, as a fraction of the route's expected jade."""
+    step_floor: float = 0.5
+    """The least jade a distance step is worth (how readily it folds a hopeless hand)."""
 
 
 LEVELS: dict[str, Style] = {
@@ -46,8 +48,8 @@ LEVELS: dict[str, Style] = {
 """Difficulty presets (簡單 / 普通 / 困難 / 專家); ``strong`` plays ``expert``."""
 
 
-class StrongBot(BaseBot):
-    """期望值: expected jade of the best route minus the expected jade fed to opponents."""
+class StrongBot(FanBot):
+    """期望值: the ``fan`` bot's routes, valued in jade, against the jade it risks feeding."""
 
     name = "strong"
 
@@ -65,105 +67,73 @@ class StrongBot(BaseBot):
         if level and level != "expert":
             self.name = f"strong-{level}"
 
-    def _ev(self, s: Situation, counts: list[int]) -> tuple[float, str]:
-        v = win_value(s, counts, value_weight=self.style.value_weight)
-        if v is None:
-            return 0.0, "no route reaches the minimum"
-        rt = v.route
-        return v.ev, f"{rt.name} d{rt.distance} p{v.p_win:.2f} x{v.gain:.0f}"
-
     def _noise(self) -> float:
         n = self.style.noise
         return self.rng.uniform(-n, n) if n else 0.0
 
+    def _exchange(self, s: Situation, counts: list[int]) -> tuple[float, str]:
+        """Rank points per jade of risk: a distance step (10 points) is worth half the route's EV."""
+        ev, _, route, p = offense(s, counts, value_weight=self.style.value_weight)
+        step = max(self.style.step_value * ev * self.style.aggression, self.style.step_floor)
+        return 10.0 / step, f"{route.name} d{route.distance} p{p:.2f} EV {ev:.2f}"
+
     def _score(self, view: PlayerView, legal: list[Action]) -> tuple[list[Candidate], str]:
+        cands, summary = super()._score(view, legal)
+        kinds = {a.kind for a in legal}
+        if not kinds & {ActionKind.DISCARD, ActionKind.CHOW, ActionKind.PUNG}:
+            return cands, summary
         s = Situation.of(view, self.ruleset)
+        th = threats(s)
+        liab = liability_tiles(s)
         st = self.style
-        cands: list[Candidate] = []
-        th: list[Threat] | None = None
-        liab: dict[int, float] = {}
-        needs_risk = any(a.kind is ActionKind.DISCARD for a in legal) or any(
-            a.kind in (ActionKind.CHOW, ActionKind.PUNG) for a in legal
-        )
-        if needs_risk:
-            th = threats(s)
-            liab = liability_tiles(s)
-        summary = ""
-        if th:
-            summary = "risk: " + ", ".join(
-                f"{t.seat.letter} ready {t.p_ready:.0%} ~{t.fan} fan" for t in th
+        if ActionKind.DISCARD in kinds:
+            best = max(
+                (c for c in cands if c.action.kind is ActionKind.DISCARD), key=lambda c: c.score
             )
-
-        def risk(tile: int) -> float:
-            if th is None:
-                return 0.0
-            return tile_danger(th, tile) + liab.get(tile, 0.0)
-
-        pass_ev: float | None = None
-        for a in legal:
-            if a.kind in WIN_KINDS:
-                cands.append(Candidate(a, 1e6, "win"))
-            elif a.kind is ActionKind.DISCARD:
+            assert best.action.tile is not None
+            s.counts[int(best.action.tile)] -= 1
+            rate, note = self._exchange(s, s.counts)
+            s.counts[int(best.action.tile)] += 1
+        else:
+            rate, note = self._exchange(s, s.counts)
+        out: list[Candidate] = []
+        for c in cands:
+            a = c.action
+            if a.kind is ActionKind.DISCARD:
                 assert a.tile is not None
                 t = int(a.tile)
-                s.counts[t] -= 1
-                ev, note = self._ev(s, s.counts)
-                s.counts[t] += 1
-                danger = risk(t)
-                score = st.aggression * ev - st.defense * danger + self._noise()
-                score += 0.01 * tile_shape_bonus(t, s.counts)
-                extra = " 包牌!" if t in liab else ""
-                cands.append(Candidate(a, score, f"{note}; risk {danger:.2f}{extra}"))
-            elif a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
-                assert a.tile is not None
-                t = int(a.tile)
-                counts = s.counts[:]
-                after = s
-                if a.kind is ActionKind.CONCEALED_KONG:
-                    counts[t] -= 4
-                    after = s.with_meld(Meld(MeldKind.CONCEALED_KONG, Tile(t)), [])
-                else:
-                    counts[t] -= 1
-                ev, note = self._ev(after, counts)
-                rob = 0.3 if a.kind is ActionKind.ADDED_KONG else 0.0
-                cands.append(Candidate(a, st.aggression * ev * 1.05 + 0.05 - rob, f"kong: {note}"))
-            elif a.kind in (ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG):
-                if pass_ev is None:
-                    pass_ev, pnote = self._ev(s, s.counts)
-                    summary = (summary + "; " if summary else "") + f"pass keeps {pnote}"
-                cands.append(self._claim(s, a, risk))
-            elif a.kind is ActionKind.PASS:
-                cands.append(Candidate(a, 0.0, "pass"))
+                danger = tile_danger(th, t) + liab.get(t, 0.0)
+                score = c.score - st.defense * rate * danger + self._noise()
+                flag = " 包牌!" if t in liab else ""
+                out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}{flag}"))
+            elif a.kind in (ActionKind.CHOW, ActionKind.PUNG) and c.score > -1e5:
+                danger = self._claim_risk(s, a, th, liab)
+                out.append(
+                    Candidate(
+                        a, c.score - st.defense * rate * danger, f"{c.note}; risk {danger:.2f}"
+                    )
+                )
             else:
-                cands.append(Candidate(a, -1e6, "never"))
-        if pass_ev is not None:
-            cands = [
-                Candidate(c.action, st.aggression * pass_ev, c.note)
-                if c.action.kind is ActionKind.PASS
-                else c
-                for c in cands
-            ]
-        return cands, summary
+                out.append(c)
+        risk = ", ".join(f"{t.seat.letter} ready {t.p_ready:.0%} ~{t.fan} fan" for t in th)
+        return out, f"{summary + '; ' if summary else ''}plan {note}; risk: {risk}"
 
-    def _claim(self, s: Situation, a: Action, risk: object) -> Candidate:
-        st = self.style
+    def _claim_risk(
+        self, s: Situation, a: Action, th: list[Threat], liab: dict[int, float]
+    ) -> float:
+        """The risk of the safest discard among the best ones after the claim."""
         tile = s.view.pending_tile
         assert tile is not None
         meld, used = claim_meld(a, tile)
         after = s.with_meld(meld, used)
-        assert callable(risk)
-        if a.kind is ActionKind.KONG:
-            ev, note = self._ev(after, after.counts)
-            return Candidate(a, st.aggression * ev * 1.05, f"kong: {note}")
-        best = -1e9
-        best_note = ""
+        best_rank = -1e9
+        ranked: list[tuple[float, int]] = []
         for t in range(34):
-            if not after.counts[t] or (t == int(tile) and self.ruleset.no_swap_discard):
-                continue
-            after.counts[t] -= 1
-            ev, note = self._ev(after, after.counts)
-            after.counts[t] += 1
-            score = st.aggression * ev - st.defense * float(risk(t))
-            if score > best:
-                best, best_note = score, f"then discard {Tile(t).mpsz}: {note}"
-        return Candidate(a, best - 0.05, best_note)
+            if after.counts[t] and not (t == int(tile) and self.ruleset.no_swap_discard):
+                after.counts[t] -= 1
+                rank, _ = best_route(after, after.counts)
+                after.counts[t] += 1
+                ranked.append((rank, t))
+                best_rank = max(best_rank, rank)
+        good = [t for rank, t in ranked if rank >= best_rank - 1.0]
+        return min(tile_danger(th, t) + liab.get(t, 0.0) for t in good) if good else 0.0

@@ -12,7 +12,9 @@ from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
 
 NAME = "arena"
-HELP = "競技場: bots play the same walls in every seat; summary with 95 per cent confidence intervals"
+HELP = (
+    "競技場: bots play the same walls in every seat; summary with 95 per cent confidence intervals"
+)
 ORDER = 60
 
 

@@ -1,0 +1,96 @@
+"""Bots are legal, deterministic, explain themselves, and never attempt a win below the minimum.
+
+Rules checked: RULES.md §7 (a win must reach the table minimum; P: 三番起糊) — with
+``physical_table`` the engine offers 詐糊 (§11) and a bot must never take it; every preset's fan
+table is read from the ruleset (§8 "Other presets").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hkmahjong.bots import BOT_NAMES, LEVEL_NAMES, BotNameError, Explanation, get_bot
+from hkmahjong.bots.arena import hand_seed
+from hkmahjong.engine import ActionKind
+from hkmahjong.engine.state import HandState
+from hkmahjong.rules import get_preset
+from hkmahjong.tiles import Wind
+
+PRESETS = ("parlor", "qingzhang", "ml")
+
+
+def _play(
+    names: list[str], preset: str, wall: int, *, physical: bool = False, explain_seat: int = -1
+) -> tuple[list[str], HandState]:
+    ruleset = get_preset(preset)
+    bots = [get_bot(n, seed=f"t{wall}:{i}", ruleset=ruleset) for i, n in enumerate(names)]
+    state = HandState.new(
+        ruleset, seed=hand_seed("tests", wall), hand_number=wall, physical_table=physical
+    )
+    log: list[str] = []
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        view = state.view(seat)
+        if seat == explain_seat:
+            decision = bots[seat].decide(view, legal, explain=True)
+            action = decision.action
+            assert isinstance(decision.explanation, Explanation)
+            assert decision.explanation.chosen == action
+            assert {c.action for c in decision.explanation.candidates} <= set(legal)
+        else:
+            action = bots[seat].choose(view, legal)
+        assert action in legal, f"{names[seat]} chose illegal {action} from {legal}"
+        assert action.kind is not ActionKind.FALSE_WIN, f"{names[seat]} attempted 詐糊"
+        log.append(f"{seat.letter} {action.text}")
+        state.apply(seat, action)
+        assert len(log) < 3000
+    return log, state
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bot_plays_only_legal_actions_and_never_a_false_win(name: str, preset: str) -> None:
+    """RULES.md §7/§11: physical table offers 詐糊; no bot takes it, every win reaches the minimum."""
+    ruleset = get_preset(preset)
+    for wall in range(2):
+        _, state = _play([name, "fan", name, "efficient"], preset, wall, physical=True)
+        out = state.outcome
+        assert out is not None
+        assert not out.false_winners
+        for w in out.wins:
+            assert w.result.valid_win
+            assert w.result.total_fan >= ruleset.min_fan
+
+
+@pytest.mark.parametrize("name", [*BOT_NAMES, *LEVEL_NAMES])
+def test_bot_is_deterministic_for_its_seed(name: str) -> None:
+    """Same seed, same wall: the same action sequence (and explanations do not change it)."""
+    first, _ = _play([name] * 4, "parlor", 7)
+    again, _ = _play([name] * 4, "parlor", 7, explain_seat=int(Wind.SOUTH))
+    assert first == again
+
+
+def test_explanation_text_lists_candidates_best_first() -> None:
+    """The hint text names the bot, the chosen action and a line per candidate."""
+    ruleset = get_preset("parlor")
+    state = HandState.new(ruleset, seed=hand_seed("tests", 3))
+    seat = state.to_act[0]
+    legal = state.legal_actions(seat)
+    for name in ("efficient", "fan", "strong"):
+        exp = get_bot(name, seed=1, ruleset=ruleset).explain(state.view(seat), legal)
+        lines = exp.text.splitlines()
+        assert lines[0].startswith(f"{name}: {exp.chosen.text}")
+        starred = [ln for ln in lines if ln.startswith(" *")]
+        assert len(starred) == 1 and exp.chosen.text in starred[0]
+        scores = sorted((c.score for c in exp.candidates), reverse=True)
+        assert max(c.score for c in exp.candidates if c.action == exp.chosen) == scores[0]
+
+
+def test_registry_names_and_errors() -> None:
+    """Every tier and level builds; an unknown name is a clear error listing the known ones."""
+    for name in (*BOT_NAMES, *LEVEL_NAMES, "strong-easy"):
+        assert get_bot(name, seed=3).choose
+    assert get_bot("normal").name == "strong-normal"
+    with pytest.raises(BotNameError, match="known bots: random, efficient, fan, strong"):
+        get_bot("genius")
