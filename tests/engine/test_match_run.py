@@ -1,0 +1,87 @@
+"""Matches played through the real engine: run_match, players, bankruptcy capping — RULES.md §2, §9."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import pytest
+
+from hkmahjong.engine.actions import Action
+from hkmahjong.engine.match import Match, MatchLength
+from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
+from hkmahjong.engine.record import GameRecord, seed_from_text, verify
+from hkmahjong.engine.view import PlayerView
+from hkmahjong.errors import IllegalActionError
+from hkmahjong.rules import Ruleset, get_preset
+
+
+def chicken() -> Ruleset:
+    """The parlor with 雞糊 allowed (min fan 0), so random players win often."""
+    return dataclasses.replace(get_preset("parlor"), min_fan=0)
+
+
+def winners(seed: str) -> list[Controller]:
+    return [RandomPlayer(f"{seed}/{i}", win_bias=1.0) for i in range(4)]
+
+
+def test_east_round_through_the_engine() -> None:
+    """RULES.md §2: an East round ends after four passes of the deal; the ledger sums to zero."""
+    match = Match(("A", "B", "C", "D"), MatchLength.EAST_ROUND, max_hands=300)
+    record = run_match(match, chicken(), winners("east"), match_seed=seed_from_text("east"))
+    assert match.finished and match.deals_passed == 4 and match.prevailing.zh == "南"
+    assert sum(match.totals().values()) == 0
+    assert [h.prevailing.zh for h in record.hands] == ["東"] * len(record.hands)
+    stays = sum(1 for e in match.ledger if e.result.dealer_stays)
+    assert stays == len(match.ledger) - 4
+    for hand, entry in zip(record.hands, match.ledger, strict=True):
+        assert hand.dealer == entry.dealer and hand.result == entry.result
+    assert verify(GameRecord.loads(record.dumps())).hands == len(record.hands)
+
+
+def test_bankruptcy_caps_payments_and_replays() -> None:
+    """RULES.md §9 (P): a payer pays what it holds; the match ends when someone is broke."""
+    match = Match(length=MatchLength.BANKRUPTCY, starting_balance=5, max_hands=300)
+    record = run_match(match, chicken(), winners("broke"), match_seed=seed_from_text("broke"))
+    assert match.finished and min(match.balances) == 0
+    assert all(b >= 0 for e in match.ledger for b in e.balances)
+    assert sum(match.balances) == 20
+    verify(GameRecord.loads(record.dumps()))
+
+
+def test_bankruptcy_without_cap_runs_into_debt() -> None:
+    """A table whose payment rules have no bankrupt cap lets a balance go below zero."""
+    base = chicken()
+    rules = dataclasses.replace(base, payment=dataclasses.replace(base.payment, bankrupt_cap=False))
+    match = Match(length=MatchLength.BANKRUPTCY, starting_balance=1, max_hands=300)
+    record = run_match(match, rules, winners("debt"), match_seed=seed_from_text("debt"))
+    assert match.finished and min(match.balances) < 0
+    verify(GameRecord.loads(record.dumps()))
+
+
+def test_players_are_seeded_and_controllers_checked() -> None:
+    """RandomPlayer is reproducible from its seed; an illegal choice names the controller."""
+    legal = [Action.from_text(t) for t in ("pass", "pung", "discard 1m", "discard 2p")]
+    a, b = RandomPlayer(7), RandomPlayer(7)
+    view: PlayerView = None  # type: ignore[assignment]  # random players never look at it
+    assert [a.choose(view, legal) for _ in range(20)] == [b.choose(view, legal) for _ in range(20)]
+    assert FirstPlayer().choose(view, legal) == legal[0]
+
+    class Cheat:
+        def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+            return Action.from_text("self_draw")
+
+        def __repr__(self) -> str:
+            return "Cheat()"
+
+    with pytest.raises(IllegalActionError, match=r"Cheat\(\) at E chose .*self_draw.*not legal"):
+        run_match(Match(length=MatchLength.ONE_HAND), get_preset("parlor"), [Cheat()] * 4)
+    with pytest.raises(ValueError, match="win_bias"):
+        RandomPlayer(1, win_bias=2)
+
+
+def test_live_match_seed_comes_from_secrets() -> None:
+    """Live play (no seed given) gets a fresh secret seed: two matches differ."""
+    one = run_match(Match(length=MatchLength.ONE_HAND), get_preset("parlor"), winners("x"))
+    two = run_match(Match(length=MatchLength.ONE_HAND), get_preset("parlor"), winners("x"))
+    assert one.match_seed != two.match_seed and one.commitment != two.commitment
