@@ -32,17 +32,24 @@ def meld_group(meld: Meld) -> Group:
     return Group(kind, meld.first, concealed=meld.kind is MeldKind.CONCEALED_KONG, declared=True)
 
 
-def _decompose_sets(counts: list[int], start: int, sets: int) -> list[list[tuple[GroupKind, int]]]:
-    """Every split of ``counts`` (from index ``start``) into exactly ``sets`` chows/pungs."""
+def _decompose_sets(
+    counts: list[int], start: int, sets: int, chow_only: bool = False
+) -> list[list[tuple[GroupKind, int]]]:
+    """Every split of ``counts`` (from index ``start``) into exactly ``sets`` chows/pungs.
+
+    The lowest remaining tile starts a pung or a chow; once a chow was taken at a tile, no pung
+    is taken there (``chow_only``), so each multiset of sets comes out once.
+    """
     i = start
     while i < NUM_KINDS and counts[i] == 0:
         i += 1
+        chow_only = False
     if i == NUM_KINDS:
         return [[]] if sets == 0 else []
     if sets == 0:
         return []
     out: list[list[tuple[GroupKind, int]]] = []
-    if counts[i] >= 3:
+    if counts[i] >= 3 and not chow_only:
         counts[i] -= 3
         for rest in _decompose_sets(counts, i, sets - 1):
             out.append([(GroupKind.PUNG, i), *rest])
@@ -51,7 +58,7 @@ def _decompose_sets(counts: list[int], start: int, sets: int) -> list[list[tuple
         counts[i] -= 1
         counts[i + 1] -= 1
         counts[i + 2] -= 1
-        for rest in _decompose_sets(counts, i, sets - 1):
+        for rest in _decompose_sets(counts, i, sets - 1, True):
             out.append([(GroupKind.CHOW, i), *rest])
         counts[i] += 1
         counts[i + 1] += 1
