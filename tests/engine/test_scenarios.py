@@ -13,6 +13,7 @@ from hkmahjong.errors import IllegalActionError
 from hkmahjong.hand.meld import MeldKind
 from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.rules.presets import get_preset
+from hkmahjong.scoring.liability import TriggerKind
 from hkmahjong.tiles import Tile, Wind, parse_tiles
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
@@ -603,9 +604,8 @@ def test_great_dragons_liability_end_to_end() -> None:
     discard(st, S, "4s")
     play(st, W, "discard 5z")
     play(st, S, "pung")
-    assert [(t.kind, t.feeder, t.receiver) for t in st.triggers if t.kind == "great_dragons"] == [
-        ("great_dragons", W, S)
-    ]
+    fed = [(t.feeder, t.beneficiary) for t in st.triggers if t.kind is TriggerKind.THIRD_DRAGON]
+    assert fed == [(W, S)]
     discard(st, S, "7s")
     discard(st, W, "2m")
     discard(st, N, "9p")

@@ -1,79 +1,66 @@
-"""和牌情況 and 包牌: building the scorer's ``WinContext`` and the liability triggers from a hand.
+"""包牌 triggers for the engine: recording them from claims and storing them in a hand's JSON.
 
-The engine tracks every special moment the scorer needs (RULES.md §7, §8) and every liability
-trigger (§10); this module turns them into a :class:`~hkmahjong.scoring.WinContext` and finds the
-liable seat of a win.
+The engine tracks every special moment the scorer needs (RULES.md §7, §8; see
+``HandState._context``) and records a :class:`~hkmahjong.scoring.liability.LiabilityTrigger` for
+every claim that liability rules watch (§10: who fed the third dragon set, the fourth wind set,
+the fourth kong, the fourth exposed set, a kong, a designated hand's third set). At a win,
+:func:`~hkmahjong.scoring.liability.decide_liability` names the liable seat from them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import Any
 
-from hkmahjong.hand.meld import Meld, MeldKind
-from hkmahjong.rules import FanId, Ruleset
-from hkmahjong.scoring.result import ScoreResult
-from hkmahjong.tiles import Wind
+from hkmahjong.scoring.liability import Claim, Designated, LiabilityTrigger, TriggerKind
+from hkmahjong.tiles import Tile, Wind
 
-__all__ = ["TRIGGER_KINDS", "Trigger", "claim_triggers", "liable_seat_for"]
-
-TRIGGER_KINDS: dict[str, str] = {
-    "great_dragons": "包大三元: fed the third exposed dragon set",
-    "great_winds": "包大四喜: fed the fourth exposed wind set",
-    "four_kongs": "包十八羅漢: fed the fourth kong",
-    "fourth_set": "包十二張: fed the fourth exposed set",
-    "third_set": "包九張: fed the third exposed set",
-}
-"""Every liability trigger the engine records, with what it means (RULES.md §10)."""
-
-_LIMIT_OF = {
-    "great_dragons": FanId.GREAT_DRAGONS,
-    "great_winds": FanId.GREAT_WINDS,
-    "four_kongs": FanId.FOUR_KONGS,
-}
+__all__ = ["trigger_from_json", "trigger_to_json", "unseen_before"]
 
 
-@dataclass(frozen=True, slots=True)
-class Trigger:
-    """包牌 trigger: ``feeder``'s discard let ``receiver`` expose a set (``kind`` in TRIGGER_KINDS)."""
-
-    kind: str
-    feeder: Wind
-    receiver: Wind
-    tile: int
-
-    def to_json(self) -> list[object]:
-        """``[kind, feeder, receiver, tile]``."""
-        return [self.kind, int(self.feeder), int(self.receiver), self.tile]
-
-
-def claim_triggers(melds: list[Meld], feeder: Wind, receiver: Wind, tile: int) -> list[Trigger]:
-    """The triggers of a claim that just added ``melds[-1]`` (made from ``feeder``'s discard)."""
-    new = melds[-1]
-    exposed = [m for m in melds if m.kind is not MeldKind.CONCEALED_KONG]
-    out: list[Trigger] = []
-    if new.kind is not MeldKind.CHOW:
-        if 31 <= tile <= 33 and sum(1 for m in exposed if 31 <= m.first <= 33) == 3:
-            out.append(Trigger("great_dragons", feeder, receiver, tile))
-        if 27 <= tile <= 30 and sum(1 for m in exposed if 27 <= m.first <= 30) == 4:
-            out.append(Trigger("great_winds", feeder, receiver, tile))
-        if new.kind is MeldKind.KONG and sum(1 for m in melds if m.kind.is_kong) == 4:
-            out.append(Trigger("four_kongs", feeder, receiver, tile))
-    if len(exposed) == 4:
-        out.append(Trigger("fourth_set", feeder, receiver, tile))
-    elif len(exposed) == 3:
-        out.append(Trigger("third_set", feeder, receiver, tile))
-    return out
+def trigger_to_json(t: LiabilityTrigger) -> list[Any]:
+    """A trigger as a JSON list (every field, in order)."""
+    return [
+        t.kind.value,
+        None if t.feeder is None else int(t.feeder),
+        int(t.beneficiary),
+        t.turn,
+        None if t.tile is None else int(t.tile),
+        t.claim.value,
+        t.feeder_tile_unseen,
+        t.beneficiary_discarded_first,
+        sorted(d.value for d in t.designated),
+        t.feeder_forced,
+        t.feeder_last_claim_turn,
+    ]
 
 
-def liable_seat_for(
-    triggers: list[Trigger], winner: Wind, result: ScoreResult, ruleset: Ruleset
-) -> Wind | None:
-    """包牌 (P, parlor): the feeder of a 大三元 / 大四喜 / 十八羅漢 the winner completed, if any."""
-    if not ruleset.payment.parlor_liability:
-        return None
-    ids = result.fan_ids
-    for trig in triggers:
-        fan = _LIMIT_OF.get(trig.kind)
-        if trig.receiver == winner and fan is not None and fan in ids and trig.feeder != winner:
-            return trig.feeder
-    return None
+def trigger_from_json(obj: Sequence[Any]) -> LiabilityTrigger:
+    """Rebuild a trigger from :func:`trigger_to_json`.
+
+    :raises ValueError: when a field is malformed.
+    """
+    kind, feeder, beneficiary, turn, tile, claim, unseen, first, designated, forced, last = obj
+    return LiabilityTrigger(
+        TriggerKind(kind),
+        None if feeder is None else Wind(feeder),
+        Wind(beneficiary),
+        int(turn),
+        None if tile is None else Tile(tile),
+        Claim(claim),
+        bool(unseen),
+        bool(first),
+        frozenset(Designated(d) for d in designated),
+        bool(forced),
+        None if last is None else int(last),
+    )
+
+
+def unseen_before(tile: int, rivers: Sequence[Sequence[int]], exposed: Sequence[int]) -> bool:
+    """生章: ``tile`` was never discarded nor exposed before (the current discard not counted).
+
+    ``rivers`` include the current discard as the last tile of its river; ``exposed`` counts the
+    tiles of every exposed meld by kind.
+    """
+    seen = sum(r.count(tile) for r in rivers) - 1 + exposed[tile]
+    return seen <= 0

@@ -29,7 +29,7 @@ from hkmahjong.engine.actions import (
     ActionKind,
 )
 from hkmahjong.engine.claims import resolve
-from hkmahjong.engine.context import Trigger, claim_triggers, liable_seat_for
+from hkmahjong.engine.context import trigger_from_json, trigger_to_json, unseen_before
 from hkmahjong.engine.events import Event, EventKind, HandOutcome, Visibility, WinRecord
 from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.engine.wall import (
@@ -46,6 +46,7 @@ from hkmahjong.hand import Hand, is_complete_counts
 from hkmahjong.hand.meld import Meld, MeldKind
 from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.scoring import ScoreResult, WinContext, score_hand
+from hkmahjong.scoring.liability import LiabilityTrigger, decide_liability, triggers_for_claim
 from hkmahjong.scoring.payment import Settlement, settle_false_win, settle_win
 from hkmahjong.tiles import Tile, Wind
 
@@ -117,6 +118,7 @@ class HandState:
         "draw_source",
         "drawn",
         "false_specs",
+        "go",
         "hand_number",
         "hands",
         "head",
@@ -124,6 +126,7 @@ class HandState:
         "kong_chain",
         "kong_declared",
         "kong_fed_by",
+        "last_claim_go",
         "last_drawn",
         "melds",
         "options",
@@ -187,7 +190,9 @@ class HandState:
     win_bar_fan: list[int]
     win_barred: list[bool]
     declined: list[bool]
-    triggers: list[Trigger]
+    triggers: list[LiabilityTrigger]
+    go: int
+    last_claim_go: list[int]
     win_specs: list[Spec]
     false_specs: list[Spec]
     drawn: bool
@@ -240,6 +245,8 @@ class HandState:
         self.win_barred = [False] * 4
         self.declined = [False] * 4
         self.triggers = []
+        self.go = 0
+        self.last_claim_go = [-1, -1, -1, -1]
         self.win_specs = []
         self.false_specs = []
         self.drawn = False
@@ -445,6 +452,7 @@ class HandState:
         return True
 
     def _begin_turn(self, seat: int, ev: list[Event]) -> None:
+        self.go += 1
         self.current = seat
         self.phase_ = _TURN
         self.kong_chain = 0
@@ -853,8 +861,12 @@ class HandState:
             self._false_win(int(w), self_drawn=False, tile=t, ev=ev)
         if res.winners:
             robbed = self.pending_kind != "discard"
+            if not robbed:
+                self.go += 1  # a win on a discard starts the winner's go, like a claim
             for i, w in enumerate(res.winners):
                 s = int(w)
+                if not robbed:
+                    self.triggers.extend(self._triggers(s, None))
                 if i == 0:
                     self._give_tile(s, t)
                 self._add_win(s, d, self._win_cache[s], robbed=robbed, ev=ev)
@@ -879,6 +891,32 @@ class HandState:
         self.hands[s][t] += 1
         self.phase_ = _OVER
 
+    def _exposed_counts(self) -> list[int]:
+        counts = [0] * 34
+        for ms in self.melds:
+            for m in ms:
+                if m.kind is not MeldKind.CONCEALED_KONG:
+                    for x in m.tiles:
+                        counts[x] += 1
+        return counts
+
+    def _triggers(self, s: int, meld: Meld | None) -> tuple[LiabilityTrigger, ...]:
+        """包牌 triggers of ``s`` taking the pending discard (``meld`` None: a win on it)."""
+        d, t = self.pending_from, self.pending_tile
+        last = self.last_claim_go[d]
+        river = self.rivers[s]
+        return triggers_for_claim(
+            self.melds[s],
+            meld,
+            tile=_T[t],
+            feeder=_W[d],
+            beneficiary=_W[s],
+            turn=self.go,
+            tile_unseen=unseen_before(t, self.rivers, self._exposed_counts()),
+            beneficiary_discarded_first=bool(river) and river[-1] == t,
+            feeder_last_claim_turn=last if last >= 0 else None,
+        )
+
     def _claim(self, s: int, action: Action, ev: list[Event]) -> None:
         d, t = self.pending_from, self.pending_tile
         self.taken[d][-1] = True
@@ -898,9 +936,11 @@ class HandState:
                 if x != t:
                     counts[x] -= 1
             meld = Meld(MeldKind.CHOW, _T[first], src)
+        self.go += 1
+        self.triggers.extend(self._triggers(s, meld))
         self.melds[s].append(meld)
         self.any_claim = True
-        self.triggers.extend(claim_triggers(self.melds[s], _W[d], _W[s], t))
+        self.last_claim_go[s] = self.go
         ev.append(Event(EventKind.CLAIM, _W[s], _T[t], meld=meld, source=_W[d]))
         self._close_window()
         self.phase_ = _TURN
@@ -931,6 +971,12 @@ class HandState:
     ) -> None:
         hand, ctx, res = scored
         kong_discarder = self.kong_fed_by if ctx.kong_replacement and self.kong_fed_by >= 0 else -1
+        unseen = False
+        last_claim = -1
+        if discarder is not None:
+            last_claim = self.last_claim_go[discarder]
+            if self.pending_kind == "discard":
+                unseen = unseen_before(self.pending_tile, self.rivers, self._exposed_counts())
         self.win_specs.append(
             {
                 "seat": s,
@@ -939,6 +985,10 @@ class HandState:
                 "ctx": _ctx_to_json(ctx),
                 "robbed": robbed,
                 "kong_discarder": kong_discarder,
+                "turn": self.go,
+                "unseen": unseen,
+                "tiles_left": self.tiles_left,
+                "discarder_last_claim": last_claim,
             }
         )
         self.phase_ = _OVER
@@ -998,7 +1048,22 @@ class HandState:
             ctx = _ctx_from_json(spec["ctx"])
             res = score_hand(hand, ctx, rs)
             disc = spec["discarder"]
-            liable = liable_seat_for(self.triggers, _W[s], res, rs)
+            last_claim = int(spec["discarder_last_claim"])
+            decision = decide_liability(
+                self.triggers,
+                winner=_W[s],
+                self_drawn=disc is None,
+                discarder=None if disc is None else _W[disc],
+                hand_fan_ids=res.fan_ids,
+                ruleset=rs,
+                winning_tile=ctx.winning_tile,
+                turn=int(spec["turn"]),
+                kong_replacement=ctx.kong_replacement,
+                discard_unseen=bool(spec["unseen"]),
+                tiles_left=int(spec["tiles_left"]),
+                discarder_last_claim_turn=last_claim if last_claim >= 0 else None,
+            )
+            liable = decision.liable
             kd = int(spec["kong_discarder"])
             settlement = settle_win(
                 res,
@@ -1007,6 +1072,7 @@ class HandState:
                 self_drawn=disc is None,
                 ruleset=rs,
                 liable=liable,
+                liable_half_discard=decision.half_discard,
                 robbed_kong=bool(spec["robbed"]),
                 kong_discarder=_W[kd] if kd >= 0 else None,
             )
@@ -1117,7 +1183,9 @@ class HandState:
             "win_bar_fan": self.win_bar_fan,
             "win_barred": self.win_barred,
             "declined": self.declined,
-            "triggers": [t.to_json() for t in self.triggers],
+            "triggers": [trigger_to_json(t) for t in self.triggers],
+            "go": self.go,
+            "last_claim_go": self.last_claim_go,
             "wins": self.win_specs,
             "false_wins": self.false_specs,
             "drawn": self.drawn,
@@ -1192,9 +1260,9 @@ class HandState:
             self.win_barred = [bool(x) for x in obj["win_barred"]]
             self.declined = [bool(x) for x in obj["declined"]]
             key = "triggers"
-            self.triggers = [
-                Trigger(str(k), _W[int(f)], _W[int(r)], int(t)) for k, f, r, t in obj["triggers"]
-            ]
+            self.triggers = [trigger_from_json(t) for t in obj["triggers"]]
+            self.go = int(obj["go"])
+            self.last_claim_go = [int(n) for n in obj["last_claim_go"]]
             key = "wins"
             self.win_specs = list(obj["wins"])
             self.false_specs = list(obj["false_wins"])
