@@ -1,0 +1,125 @@
+"""Research env speed (issue 7): steps/s and hands/s with random agents through the AEC env, the
+self-play dict env, and the bare engine, on the same seeds in the same run; prints the overhead.
+
+    python bench/bench_env.py [--hands N]
+
+The bare-engine loop does what any driver must: ask the legal actions of the acting seat, pick one
+uniformly, apply it. The env loop additionally builds the observation planes and the action mask
+(what a learner needs) — that is the overhead measured. Target: overhead under 30 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import warnings
+
+import numpy as np
+
+from hkmahjong.engine.players import RandomPlayer, play_hand
+from hkmahjong.engine.state import HandState
+from hkmahjong.env import SelfPlayEnv, hand_seed, raw_env
+from hkmahjong.rules import get_preset
+
+warnings.filterwarnings("ignore")
+
+
+def engine_players(hands: int) -> tuple[int, float]:
+    """The engine's own driver: RandomPlayer.choose(view, legal) through players.play_hand."""
+    ruleset = get_preset("parlor")
+    steps = 0
+    t0 = time.perf_counter()
+    for h in range(hands):
+        st = HandState.new(ruleset, seed=hand_seed(h, 0))
+        players = [RandomPlayer(f"{h}:{s}") for s in range(4)]
+        steps += len(play_hand(st, players)) - len(st.initial_events)
+        _ = st.outcome
+    return steps, time.perf_counter() - t0
+
+
+def bare_engine(hands: int) -> tuple[int, float]:
+    ruleset = get_preset("parlor")
+    steps = 0
+    t0 = time.perf_counter()
+    for h in range(hands):
+        rng = random.Random(h)
+        st = HandState.new(ruleset, seed=hand_seed(h, 0))
+        while not st.is_over:
+            seat = st.to_act[0]
+            legal = st.legal_actions(seat)
+            st.apply(seat, legal[rng.randrange(len(legal))])
+            steps += 1
+        _ = st.outcome
+    return steps, time.perf_counter() - t0
+
+
+def aec_env(hands: int, observe: bool = True) -> tuple[int, float]:
+    e = raw_env(rules="parlor")
+    steps = 0
+    t0 = time.perf_counter()
+    for h in range(hands):
+        rng = random.Random(h)
+        e.reset(seed=h)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last(observe=True)
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps, time.perf_counter() - t0
+
+
+def selfplay_env(hands: int) -> tuple[int, float]:
+    sp = SelfPlayEnv(rules="parlor")
+    steps = 0
+    t0 = time.perf_counter()
+    for h in range(hands):
+        rng = random.Random(h)
+        obs, _ = sp.reset(seed=h)
+        while obs:
+            acts = {}
+            for a, o in obs.items():
+                legal = np.flatnonzero(o["action_mask"])
+                acts[a] = int(legal[rng.randrange(len(legal))])
+            obs, *_ = sp.step(acts)
+            steps += len(acts)
+    return steps, time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, default=300)
+    args = ap.parse_args()
+    rows = []
+    drivers = (
+        ("engine players", engine_players),
+        ("minimal loop", bare_engine),
+        ("AEC env", aec_env),
+        ("self-play env", selfplay_env),
+    )
+    for name, fn in drivers:
+        _, secs = fn(args.hands)
+        steps = _count_decisions(args.hands) if name == "engine players" else _
+        rows.append((name, steps, secs))
+    base = rows[0][2]
+    print(f"{'driver':<16}{'hands/s':>10}{'steps/s':>11}{'time vs engine players':>24}")
+    for name, steps, secs in rows:
+        print(
+            f"{name:<16}{args.hands / secs:>10.0f}{steps / secs:>11.0f}"
+            f"{(secs / base - 1) * 100:>+23.1f}%"
+        )
+    print(
+        "engine players = the engine's own random-player driver (a view per decision), the "
+        "reference;\nminimal loop = legal actions + apply only (no view, no observation)."
+    )
+
+
+def _count_decisions(hands: int) -> int:
+    return bare_engine(hands)[0]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,324 @@
+"""PettingZoo AEC environment over the HK engine: one episode = one hand (or a run of hands).
+
+>>> from hkmahjong.env import env
+>>> e = env(rules="parlor")
+>>> e.reset(seed=1)
+>>> e.agent_selection
+'player_0'
+
+Agents ``player_0``–``player_3`` sit at 東 南 西 北 of the first hand (``player_0`` deals). In a
+claim window several seats may claim the same discard; the AEC order asks them one at a time, but
+the engine resolves the window only when all have decided, and no seat's view shows another's
+decision — so the window stays simultaneous. :class:`hkmahjong.env.SelfPlayEnv` offers the same
+game as a "dict of seats who must act" step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from hkmahjong.engine import Action, HandOutcome, Phase, PlayerView
+from hkmahjong.engine.state import HandState
+from hkmahjong.env.encoding import (
+    ACTION_SPACE_VERSION,
+    NUM_ACTIONS,
+    NUM_ORACLE_PLANES,
+    NUM_PLANES,
+    OBSERVATION_VERSION,
+    action_mask,
+    index_action,
+    observation,
+    oracle_observation,
+)
+from hkmahjong.errors import MahjongError
+from hkmahjong.rules import Ruleset, load_ruleset
+from hkmahjong.tiles import Wind
+
+__all__ = ["AGENTS", "HKMahjongAEC", "RewardFn", "env", "hand_seed", "raw_env"]
+
+AGENTS: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
+RewardFn = Callable[[HandOutcome, int], float]
+"""A reward function: (hand outcome, seat) → reward for that seat."""
+
+
+def _points(outcome: HandOutcome, seat: int) -> float:
+    return float(outcome.deltas[seat])
+
+
+def _sign(outcome: HandOutcome, seat: int) -> float:
+    d = outcome.deltas[seat]
+    return 1.0 if d > 0 else -1.0 if d < 0 else 0.0
+
+
+REWARDS: dict[str, RewardFn] = {"points": _points, "sign": _sign}
+"""Named reward functions: ``points`` (jade won or paid in the hand, the default), ``sign``
+(+1 for a net gain, −1 for a net loss, 0 otherwise)."""
+
+
+def hand_seed(seed: int, hand: int) -> bytes:
+    """The engine seed of hand ``hand`` of an episode reset with ``seed`` (deterministic)."""
+    return hashlib.sha256(f"hkmahjong-env:{seed}:{hand}".encode()).digest()
+
+
+def _resolve_rules(rules: str | Ruleset) -> Ruleset:
+    return rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+
+
+class HKMahjongAEC(AECEnv):  # type: ignore[misc]
+    """香港麻雀 AEC environment. See the module docstring and ``docs/env.md``."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "hkmahjong_v1",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: str | Ruleset = "parlor",
+        *,
+        hands: int = 1,
+        reward: str | RewardFn = "points",
+        reward_scale: float = 1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        """Create the env: ``rules`` (preset name or TOML path), ``hands`` per episode (≥ 1),
+        ``reward`` (``points``, ``sign`` or a callable) times ``reward_scale``.
+
+        :raises MahjongError: for an unknown ruleset, reward or a bad hand count.
+        """
+        super().__init__()
+        self.ruleset = _resolve_rules(rules)
+        if hands < 1:
+            raise MahjongError(f"hands per episode must be at least 1, got {hands}")
+        if isinstance(reward, str):
+            if reward not in REWARDS:
+                raise MahjongError(f"unknown reward {reward!r}; known: {', '.join(REWARDS)}")
+            self._reward_fn = REWARDS[reward]
+        else:
+            self._reward_fn = reward
+        self.hands_per_episode = hands
+        self.reward_scale = reward_scale
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agent_name_mapping = {a: i for i, a in enumerate(AGENTS)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, np.inf, (NUM_PLANES, 34), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self._obs_spaces = {a: obs_space for a in AGENTS}
+        self._act_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.oracle_space = spaces.Box(0.0, np.inf, (NUM_ORACLE_PLANES, 34), dtype=np.float32)
+        self.state_: HandState | None = None
+        self._seed = 0
+        self._hand = 0
+        self._dealer_player = 0
+        self._prevailing = Wind.EAST
+        self._dealer_turns = 0
+        self.match_scores = [0.0, 0.0, 0.0, 0.0]
+
+    # --- spaces ----------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Dict of ``observation`` planes ``(NUM_PLANES, 34)`` and ``action_mask`` ``(110,)``."""
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(110)``: see :mod:`hkmahjong.env.encoding`."""
+        return self._act_spaces[agent]
+
+    # --- seats -----------------------------------------------------------------------------
+    def seat_of(self, agent: str) -> Wind:
+        """The seat (wind) ``agent`` holds in the current hand."""
+        return Wind((self.agent_name_mapping[agent] - self._dealer_player) % 4)
+
+    def agent_at(self, seat: Wind | int) -> str:
+        """The agent sitting at ``seat`` in the current hand."""
+        return AGENTS[(int(seat) + self._dealer_player) % 4]
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode; the same ``seed`` gives the same walls and the same game."""
+        if seed is None:
+            seed = int.from_bytes(hashlib.sha256(repr(self._seed).encode()).digest()[:6], "big")
+        self._seed = int(seed)
+        self._hand = 0
+        self._dealer_player = 0
+        self._prevailing = Wind.EAST
+        self._dealer_turns = 0
+        self.match_scores = [0.0, 0.0, 0.0, 0.0]
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._start_hand()
+
+    def _start_hand(self) -> None:
+        self.state_ = HandState.new(
+            self.ruleset,
+            seed=hand_seed(self._seed, self._hand),
+            prevailing_wind=self._prevailing,
+            hand_number=self._hand,
+        )
+        self._after_step()
+
+    def _after_step(self) -> None:
+        st = self.state_
+        assert st is not None
+        if st.is_over:
+            self._end_hand()
+            return
+        self.agent_selection = self.agent_at(st.to_act[0])
+        for a in self.agents:
+            self.infos[a] = {"seat": self.seat_of(a).letter, "to_act": self.agent_selection == a}
+
+    def _end_hand(self) -> None:
+        st = self.state_
+        assert st is not None and st.outcome is not None
+        outcome = st.outcome
+        for a in self.agents:
+            s = int(self.seat_of(a))
+            self.rewards[a] = self.reward_scale * self._reward_fn(outcome, s)
+            self.match_scores[self.agent_name_mapping[a]] += float(outcome.deltas[s])
+        self._accumulate_rewards()
+        self._hand += 1
+        if self._hand >= self.hands_per_episode:
+            for a in self.agents:
+                self.terminations[a] = True
+                self.infos[a] = {
+                    "seat": self.seat_of(a).letter,
+                    "outcome": outcome,
+                    "match_scores": list(self.match_scores),
+                }
+            self.agent_selection = self.agents[0]
+            return
+        if not outcome.dealer_stays:
+            self._dealer_player = (self._dealer_player + 1) % 4
+            self._dealer_turns += 1
+            if self._dealer_turns % 4 == 0:
+                self._prevailing = self._prevailing.next()
+        self._start_hand()
+
+    # --- observe / step --------------------------------------------------------------------
+    def _view(self, agent: str) -> PlayerView:
+        assert self.state_ is not None
+        return self.state_.view(self.seat_of(agent))
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """The agent's planes and legal-action mask (all zeros when it need not act)."""
+        assert self.state_ is not None
+        view = self._view(agent)
+        scores = [self.match_scores[self.agent_name_mapping[self.agent_at(s)]] for s in range(4)]
+        legal = self.state_.legal_actions(view.seat)
+        pending = None if view.pending_tile is None else int(view.pending_tile)
+        return {
+            "observation": observation(view, scores),
+            "action_mask": action_mask(legal, pending),
+        }
+
+    def oracle_observe(self, agent: str) -> npt.NDArray[np.float32]:
+        """Full-information planes (every hand and the wall) — for training only."""
+        assert self.state_ is not None
+        scores = [self.match_scores[self.agent_name_mapping[self.agent_at(s)]] for s in range(4)]
+        return oracle_observation(self.state_, int(self.seat_of(agent)), scores)
+
+    def player_view(self, agent: str) -> PlayerView:
+        """The engine's :class:`~hkmahjong.engine.PlayerView` for ``agent``."""
+        return self._view(agent)
+
+    def legal_actions(self, agent: str) -> list[Action]:
+        """The engine actions ``agent`` may take now."""
+        assert self.state_ is not None
+        return self.state_.legal_actions(self.seat_of(agent))
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Apply the selected agent's action (a flat index).
+
+        :raises IllegalActionError: naming the action and the legal set when it is not legal.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.state_
+        assert st is not None
+        seat = self.seat_of(agent)
+        legal = st.legal_actions(seat)
+        if action is None:
+            raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
+        chosen = index_action(int(action), legal, pending_tile(st), who=self._who(agent))
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        st.apply(seat, chosen)
+        self._after_step()
+
+    def _who(self, agent: str) -> str:
+        st = self.state_
+        assert st is not None
+        return f"{agent} (seat {self.seat_of(agent).letter}) in phase {st.phase.value}"
+
+    def render(self) -> str | None:
+        """A text picture of the table from the referee's side (``ansi``) or printed (``human``)."""
+        if self.state_ is None:
+            return None
+        lines = []
+        for s in range(4):
+            hand = self.state_.hand_of(Wind(s))
+            lines.append(f"{Wind(s).zh} {self.agent_at(s)}: {hand.text}")
+        lines.append(f"tiles left {self.state_.tiles_left}, phase {self.state_.phase.value}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # --- info -------------------------------------------------------------------------------
+    @staticmethod
+    def versions() -> dict[str, int]:
+        """The action-space and observation versions this env speaks."""
+        return {"action_space": ACTION_SPACE_VERSION, "observation": OBSERVATION_VERSION}
+
+    def legal_indices(self, agent: str) -> Sequence[int]:
+        """Indices of the legal actions of ``agent``."""
+        return [int(i) for i in np.flatnonzero(self.observe(agent)["action_mask"])]
+
+
+def pending_tile(state: HandState) -> int | None:
+    """The tile being claimed or robbed (what a chow index is relative to), else ``None``."""
+    return state.pending_tile if state.phase in (Phase.CLAIM, Phase.ROB) else None
+
+
+def raw_env(**kwargs: Any) -> HKMahjongAEC:
+    """The unwrapped AEC env (keyword arguments as :class:`HKMahjongAEC`)."""
+    return HKMahjongAEC(**kwargs)
+
+
+def env(*, illegal: str = "raise", illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
+    """The AEC env with PettingZoo's standard wrappers.
+
+    ``illegal="raise"`` (default): an illegal action raises ``IllegalActionError`` naming it and the
+    legal set. ``illegal="terminate"``: PettingZoo's ``TerminateIllegalWrapper`` ends the game and
+    gives the offender ``illegal_reward``.
+    """
+    e: AECEnv = raw_env(**kwargs)
+    if illegal == "terminate":
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    elif illegal != "raise":
+        raise MahjongError(f"illegal must be 'raise' or 'terminate', got {illegal!r}")
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -1,0 +1,113 @@
+"""Self-play stepping with a "dict of seats who must act": claim windows are simultaneous.
+
+>>> from hkmahjong.env import SelfPlayEnv
+>>> sp = SelfPlayEnv(rules="parlor")
+>>> obs, infos = sp.reset(seed=3)
+>>> list(obs)
+['player_0']
+
+``step`` takes one action (flat index) for **every** agent in the last observation dict — in a
+claim window that is every seat that may claim, deciding together — and returns the observations
+of the seats that must act next, with everyone's rewards, terminations and truncations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn, pending_tile
+from hkmahjong.env.encoding import index_action
+from hkmahjong.errors import IllegalActionError
+from hkmahjong.rules import Ruleset
+
+__all__ = ["SelfPlayEnv"]
+
+Obs = dict[str, npt.NDArray[Any]]
+
+
+class SelfPlayEnv:
+    """The AEC game stepped by "who must act": ``reset`` → ``(obs, infos)``, ``step(actions)``."""
+
+    def __init__(
+        self,
+        rules: str | Ruleset = "parlor",
+        *,
+        hands: int = 1,
+        reward: str | RewardFn = "points",
+        reward_scale: float = 1.0,
+    ) -> None:
+        """Create the env; arguments as :class:`~hkmahjong.env.aec.HKMahjongAEC`."""
+        self._aec = HKMahjongAEC(rules, hands=hands, reward=reward, reward_scale=reward_scale)
+        self.possible_agents = list(AGENTS)
+        self.observation_space = self._aec.observation_space
+        self.action_space = self._aec.action_space
+
+    @property
+    def aec(self) -> HKMahjongAEC:
+        """The underlying AEC env (views, legal actions, oracle observations)."""
+        return self._aec
+
+    def _acting(self) -> list[str]:
+        st = self._aec.state_
+        if st is None or st.is_over or all(self._aec.terminations.values()):
+            return []
+        return [self._aec.agent_at(s) for s in st.to_act]
+
+    def _obs(self) -> dict[str, Obs]:
+        return {a: self._aec.observe(a) for a in self._acting()}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        """Start an episode; returns the observations of the seats that must act, and infos."""
+        self._aec.reset(seed=seed, options=options)
+        obs = self._obs()
+        return obs, {a: dict(self._aec.infos[a]) for a in obs}
+
+    def step(
+        self, actions: dict[str, int | np.integer[Any]]
+    ) -> tuple[
+        dict[str, Obs],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Apply one action per acting seat; returns (obs, rewards, terminations, truncations, infos).
+
+        :raises IllegalActionError: when ``actions`` misses an acting seat, names a seat that need
+            not act, or holds an illegal action (naming it and the legal set). Nothing is applied then.
+        """
+        acting = self._acting()
+        if set(actions) != set(acting):
+            raise IllegalActionError(
+                f"step needs exactly one action for each seat that must act: {acting}, "
+                f"got {sorted(actions)}"
+            )
+        st = self._aec.state_
+        assert st is not None
+        chosen = []
+        for agent in acting:
+            seat = self._aec.seat_of(agent)
+            legal = st.legal_actions(seat)
+            chosen.append(
+                (seat, index_action(int(actions[agent]), legal, pending_tile(st), who=agent))
+            )
+        rewards = {a: 0.0 for a in AGENTS}
+        for agent in AGENTS:
+            self._aec._cumulative_rewards[agent] = 0.0
+        for seat, action in chosen:
+            st = self._aec.state_
+            assert st is not None
+            st.apply(seat, action)
+        self._aec._after_step()
+        for agent in AGENTS:
+            rewards[agent] = float(self._aec._cumulative_rewards[agent])
+        obs = self._obs()
+        terms = dict(self._aec.terminations)
+        truncs = dict(self._aec.truncations)
+        infos = {a: dict(self._aec.infos[a]) for a in AGENTS}
+        return obs, rewards, terms, truncs, infos
