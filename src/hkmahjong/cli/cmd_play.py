@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+__all__ = ["DEFAULT_PRIORITY", "HELP", "NAME", "default_main", "register", "run"]
+
 NAME = "play"
 HELP = "play a match of Hong Kong mahjong (香港麻雀) against three bots in the terminal"
 ORDER = 1
@@ -69,3 +71,22 @@ def run(args: argparse.Namespace) -> int:
     from hkmahjong.cli.tui.launch import play_from_args
 
     return play_from_args(args)
+
+
+DEFAULT_PRIORITY = 100
+"""A bare ``hkmj`` starts the game."""
+
+
+def default_main(parser: argparse.ArgumentParser) -> int:
+    """What a bare ``hkmj`` runs: a new match with the default options."""
+    import sys
+
+    from hkmahjong.errors import MahjongError
+
+    own = argparse.ArgumentParser(prog="hkmj play")
+    register(own)
+    try:
+        return run(own.parse_args([]))
+    except MahjongError as exc:
+        print(f"hkmj: error: {exc}", file=sys.stderr)
+        return 2

@@ -10,13 +10,14 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from hkmahjong.cli.tui.controller import GameController
 from hkmahjong.cli.tui.i18n import tr
 from hkmahjong.cli.tui.model import Options, TableInfo
 from hkmahjong.cli.tui.render import TileRenderer
 from hkmahjong.cli.tui.screens import (
+    KEYS_HELP,
     HandEndScreen,
     HintScreen,
     MatchEndScreen,
@@ -95,7 +96,7 @@ class ParlorApp(App[int]):
                 yield Button("", id=f"btn-chow{i}", compact=True, classes="chow-choice")
             yield Static("", id="countdown")
         yield Static("", id="message")
-        yield Footer()
+        yield Static(KEYS_HELP.get(self.renderer.lang, KEYS_HELP["en"]), id="keys")
 
     def on_mount(self) -> None:
         """Draw the first state and let the bots play until it is the human's turn."""
@@ -197,10 +198,14 @@ class ParlorApp(App[int]):
                     self.refresh_table()
                     self._start_countdown()
                     return
-                await asyncio.to_thread(self.controller.bot_step)
-                self.refresh_table()
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
+                seen = await asyncio.to_thread(self.controller.bot_step)
+                if seen:
+                    self.refresh_table()
+                    if self.bot_delay:
+                        await asyncio.sleep(self.bot_delay)
+        except Exception as exc:  # an engine or bot bug must not take the terminal down
+            self.log.error(f"bot step failed: {exc!r}")
+            self.say(f"{type(exc).__name__}: {exc} — s: save")
         finally:
             self._advancing = False
 
@@ -238,6 +243,10 @@ class ParlorApp(App[int]):
             self.controller.apply(action)
         except MahjongError as exc:
             self.say(tr(self.renderer.lang, "illegal", what=str(exc)))
+            return False
+        except Exception as exc:  # a bug below must not take the terminal down
+            self.log.error(f"apply failed: {exc!r}")
+            self.say(f"{type(exc).__name__}: {exc} — s: save")
             return False
         self.countdown = None
         self.choosing_chow = False

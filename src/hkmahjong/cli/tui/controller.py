@@ -33,8 +33,8 @@ class GameController(ABC):
         """
 
     @abstractmethod
-    def bot_step(self) -> None:
-        """Let one bot (the next one to act) act."""
+    def bot_step(self) -> bool:
+        """Let one bot (the next one to act) act; True when the human sees what it did."""
 
     @abstractmethod
     def hand_over(self) -> bool:

@@ -48,7 +48,15 @@ from hkmahjong.rules import Ruleset
 from hkmahjong.scoring import WinContext, score_hand
 from hkmahjong.tiles import Tile, Wind
 
-__all__ = ["SAVE_FORMAT", "BotLike", "ParlorGame", "SaveError", "key_path", "length_from_option"]
+__all__ = [
+    "SAVE_FORMAT",
+    "BotLike",
+    "ParlorGame",
+    "SaveError",
+    "key_path",
+    "length_from_option",
+    "table_snapshot",
+]
 
 SAVE_FORMAT = "hkmj-parlor-key"
 SAVE_VERSION = 1
@@ -217,49 +225,23 @@ class ParlorGame(GameController):
 
     # --- controller interface ---------------------------------------------------------------
     def table(self) -> TableInfo:
-        """The table from the human seat's view."""
+        """The table from the human seat's view (every hand revealed once the hand is over)."""
         me = self.human_seat
         view = self.state.view(me)
-        over = self.state.is_over
-        seats: list[SeatInfo] = []
-        for seat in Wind:
-            player = self.player_at(seat)
-            concealed: tuple[Tile, ...] | None = None
-            if seat == me:
-                concealed = view.concealed
-            elif over:
-                concealed = self.state.view(seat).concealed
-            seats.append(
-                SeatInfo(
-                    wind=seat,
-                    name=self.match.players[player],
-                    is_dealer=seat == Wind.EAST,
-                    is_human=player == 0,
-                    score=self.match.balances[player] - self.match.starting_balance,
-                    melds=view.melds[seat],
-                    bonus=view.bonus[seat],
-                    discards=view.discards[seat],
-                    claimed=view.claimed[seat],
-                    concealed_count=view.concealed_counts[seat],
-                    concealed=concealed,
-                )
-            )
-        last = self._last_discard(view)
-        drawn = view.last_drawn if view.phase is Phase.TURN and view.current == me else None
-        to_act: Wind | None = view.current if not over else None
-        return TableInfo(
-            seats=tuple(seats),
-            me=me,
-            prevailing=view.prevailing_wind,
+        return table_snapshot(
+            self.state,
+            me,
+            names=[self.match.players[p] for p in self.seat_players],
+            humans=[p == 0 for p in self.seat_players],
+            scores=[
+                self.match.balances[p] - self.match.starting_balance for p in self.seat_players
+            ],
             hand_number=self.hand_index + 1,
-            dealer_repeat=self.repeat,
-            wall_left=view.tiles_left,
-            concealed=view.concealed,
-            drawn=drawn if drawn in view.concealed else None,
-            to_act=to_act,
-            last_discard=last,
+            repeat=self.repeat,
+            last_discard=self._last_discard(view),
             ruleset=self.ruleset.name,
             length=self.match.length.zh,
+            reveal=self.state.is_over,
         )
 
     def _last_discard(self, view: PlayerView) -> tuple[Wind, int] | None:
@@ -342,8 +324,8 @@ class ParlorGame(GameController):
         self.hand_record.actions.append(ActionRecord(seat, action.text, digest_of(events)))
         self.log.append(_Logged(self.hand_index, seat, action.text))
 
-    def bot_step(self) -> None:
-        """The first bot still to act chooses and plays."""
+    def bot_step(self) -> bool:
+        """The first bot still to act chooses and plays; True unless it passed unseen."""
         for seat in self.state.to_act:
             player = self.player_at(seat)
             if player == 0:
@@ -353,7 +335,8 @@ class ParlorGame(GameController):
             if choice not in legal:
                 choice = legal[0]
             self._apply(seat, choice)
-            return
+            return choice.kind is not ActionKind.PASS
+        return False
 
     def hand_over(self) -> bool:
         """Whether the hand has ended."""
@@ -623,6 +606,62 @@ class ParlorGame(GameController):
                 ) from None
         if self.state.is_over and not self.match_over():
             self.next_hand()
+
+
+def table_snapshot(
+    state: HandState,
+    me: Wind,
+    *,
+    names: Sequence[str],
+    humans: Sequence[bool],
+    scores: Sequence[float],
+    hand_number: int,
+    repeat: int,
+    last_discard: tuple[Wind, int] | None,
+    ruleset: str,
+    length: str,
+    reveal: bool,
+) -> TableInfo:
+    """枱面: the table as seat ``me`` sees it; ``reveal`` shows every concealed hand (referee)."""
+    view = state.view(me)
+    over = state.is_over
+    seats: list[SeatInfo] = []
+    for seat in Wind:
+        concealed: tuple[Tile, ...] | None = None
+        if seat == me:
+            concealed = view.concealed
+        elif reveal:
+            concealed = state.view(seat).concealed
+        seats.append(
+            SeatInfo(
+                wind=seat,
+                name=names[seat],
+                is_dealer=seat == Wind.EAST,
+                is_human=humans[seat],
+                score=scores[seat],
+                melds=view.melds[seat],
+                bonus=view.bonus[seat],
+                discards=view.discards[seat],
+                claimed=view.claimed[seat],
+                concealed_count=view.concealed_counts[seat],
+                concealed=concealed,
+            )
+        )
+    drawn = view.last_drawn if view.phase is Phase.TURN and view.current == me else None
+    return TableInfo(
+        seats=tuple(seats),
+        me=me,
+        prevailing=view.prevailing_wind,
+        hand_number=hand_number,
+        dealer_repeat=repeat,
+        wall_left=view.tiles_left,
+        concealed=view.concealed,
+        drawn=drawn if drawn in view.concealed else None,
+        to_act=view.current if not over else None,
+        last_discard=last_discard,
+        ruleset=ruleset,
+        length=length,
+    )
 
 
 def key_path(path: Path) -> Path:

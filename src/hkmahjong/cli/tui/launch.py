@@ -13,7 +13,7 @@ from hkmahjong.rules import load_ruleset
 
 __all__ = ["build_game", "play_from_args", "run_play_app", "tile_renderer"]
 
-DEFAULT_SAVE = Path("hkmj-match.json")
+DEFAULT_SAVE = Path("hkmj-match.jsonl")
 
 
 def tile_renderer(lang: str, style: str = "auto") -> TileRenderer:

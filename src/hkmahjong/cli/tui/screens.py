@@ -17,6 +17,7 @@ from hkmahjong.cli.tui.render import TileRenderer
 from hkmahjong.cli.tui.widgets import format_score
 
 __all__ = [
+    "KEYS_HELP",
     "HandEndScreen",
     "HintScreen",
     "MatchEndScreen",
@@ -26,9 +27,9 @@ __all__ = [
 ]
 
 KEYS_HELP = {
-    "zh-Hant": "←/→ 揀牌  Enter/空格 打牌  w 糊/自摸  p 碰  k 槓  c 上  x 過  h 提示  s 儲存  q 離開",
-    "zh-Hans": "←/→ 选牌  Enter/空格 打牌  w 胡/自摸  p 碰  k 杠  c 上  x 过  h 提示  s 保存  q 离开",
-    "en": "←/→ select  Enter/space discard  w win  p pung  k kong  c chow  x pass  h hint  s save  q quit",
+    "zh-Hant": "←→揀牌 Enter打 w糊 p碰 k槓 c上 x過 h提示 s儲存 q離開",
+    "zh-Hans": "←→选牌 Enter打 w胡 p碰 k杠 c上 x过 h提示 s保存 q离开",
+    "en": "←→ select Enter discard w win p pung k kong c chow x pass h hint s save q quit",
 }
 
 

@@ -74,6 +74,10 @@ def seat_text(seat: SeatInfo, table: TableInfo, renderer: TileRenderer, width: i
         text.append(f"  {tr(lang, 'bonus')}:", style="dim")
         text.append(" ".join(renderer.bare(t) for t in seat.bonus), style="magenta")
     text.append("\n")
+    if seat.concealed is not None and not seat.is_human:
+        text.append("    ")
+        text.append(renderer.tiles(seat.concealed), style="bold white on grey23")
+        text.append("\n")
     step = renderer.width + 1
     per_line = max(1, (width - 4) // step)
     last = table.last_discard
