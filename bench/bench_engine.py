@@ -28,6 +28,7 @@ from hkmahjong.engine.actions import ActionKind
 from hkmahjong.engine.players import RandomPlayer, play_hand
 from hkmahjong.engine.record import hand_seed, seed_from_text
 from hkmahjong.engine.state import HandState
+from hkmahjong.engine.wall import full_tile_set
 from hkmahjong.rules import PassRule, Ruleset, get_preset, preset_names
 from hkmahjong.tiles import Wind
 
@@ -136,43 +137,57 @@ def invariant_rulesets() -> list[Ruleset]:
     ]
 
 
-def invariant_run(hands: int, roundtrip_every: int) -> dict[str, int]:
+def invariant_run(hands: int, roundtrip_every: int) -> dict[str, Any]:
     """Random play over every preset and a grid of switches, with checks at every step.
 
-    Checks (RULES.md §1, §9; DESIGN.md practice 7): all 144 tiles (136 without bonus tiles)
-    accounted for in every seat's view — own concealed tiles, the others' concealed counts, melds,
-    bonus tiles, unclaimed discards, tiles left and the reserved tail; seats to act have legal
-    actions; a random legal action is accepted; deltas sum to zero; the JSON round trip is exact
-    (every ``roundtrip_every`` steps). Half the time a seat takes a win when one is legal.
+    Checks (RULES.md §1, §9; DESIGN.md practice 7): the referee's census holds every tile kind
+    exactly as often as the set has it; all 144 tiles (136 without bonus tiles) are accounted for
+    in every seat's view — own concealed tiles, the others' concealed counts, melds, bonus tiles,
+    unclaimed discards, tiles left and the reserved tail; seats to act have legal actions; a
+    random legal action is accepted; deltas sum to zero; the JSON round trip is exact (every
+    ``roundtrip_every`` steps). Half the time a seat takes a win when one is legal. A failing hand
+    is recorded (first 10 shown) and the run goes on.
     """
     rulesets = invariant_rulesets()
     rng = random.Random(20261130)
     match_seed = seed_from_text("invariants")
-    stats = {"hands": 0, "steps": 0, "roundtrips": 0, "wins": 0, "draws": 0}
+    stats: dict[str, Any] = {"hands": 0, "steps": 0, "roundtrips": 0, "wins": 0, "draws": 0}
+    failures: list[str] = []
     for n in range(hands):
         ruleset = rulesets[n % len(rulesets)]
-        state = HandState.new(ruleset, seed=hand_seed(match_seed, n), hand_number=n)
-        while not state.is_over:
-            _check(state, ruleset, n)
-            if stats["steps"] % roundtrip_every == 0:
-                text = state.to_json()
-                if HandState.from_json(text, ruleset).to_json() != text:
-                    raise AssertionError(f"hand {n} ({ruleset.name}): JSON round trip differs")
-                stats["roundtrips"] += 1
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            wins = [a for a in legal if a.kind in WINS]
-            pick = wins[0] if wins and rng.random() < 0.5 else legal[rng.randrange(len(legal))]
-            state.apply(seat, pick)
-            stats["steps"] += 1
-        outcome = state.outcome
-        assert outcome is not None
-        if sum(outcome.deltas) != 0:
-            raise AssertionError(f"hand {n}: payments {outcome.deltas} do not sum to zero")
-        stats["draws" if outcome.drawn else "wins"] += 1
+        full = [0] * 42
+        for t in full_tile_set(bonus_tiles=ruleset.bonus_tiles):
+            full[t] += 1
+        try:
+            state = HandState.new(ruleset, seed=hand_seed(match_seed, n), hand_number=n)
+            while not state.is_over:
+                _check(state, ruleset, n)
+                if state.census() != full:
+                    raise AssertionError(f"hand {n} ({ruleset.name}): census differs from the set")
+                if stats["steps"] % roundtrip_every == 0:
+                    text = state.to_json()
+                    if HandState.from_json(text, ruleset).to_json() != text:
+                        raise AssertionError(f"hand {n} ({ruleset.name}): JSON round trip differs")
+                    stats["roundtrips"] += 1
+                seat = state.to_act[0]
+                legal = state.legal_actions(seat)
+                wins = [a for a in legal if a.kind in WINS]
+                pick = wins[0] if wins and rng.random() < 0.5 else legal[rng.randrange(len(legal))]
+                state.apply(seat, pick)
+                stats["steps"] += 1
+            outcome = state.outcome
+            assert outcome is not None
+            if sum(outcome.deltas) != 0:
+                raise AssertionError(f"hand {n}: payments {outcome.deltas} do not sum to zero")
+            stats["draws" if outcome.drawn else "wins"] += 1
+        except Exception as exc:  # a broken invariant or an engine crash: record, go on
+            failures.append(f"hand {n} ({ruleset.name}): {type(exc).__name__}: {exc}")
         stats["hands"] += 1
         if (n + 1) % 10_000 == 0:
-            print(f"  ... {n + 1} hands, {stats['steps']} steps", flush=True)
+            print(
+                f"  ... {n + 1} hands, {stats['steps']} steps, {len(failures)} failures", flush=True
+            )
+    stats["failures"] = failures
     return stats
 
 
@@ -248,11 +263,15 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         stats = invariant_run(args.invariant_hands, args.roundtrip_every)
         secs = time.perf_counter() - start
+        failures = stats["failures"]
+        verdict = "all held" if not failures else f"{len(failures)} hands FAILED"
         print(
             f"invariants: {stats['hands']} hands ({stats['wins']} won, {stats['draws']} "
-            f"drawn), {stats['steps']} steps, {stats['roundtrips']} JSON round trips: all "
-            f"held, in {secs:.0f} s"
+            f"drawn), {stats['steps']} steps, {stats['roundtrips']} JSON round trips, "
+            f"{len(invariant_rulesets())} rulesets: {verdict}, in {secs:.0f} s"
         )
+        for line in failures[:10]:
+            print(f"  FAILED {line}")
         result["invariant_hands"] = stats["hands"]
     if args.json:
         print(json.dumps(result))
