@@ -160,3 +160,15 @@ def test_cli_sim_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     log.write_text(log.read_text(encoding="utf-8").replace('"engine":"0.1.0"', '"engine":"0.0"'))
     assert main(["replay", "--verify", str(log)]) == 2
     assert "line 1: recorded by engine version 0.0" in capsys.readouterr().err
+
+
+def test_cli_sim_with_named_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """hkmj sim --bots takes built-in players and bots of hkmahjong.bots by name."""
+    log = tmp_path / "b.jsonl"
+    args = ["sim", "--hands", "1", "--seed", "3", "--bots", "efficient,random,first,random-win"]
+    assert main([*args, "--log", str(log), "--quiet"]) == 0
+    assert verify(GameRecord.load(log)).hands == 1
+    assert main(["sim", "--hands", "1", "--bots", "nobody"]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
+    assert main(["sim", "--hands", "1", "--bots", "random,random"]) == 2
+    assert "one name or four" in capsys.readouterr().err

@@ -13,7 +13,7 @@ from hkmahjong.engine.match import Match, MatchError, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
 from hkmahjong.engine.record import GameRecord, HandRecord, new_match_seed, seed_from_text
 from hkmahjong.errors import MahjongError
-from hkmahjong.rules import load_ruleset
+from hkmahjong.rules import Ruleset, load_ruleset
 
 NAME = "sim"
 HELP = "模擬 simulate: play seeded matches with random or bot players and write game records"
@@ -51,14 +51,23 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="random",
         help="one name for all four seats or four names, comma-separated: random, random-win, "
-        "first, or a bot of hkmahjong.bots (default random)",
+        "first, or a bot of hkmahjong.bots (efficient, fan, strong, easy ... expert); "
+        "default random",
+    )
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        default=0.05,
+        help="seconds per decision for bots that search (default 0.05)",
     )
     parser.add_argument("--log", default=None, help="write the game record (JSON Lines) here")
     parser.add_argument("--quiet", action="store_true", help="print only the final line")
 
 
-def make_controllers(spec: str, seed: str) -> list[Controller]:
-    """Four controllers from ``random`` or ``random,first,...``; bots are looked up by name.
+def make_controllers(
+    spec: str, seed: str, ruleset: Ruleset | None = None, time_budget: float = 0.05
+) -> list[Controller]:
+    """Four controllers from ``random`` or ``random,fan,...``: built-in players or bots by name.
 
     :raises MahjongError: for an unknown name or a list that is not one or four names.
     """
@@ -67,22 +76,20 @@ def make_controllers(spec: str, seed: str) -> list[Controller]:
         names *= 4
     if len(names) != 4:
         raise MahjongError(f"--bots needs one name or four, got {len(names)}: {spec!r}")
-    return [_controller(name, f"{seed}/player/{i}") for i, name in enumerate(names)]
+    return [
+        _controller(name, f"{seed}/player/{i}", ruleset, time_budget)
+        for i, name in enumerate(names)
+    ]
 
 
-def _controller(name: str, seed: str) -> Controller:
+def _controller(name: str, seed: str, ruleset: Ruleset | None, budget: float) -> Controller:
     if name in _BUILTIN:
         return _BUILTIN[name](seed)
-    try:
-        bots = importlib.import_module("hkmahjong.bots")
-    except ImportError:  # pragma: no cover - the package always exists
-        bots = None
+    bots = importlib.import_module("hkmahjong.bots")
     get_bot = getattr(bots, "get_bot", None)
     if get_bot is None:
-        raise MahjongError(
-            f"unknown player {name!r}: expected {', '.join(_BUILTIN)} (no bot registry yet)"
-        )
-    bot: Controller = get_bot(name, seed)
+        raise MahjongError(f"unknown player {name!r}: expected {', '.join(_BUILTIN)}")
+    bot: Controller = get_bot(name, seed, ruleset=ruleset, time_budget=budget)
     return bot
 
 
@@ -98,7 +105,9 @@ def run(args: argparse.Namespace) -> int:
         raise MahjongError(str(exc)) from None
     seed_text = args.seed if args.seed is not None else new_match_seed().hex()
     match_seed = seed_from_text(seed_text)
-    controllers = make_controllers(args.bots, seed_text)
+    if args.time_budget <= 0:
+        raise MahjongError(f"--time-budget must be positive, got {args.time_budget}")
+    controllers = make_controllers(args.bots, seed_text, ruleset, args.time_budget)
     out = sys.stdout
 
     def progress(hand: HandRecord, m: Match) -> None:
