@@ -24,6 +24,8 @@ from hkmahjong.scoring.decompose import (
     is_thirteen_orphans,
 )
 from hkmahjong.scoring.patterns import (
+    FAN_INDEX,
+    FANS,
     REGULAR,
     SEVEN_PAIRS,
     STRUCTURAL_EXEMPT,
@@ -42,7 +44,6 @@ from hkmahjong.tiles import ORPHANS, Tile
 
 __all__ = ["score_hand"]
 
-_ORDER = {f: i for i, f in enumerate(FanId)}
 _BONUS_WIN_EXTRAS = (
     FanId.SELF_DRAWN,
     FanId.KONG_REPLACEMENT,
@@ -59,26 +60,99 @@ def score_hand(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> ScoreResult:
     >>> from hkmahjong.rules import get_preset
     >>> r = score_hand(Hand.from_text("123m456p789s111z55s"), WinContext(self_drawn=True), get_preset("parlor"))
     >>> r.valid_win, r.total_fan
-    (True, 4)
+    (True, 5)
     """
     tab = table_for(ruleset)
-    problem = _check(hand, ctx, tab)
+    info = _HandInfo(hand)
+    problem = _check(hand, info, ctx, tab)
     if problem is not None:
         return _no_win(problem[0], problem[1], tab)
     if ctx.seven_bonus or ctx.eight_bonus:
-        return _bonus_win(hand, ctx, tab)
-    return _score_regular(hand, ctx, tab)
+        return _bonus_win(hand, info, ctx, tab)
+    return _score_regular(hand, info, ctx, tab)
+
+
+_KONG_KINDS = (MeldKind.KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG)
+
+
+class _HandInfo:
+    """Everything about the hand itself, computed once from plain ints."""
+
+    __slots__ = (
+        "bonus",
+        "concealed",
+        "concealed_kongs",
+        "counts",
+        "kongs",
+        "meld_chows",
+        "meld_pungs",
+        "ok",
+        "open_melds",
+    )
+
+    def __init__(self, hand: Hand) -> None:
+        conc = [0] * 34
+        ok = True
+        for t in hand.concealed:
+            if t >= 34:
+                ok = False
+            else:
+                conc[t] += 1
+        counts = list(conc)
+        chows: list[int] = []
+        pungs: list[int] = []
+        open_melds = concealed_kongs = kongs = 0
+        for m in hand.melds:
+            first = int(m.first)
+            kind = m.kind
+            if kind is MeldKind.CHOW:
+                chows.append(first)
+                counts[first] += 1
+                counts[first + 1] += 1
+                counts[first + 2] += 1
+                open_melds += 1
+                continue
+            pungs.append(first)
+            if kind in _KONG_KINDS:
+                kongs += 1
+                counts[first] += 4
+                if kind is MeldKind.CONCEALED_KONG:
+                    concealed_kongs += 1
+                else:
+                    open_melds += 1
+            else:
+                counts[first] += 3
+                open_melds += 1
+        bonus = tuple(int(t) for t in hand.bonus)
+        if ok:
+            ok = (
+                max(counts) <= 4
+                and len(hand.melds) <= 4
+                and len(set(bonus)) == len(bonus)
+                and all(t >= 34 for t in bonus)
+            )
+        self.concealed = tuple(conc)
+        self.counts = tuple(counts)
+        self.meld_chows = chows
+        self.meld_pungs = pungs
+        self.open_melds = open_melds
+        self.concealed_kongs = concealed_kongs
+        self.kongs = kongs
+        self.bonus = bonus
+        self.ok = ok
 
 
 # --- validation ---------------------------------------------------------------------------------
-def _check(hand: Hand, ctx: WinContext, tab: FanTable) -> tuple[str, str] | None:
-    status = hand.status()
+def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple[str, str] | None:
     bonus_win = ctx.seven_bonus or ctx.eight_bonus
-    if status & ~HandStatus.BAD_TILE_COUNT:
-        return "invalid_hand", f"impossible hand {hand.text!r}: {hand.describe_status(status)}"
-    if hand.tile_count != 14 and not (bonus_win and hand.tile_count == 13):
+    if not info.ok:
+        status = hand.status()
+        if status & ~HandStatus.BAD_TILE_COUNT:
+            return "invalid_hand", f"impossible hand {hand.text!r}: {hand.describe_status(status)}"
+    tile_count = len(hand.concealed) + 3 * len(hand.melds)
+    if tile_count != 14 and not (bonus_win and tile_count == 13):
         return "invalid_tile_count", (
-            f"{hand.text!r} has {hand.tile_count} tiles (kongs count 3); a winning hand has 14 "
+            f"{hand.text!r} has {tile_count} tiles (kongs count 3); a winning hand has 14 "
             "— include the winning tile among the concealed tiles"
         )
     if hand.bonus and not tab.switches.bonus_tiles:
@@ -88,7 +162,15 @@ def _check(hand: Hand, ctx: WinContext, tab: FanTable) -> tuple[str, str] | None
         return "invalid_hand", (
             f"winning tile {Tile(wt).mpsz} is not among the concealed tiles of {hand.text!r}"
         )
-    kongs = hand.kong_count
+    if not (
+        ctx.robbing_kong
+        or ctx.kong_replacement
+        or ctx.double_kong_replacement
+        or ctx.bonus_replacement
+        or bonus_win
+    ):
+        return None
+    kongs = info.kongs
     if ctx.self_drawn and ctx.robbing_kong:
         return "invalid_context", "a win by robbing a kong (搶槓) cannot be self-drawn"
     if (ctx.kong_replacement or ctx.double_kong_replacement) and not ctx.self_drawn:
@@ -126,41 +208,59 @@ def _no_win(reason: str, message: str, tab: FanTable, total: int = 0) -> ScoreRe
 
 
 # --- totals -------------------------------------------------------------------------------------
-def _total(present: dict[FanId, int], tab: FanTable) -> tuple[int, int, bool, tuple[FanItem, ...]]:
-    """Apply exclusions and limits: (capped total, raw total, is_limit, items)."""
-    implies = tab.implies
-    excluded: set[FanId] = set()
-    for fid in present:
-        ex = implies.get(fid)
+_CHICKEN = FAN_INDEX[FanId.CHICKEN]
+_EXEMPT = frozenset(FAN_INDEX[f] for f in STRUCTURAL_EXEMPT)
+
+
+def _counted(present: dict[int, int], tab: FanTable) -> tuple[int, int, bool, dict[int, int]]:
+    """Apply exclusions, 雞糊 and limits: (capped total, raw total, is_limit, counted patterns).
+
+    Patterns are keyed by their index in ``FanId`` (see ``patterns.FANS``).
+    """
+    impl = tab.impl
+    excluded: set[int] = set()
+    for i in present:
+        ex = impl[i]
         if ex:
             excluded |= ex
     if excluded:
-        present = {f: n for f, n in present.items() if f not in excluded}
-    chicken = FanId.CHICKEN in tab.values and FanId.CHICKEN not in present
-    if chicken and all(f in STRUCTURAL_EXEMPT for f in present):
-        present[FanId.CHICKEN] = 1
-    values = tab.values
+        present = {i: n for i, n in present.items() if i not in excluded}
+    if tab.chicken and _CHICKEN not in present and _EXEMPT.issuperset(present):
+        present[_CHICKEN] = 1
+    vals = tab.vals
     limit = tab.limit
-    limit_ids = [f for f in present if f in tab.limit_hands]
-    if limit is not None and limit_ids:
-        ids = sorted(limit_ids, key=_ORDER.__getitem__)
-        items = tuple(FanItem(f, tab.limit_value(f), 1) for f in ids)
-        raw = sum(values[f] for f in limit_ids)
-        return max(i.fan for i in items), raw, True, items
-    items = tuple(
-        FanItem(f, values[f] * n, n)
-        for f, n in sorted(present.items(), key=lambda kv: _ORDER[kv[0]])
-    )
-    raw = sum(i.fan for i in items)
+    if limit is not None:
+        flags = tab.limit_flags
+        limit_ids = [i for i in present if flags[i]]
+        if limit_ids:
+            raw = sum(vals[i] for i in limit_ids)
+            best = max(tab.limit_vals[i] for i in limit_ids)
+            return best, raw, True, dict.fromkeys(limit_ids, 1)
+    raw = 0
+    for i, n in present.items():
+        raw += vals[i] * n
     if limit is not None and raw >= limit:
-        return limit, raw, True, items
-    return raw, raw, False, items
+        return limit, raw, True, present
+    return raw, raw, False, present
+
+
+def _items(counted: dict[int, int], is_limit: bool, tab: FanTable) -> tuple[FanItem, ...]:
+    ordered = sorted(counted.items())
+    if is_limit and any(tab.limit_flags[i] for i in counted):
+        return tuple(FanItem(FANS[i], tab.limit_vals[i], 1) for i, _ in ordered)
+    return tuple(FanItem(FANS[i], tab.vals[i] * n, n) for i, n in ordered)
+
+
+def _total(present: dict[int, int], tab: FanTable) -> tuple[int, int, bool, tuple[FanItem, ...]]:
+    """Apply exclusions and limits: (capped total, raw total, is_limit, items)."""
+    total, raw, is_limit, counted = _counted(present, tab)
+    return total, raw, is_limit, _items(counted, is_limit, tab)
 
 
 # --- bonus-tile wins ----------------------------------------------------------------------------
-def _bonus_win(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
-    f = _base_facts(hand, replace(ctx, self_drawn=True), tab)
-    present: dict[FanId, int] = {}
+def _bonus_win(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> ScoreResult:
+    f = _base_facts(info, replace(ctx, self_drawn=True), tab)
+    present: dict[int, int] = {}
     main = FanId.EIGHT_BONUS if ctx.eight_bonus else FanId.SEVEN_BONUS
     extras = set(_BONUS_WIN_EXTRAS)
     if not tab.bonus_win_kong_replacement:
@@ -171,10 +271,10 @@ def _bonus_win(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
         if pat.fan_id is main or pat.fan_id in extras:
             n = pat.detect(f)
             if n:
-                present[pat.fan_id] = n
+                present[pat.idx] = n
     at_deal = tab.bonus_win_at_deal and ctx.earthly and not ctx.is_dealer
     if at_deal and FanId.EARTHLY in tab.values and not hand.melds:
-        present[FanId.EARTHLY] = 1
+        present[FAN_INDEX[FanId.EARTHLY]] = 1
     total, raw, is_limit, items = _total(present, tab)
     what = "八仙過海" if ctx.eight_bonus else "花糊"
     return _finish(
@@ -183,39 +283,16 @@ def _bonus_win(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
 
 
 # --- regular scoring ----------------------------------------------------------------------------
-def _base_facts(hand: Hand, ctx: WinContext, tab: FanTable) -> Facts:
-    counts = tuple(hand.all_counts())
-    open_melds = 0
-    concealed_kongs = 0
-    kongs = 0
-    for m in hand.melds:
-        if m.kind is MeldKind.CONCEALED_KONG:
-            concealed_kongs += 1
-        else:
-            open_melds += 1
-        if m.kind.is_kong:
-            kongs += 1
+def _base_facts(info: _HandInfo, ctx: WinContext, tab: FanTable) -> Facts:
     return Facts(
-        counts,
+        info.counts,
         ctx,
         tab.switches,
-        tuple(int(t) for t in hand.bonus),
-        open_melds,
-        concealed_kongs,
-        kongs,
+        info.bonus,
+        info.open_melds,
+        info.concealed_kongs,
+        info.kongs,
     )
-
-
-def _placement_matters(ctx: WinContext, tab: FanTable) -> bool:
-    sw = tab.switches
-    if FanId.ALL_CHOWS in tab.values and not sw.all_chows_any_wait:
-        return True
-    if not ctx.self_drawn:
-        if FanId.FOUR_CONCEALED_PUNGS in tab.values and not sw.four_concealed_any_win:
-            return True
-        if FanId.NINE_GATES in tab.values and sw.nine_gates_discard_nine_sided_only:
-            return True
-    return False
 
 
 def _chow_wait(first: int, w: int) -> int:
@@ -229,46 +306,42 @@ def _chow_wait(first: int, w: int) -> int:
 
 _Reading = tuple[int, tuple[tuple[int, int], ...], int, int, int]
 # (shape, concealed sets, pair, winning tile or -1, index of the set holding it: -1 none, 4 pair)
+_TILES = list(Tile)
 
 
-def _score_regular(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
-    base = _base_facts(hand, ctx, tab)
-    hand_present: dict[FanId, int] = {}
+def _score_regular(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> ScoreResult:
+    base = _base_facts(info, ctx, tab)
+    hand_present: dict[int, int] = {}
     for pat in tab.hand_patterns:
         n = pat.detect(base)
         if n:
-            hand_present[pat.fan_id] = n
-    meld_chows: list[int] = []
-    meld_pungs: list[int] = []
-    for m in hand.melds:
-        (meld_chows if m.kind is MeldKind.CHOW else meld_pungs).append(int(m.first))
-    conc = tuple(hand.concealed_counts)
-    matters = _placement_matters(ctx, tab)
-    if ctx.winning_tile is not None:
-        candidates: tuple[int, ...] = (int(ctx.winning_tile),)
-    elif matters:
-        candidates = tuple(i for i in range(34) if conc[i])
-    else:
-        candidates = (-1,)
+            hand_present[pat.idx] = n
+    meld_chows = info.meld_chows
+    meld_pungs = info.meld_pungs
+    conc = info.concealed
+    want_chows, want_pungs, want_nine = tab.placement[ctx.self_drawn]
+    given = -1 if ctx.winning_tile is None else int(ctx.winning_tile)
+    candidates = (given,) if given >= 0 else tuple(i for i in range(34) if conc[i])
+    no_open = base.open_melds == 0
 
-    best: tuple[int, int, tuple[FanItem, ...], bool, _Reading] | None = None
-    tried: list[tuple[int, str]] = []
+    best_key = (-1, -1)
+    best: tuple[int, int, bool, dict[int, int], _Reading] | None = None
+    readings: list[tuple[int, _Reading]] = []
     arr_patterns = tab.arrangement_patterns
     f = base
-    no_melds = not hand.melds
 
     def consider(reading: _Reading) -> None:
-        nonlocal best
+        nonlocal best, best_key
         present = dict(hand_present)
         for pat in arr_patterns:
             n = pat.detect(f)
             if n:
-                present[pat.fan_id] = n
-        total, raw, is_limit, items = _total(present, tab)
-        if len(tried) < 64:
-            tried.append((total, _reading_text(reading, hand)))
-        if best is None or (total, raw) > (best[0], best[1]):
-            best = (total, raw, items, is_limit, reading)
+                present[pat.idx] = n
+        total, raw, is_limit, counted = _counted(present, tab)
+        readings.append((total, reading))
+        if (total, raw) > best_key:
+            best_key = (total, raw)
+            best = (total, raw, is_limit, counted, reading)
 
     for pair, sets in concealed_decompositions(conc):
         chows = list(meld_chows)
@@ -279,12 +352,27 @@ def _score_regular(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
         f.chows = tuple(sorted(chows))
         f.pungs = tuple(pungs)
         f.pair = pair
+        dragons = winds = 0
+        for t in pungs:
+            if t >= 27:
+                if t >= 31:
+                    dragons += 1
+                else:
+                    winds += 1
+        f.dragon_pungs = dragons
+        f.wind_pungs = winds
+        matters = (
+            (want_chows and len(chows) == 4)
+            or (want_pungs and no_open and len(pungs) == 4)
+            or (want_nine and not hand.melds and base.suits in (1, 2, 4) and not base.honours)
+        )
+        if not matters:
+            f.wait = WAIT_NONE
+            f.winning_tile = given
+            consider((REGULAR, sets, pair, given, -1))
+            continue
         for w in candidates:
             f.winning_tile = w
-            if w < 0 or not matters:
-                f.wait = WAIT_NONE
-                consider((REGULAR, sets, pair, w, -1))
-                continue
             if pair == w:
                 f.wait = WAIT_SINGLE
                 consider((REGULAR, sets, pair, w, 4))
@@ -302,23 +390,21 @@ def _score_regular(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
                     continue
                 seen.add((kind, t))
                 consider((REGULAR, sets, pair, w, idx))
-    if no_melds:
+    if not hand.melds:
+        f.chows = ()
+        f.pungs = ()
+        f.dragon_pungs = f.wind_pungs = 0
+        f.wait = WAIT_NONE
+        f.winning_tile = given
         if is_thirteen_orphans(conc):
             f.shape = THIRTEEN
-            f.chows = ()
-            f.pungs = ()
             f.pair = next(i for i in range(34) if conc[i] == 2)
-            f.wait = WAIT_NONE
-            f.winning_tile = candidates[0]
-            consider((THIRTEEN, (), f.pair, candidates[0], -1))
+            consider((THIRTEEN, (), f.pair, given, -1))
         if tab.seven_pairs and is_seven_pairs(conc):
             f.shape = SEVEN_PAIRS
-            f.chows = ()
-            f.pungs = ()
             f.pair = -1
             f.wait = WAIT_SINGLE
-            f.winning_tile = candidates[0]
-            consider((SEVEN_PAIRS, (), -1, candidates[0], -1))
+            consider((SEVEN_PAIRS, (), -1, given, -1))
     if best is None:
         return _no_win(
             "not_complete",
@@ -326,17 +412,21 @@ def _score_regular(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
             + (" (七對子 is not a win under this ruleset)" if is_seven_pairs(conc) else ""),
             tab,
         )
-    total, raw, items, is_limit, reading = best
-    tried.sort(key=lambda x: -x[0])
+    total, raw, is_limit, counted, reading = best
+    items = _items(counted, is_limit, tab)
     arrangement = _arrangement(hand, reading, ctx)
     w = reading[3]
     note = ""
     if ctx.winning_tile is None:
         note = (
-            f"winning tile not given: the best reading takes {Tile(w).mpsz}"
+            f"winning tile not given: the best reading takes {_TILES[w].mpsz}"
             if w >= 0
             else "winning tile not given (it does not change the score here)"
         )
+    tried: tuple[tuple[int, str], ...] = ()
+    if len(readings) > 1:
+        readings.sort(key=lambda x: -x[0])
+        tried = tuple((t, _reading_text(r, hand)) for t, r in readings[:64])
     return _finish(
         hand,
         ctx,
@@ -346,9 +436,9 @@ def _score_regular(hand: Hand, ctx: WinContext, tab: FanTable) -> ScoreResult:
         is_limit,
         items,
         arrangement,
-        Tile(w) if w >= 0 else ctx.winning_tile,
+        _TILES[w] if w >= 0 else ctx.winning_tile,
         note,
-        tuple(tried),
+        tried,
     )
 
 
@@ -404,28 +494,48 @@ def _reading_text(reading: _Reading, hand: Hand) -> str:
     return " ".join(parts)
 
 
+_GROUPS: dict[tuple[int, int, bool, bool], Group] = {}
+_GROUP_KINDS = list(GroupKind)
+_GK = {k: i for i, k in enumerate(_GROUP_KINDS)}
+
+
+def _group(kind: GroupKind, tile: int, concealed: bool = True, declared: bool = False) -> Group:
+    """A shared immutable Group (built once per kind, tile and flags)."""
+    key = (_GK[kind], tile, concealed, declared)
+    g = _GROUPS.get(key)
+    if g is None:
+        g = _GROUPS[key] = Group(kind, _TILES[tile], concealed, declared)
+    return g
+
+
+_MELD_KIND = {
+    MeldKind.CHOW: GroupKind.CHOW,
+    MeldKind.PUNG: GroupKind.PUNG,
+    MeldKind.KONG: GroupKind.KONG,
+    MeldKind.ADDED_KONG: GroupKind.KONG,
+    MeldKind.CONCEALED_KONG: GroupKind.KONG,
+}
+
+
 def _arrangement(hand: Hand, reading: _Reading, ctx: WinContext) -> Arrangement:
     shape, sets, pair, w, idx = reading
     if shape == THIRTEEN:
-        singles = tuple(Group(GroupKind.SINGLE, t) for t in ORPHANS if t != pair)
-        return Arrangement(Shape.THIRTEEN_ORPHANS, (*singles, Group(GroupKind.PAIR, Tile(pair))))
+        singles = tuple(_group(GroupKind.SINGLE, t) for t in ORPHANS if t != pair)
+        return Arrangement(Shape.THIRTEEN_ORPHANS, (*singles, _group(GroupKind.PAIR, pair)))
     if shape == SEVEN_PAIRS:
         conc = hand.concealed_counts
         return Arrangement(
             Shape.SEVEN_PAIRS,
-            tuple(Group(GroupKind.PAIR, Tile(i)) for i in range(34) if conc[i] == 2),
+            tuple(_group(GroupKind.PAIR, i) for i in range(34) if conc[i] == 2),
         )
-    groups: list[Group] = []
-    for m in hand.melds:
-        kind = GroupKind.CHOW if m.kind is MeldKind.CHOW else GroupKind.PUNG
-        if m.kind.is_kong:
-            kind = GroupKind.KONG
-        groups.append(Group(kind, m.first, m.kind is MeldKind.CONCEALED_KONG, True))
+    groups: list[Group] = [
+        _group(_MELD_KIND[m.kind], m.first, m.kind is MeldKind.CONCEALED_KONG, True)
+        for m in hand.melds
+    ]
     exposed_idx = idx if (w >= 0 and not ctx.self_drawn) else -1
-    conc_groups = []
-    for i, (set_kind, t) in enumerate(sets):
+    conc_groups = sorted((t, set_kind, i != exposed_idx) for i, (set_kind, t) in enumerate(sets))
+    for t, set_kind, concealed in conc_groups:
         gk = GroupKind.CHOW if set_kind == CHOW else GroupKind.PUNG
-        conc_groups.append(Group(gk, Tile(t), i != exposed_idx, False))
-    groups.extend(sorted(conc_groups, key=lambda g: (g.first, g.kind.value)))
-    groups.append(Group(GroupKind.PAIR, Tile(pair), exposed_idx != 4, False))
+        groups.append(_group(gk, t, concealed))
+    groups.append(_group(GroupKind.PAIR, pair, exposed_idx != 4))
     return Arrangement(Shape.REGULAR, tuple(groups))

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hkmahjong.rules.fan import FanId
 from hkmahjong.scoring.context import WinContext
 
 __all__ = [
+    "FANS",
+    "FAN_INDEX",
     "HAND_LEVEL",
     "PATTERNS",
     "REGULAR",
@@ -69,6 +72,7 @@ class Facts:
         "concealed_pungs",
         "counts",
         "ctx",
+        "dragon_pungs",
         "honours",
         "kongs",
         "n_bonus",
@@ -80,6 +84,7 @@ class Facts:
         "sw",
         "tile_mask",
         "wait",
+        "wind_pungs",
         "winning_tile",
     )
 
@@ -101,27 +106,33 @@ class Facts:
         self.open_melds = open_melds
         self.concealed_kongs = concealed_kongs
         self.kongs = kongs
-        suits = 0
-        for s in range(3):
-            if any(counts[9 * s : 9 * s + 9]):
-                suits |= _SUIT_BIT[s]
-        self.suits = suits
-        self.honours = any(counts[27:34])
-        mask = 0
-        for i, n in enumerate(counts):
-            if n:
-                mask |= 1 << i
-        self.tile_mask = mask
+        self.suits, self.honours, self.tile_mask = _tile_summary(counts)
         self.shape = REGULAR
         self.chows: tuple[int, ...] = ()
         self.pungs: tuple[int, ...] = ()
         self.pair = -1
+        self.dragon_pungs = 0
+        self.wind_pungs = 0
         self.concealed_pungs = 0
         self.wait = WAIT_NONE
         self.winning_tile = -1
 
 
 Detector = Callable[[Facts], int]
+
+
+@lru_cache(maxsize=1 << 14)
+def _tile_summary(counts: tuple[int, ...]) -> tuple[int, bool, int]:
+    """(number-suit bit mask, any honour, bit mask of the kinds present) of a count vector."""
+    suits = 0
+    for s in range(3):
+        if any(counts[9 * s : 9 * s + 9]):
+            suits |= _SUIT_BIT[s]
+    mask = 0
+    for i, n in enumerate(counts):
+        if n:
+            mask |= 1 << i
+    return suits, any(counts[27:34]), mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,15 +142,19 @@ class Pattern:
     fan_id: FanId
     detect: Detector
     hand_level: bool
+    idx: int
+    """Position of ``fan_id`` in ``FanId`` (the calculator's hot path keys on it)."""
 
 
+FANS: tuple[FanId, ...] = tuple(FanId)
+FAN_INDEX: dict[FanId, int] = {f: i for i, f in enumerate(FANS)}
 PATTERNS: dict[FanId, Pattern] = {}
 HAND_LEVEL: frozenset[FanId]
 
 
 def _register(fan_id: FanId, *, hand_level: bool = False) -> Callable[[Detector], Detector]:
     def deco(fn: Detector) -> Detector:
-        PATTERNS[fan_id] = Pattern(fan_id, fn, hand_level)
+        PATTERNS[fan_id] = Pattern(fan_id, fn, hand_level, FAN_INDEX[fan_id])
         return fn
 
     return deco
@@ -148,8 +163,6 @@ def _register(fan_id: FanId, *, hand_level: bool = False) -> Callable[[Detector]
 _TERMINAL_MASK = sum(1 << i for i in (0, 8, 9, 17, 18, 26))
 _HONOUR_MASK = sum(1 << i for i in range(27, 34))
 _ORPHAN_MASK = _TERMINAL_MASK | _HONOUR_MASK
-_WIND_TILES = (27, 28, 29, 30)
-_DRAGON_TILES = (31, 32, 33)
 _GREEN_MASK = sum(1 << i for i in (19, 20, 21, 23, 25, 32))
 _BLUE_MASK = sum(1 << i for i in (16, 27, 28, 29, 30, 31))
 _RED_PEACOCK_MASK = sum(1 << i for i in (18, 22, 24, 26, 33))
@@ -269,9 +282,10 @@ def early_ready(f: Facts) -> int:
 
 # --- bonus tiles (hand-level) -----------------------------------------------------------------
 def _complete_bonus_sets(f: Facts) -> tuple[bool, bool]:
+    if f.n_bonus < 4:
+        return False, False
     flowers = sum(1 for t in f.bonus if 34 <= t < 38)
-    seasons = sum(1 for t in f.bonus if t >= 38)
-    return flowers == 4, seasons == 4
+    return flowers == 4, f.n_bonus - flowers == 4
 
 
 @_register(FanId.SEAT_BONUS, hand_level=True)
@@ -416,7 +430,7 @@ def seven_pairs(f: Facts) -> int:
     return int(f.shape == SEVEN_PAIRS)
 
 
-@_register(FanId.CHICKEN)
+@_register(FanId.CHICKEN, hand_level=True)
 def chicken(f: Facts) -> int:
     """雞糊: decided by the calculator (nothing but bonus and context patterns applies)."""
     return 0
@@ -434,7 +448,7 @@ def all_chows(f: Facts) -> int:
     return 1
 
 
-@_register(FanId.CONCEALED_HAND)
+@_register(FanId.CONCEALED_HAND, hand_level=True)
 def concealed_hand(f: Facts) -> int:
     """門前清: nothing declared (switches: a concealed kong keeps it; none when bonus tiles are played)."""
     if f.open_melds:
@@ -498,47 +512,43 @@ def terminal_pungs_honour_pair(f: Facts) -> int:
     return int(all(t < 27 and t % 9 in (0, 8) for t in f.pungs))
 
 
-def _count_in(tiles: tuple[int, ...], group: tuple[int, ...]) -> int:
-    return sum(1 for t in tiles if t in group)
-
-
 @_register(FanId.SMALL_DRAGONS)
 def small_dragons(f: Facts) -> int:
     """小三元: two dragon pungs and a pair of the third dragon."""
-    return int(f.pair in _DRAGON_TILES and _count_in(f.pungs, _DRAGON_TILES) == 2)
+    return int(f.dragon_pungs == 2 and f.pair >= 31)
 
 
 @_register(FanId.GREAT_DRAGONS)
 def great_dragons(f: Facts) -> int:
     """大三元: pungs or kongs of all three dragons."""
-    return int(_count_in(f.pungs, _DRAGON_TILES) == 3)
+    return int(f.dragon_pungs == 3)
 
 
 @_register(FanId.SMALL_WINDS)
 def small_winds(f: Facts) -> int:
     """小四喜: three wind pungs and a pair of the fourth wind."""
-    return int(f.pair in _WIND_TILES and _count_in(f.pungs, _WIND_TILES) == 3)
+    return int(f.wind_pungs == 3 and 27 <= f.pair < 31)
 
 
 @_register(FanId.GREAT_WINDS)
 def great_winds(f: Facts) -> int:
     """大四喜: pungs or kongs of all four winds."""
-    return int(_count_in(f.pungs, _WIND_TILES) == 4)
+    return int(f.wind_pungs == 4)
 
 
 @_register(FanId.THREE_WIND_PUNGS)
 def three_wind_pungs(f: Facts) -> int:
     """三喜臨門: three wind pungs or kongs (自訂)."""
-    return int(_count_in(f.pungs, _WIND_TILES) == 3)
+    return int(f.wind_pungs == 3)
 
 
-@_register(FanId.FOUR_KONGS)
+@_register(FanId.FOUR_KONGS, hand_level=True)
 def four_kongs(f: Facts) -> int:
     """十八羅漢: four kongs."""
     return int(f.kongs == 4)
 
 
-@_register(FanId.THREE_KONGS)
+@_register(FanId.THREE_KONGS, hand_level=True)
 def three_kongs(f: Facts) -> int:
     """三槓子: three kongs (自訂)."""
     return int(f.kongs == 3)

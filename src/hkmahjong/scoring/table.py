@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from hkmahjong.rules.fan import FanId
 from hkmahjong.rules.ruleset import DealBonusWin, LastTileRule, Ruleset
-from hkmahjong.scoring.patterns import HAND_LEVEL, PATTERNS, Pattern, Switches
+from hkmahjong.scoring.patterns import FAN_INDEX, FANS, HAND_LEVEL, PATTERNS, Pattern, Switches
 
 __all__ = ["FanTable", "table_for"]
 
@@ -30,7 +30,18 @@ class FanTable:
     bonus_win_seven: bool
     bonus_win_kong_replacement: bool
     bonus_win_at_deal: bool
+    chicken: bool
     switches: Switches
+    vals: tuple[int, ...]
+    """Fan per occurrence by pattern index (0 when not played)."""
+    impl: tuple[frozenset[int], ...]
+    """Excluded pattern indexes by pattern index."""
+    limit_flags: tuple[bool, ...]
+    """Whether each pattern index is a limit hand of this table."""
+    limit_vals: tuple[int, ...]
+    """What each limit hand scores (its value capped at the limit)."""
+    placement: tuple[tuple[bool, bool, bool], tuple[bool, bool, bool]]
+    """By ``self_drawn``: whether the winning tile's place matters for (平糊 wait, 坎坎糊, 九蓮)."""
     hand_patterns: tuple[Pattern, ...]
     arrangement_patterns: tuple[Pattern, ...]
 
@@ -73,7 +84,7 @@ def _compile(rs: Ruleset) -> FanTable:
         earthly_after_dealer_kong=rs.earthly_after_dealer_kong,
         bonus_win_decline=rs.bonus_win_decline,
     )
-    enabled = [PATTERNS[f] for f in FanId if f in values]
+    enabled = [PATTERNS[f] for f in FanId if f in values and f is not FanId.CHICKEN]
     return FanTable(
         name=rs.name,
         values=values,
@@ -85,7 +96,25 @@ def _compile(rs: Ruleset) -> FanTable:
         bonus_win_seven=rs.bonus_win_seven,
         bonus_win_kong_replacement=rs.bonus_win_kong_replacement,
         bonus_win_at_deal=rs.bonus_win_at_deal is DealBonusWin.HEAVENLY_EARTHLY,
+        chicken=FanId.CHICKEN in values,
         switches=sw,
+        vals=tuple(values.get(f, 0) for f in FANS),
+        impl=tuple(frozenset(FAN_INDEX[g] for g in rs.exclusions.get(f, ())) for f in FANS),
+        limit_flags=tuple(f in rs.limit_hands for f in FANS),
+        placement=(_placement(values, sw, False), _placement(values, sw, True)),
+        limit_vals=tuple(
+            values.get(f, 0) if rs.limit is None else min(values.get(f, 0), rs.limit) for f in FANS
+        ),
         hand_patterns=tuple(p for p in enabled if p.fan_id in HAND_LEVEL),
         arrangement_patterns=tuple(p for p in enabled if p.fan_id not in HAND_LEVEL),
     )
+
+
+def _placement(
+    values: Mapping[FanId, int], sw: Switches, self_drawn: bool
+) -> tuple[bool, bool, bool]:
+    chows = FanId.ALL_CHOWS in values and not sw.all_chows_any_wait
+    discard = not self_drawn
+    pungs = discard and FanId.FOUR_CONCEALED_PUNGS in values and not sw.four_concealed_any_win
+    nine = discard and FanId.NINE_GATES in values and sw.nine_gates_discard_nine_sided_only
+    return chows, pungs, nine
