@@ -10,10 +10,11 @@ import pytest
 from hkmahjong.engine.actions import Action
 from hkmahjong.engine.match import Match, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
-from hkmahjong.engine.record import GameRecord, seed_from_text, verify
+from hkmahjong.engine.record import GameRecord, RecordError, seed_from_text, verify
 from hkmahjong.engine.view import PlayerView
 from hkmahjong.errors import IllegalActionError
 from hkmahjong.rules import Ruleset, get_preset
+from hkmahjong.tiles import Wind
 
 
 def chicken() -> Ruleset:
@@ -85,3 +86,24 @@ def test_live_match_seed_comes_from_secrets() -> None:
     one = run_match(Match(length=MatchLength.ONE_HAND), get_preset("parlor"), winners("x"))
     two = run_match(Match(length=MatchLength.ONE_HAND), get_preset("parlor"), winners("x"))
     assert one.match_seed != two.match_seed and one.commitment != two.commitment
+
+
+def test_physical_table_false_wins_move_the_deal() -> None:
+    """RULES.md §2 / §11: on a physical table a dealer's false win (詐糊) ends the deal; another
+    seat's false win does not; the record keeps the mode and replays exactly."""
+    match = Match(length=MatchLength.OPEN, max_hands=12)
+    players = [RandomPlayer(i) for i in range(4)]
+    record = run_match(
+        match, get_preset("parlor"), players, match_seed=seed_from_text("fw"), physical_table=True
+    )
+    assert any(e.result.false_winners for e in match.ledger)
+    for before, after in zip(match.ledger, match.ledger[1:], strict=False):
+        dealer_false = Wind.EAST in before.result.false_winners
+        dealer_won = Wind.EAST in before.result.winners
+        passes = dealer_false or (bool(before.result.winners) and not dealer_won)
+        assert (after.dealer != before.dealer) == passes
+    text = record.dumps()
+    assert '"physical_table":true' in text.splitlines()[0]
+    assert verify(GameRecord.loads(text)).hands == 12
+    with pytest.raises(RecordError):
+        verify(GameRecord.loads(text.replace(',"physical_table":true', "", 1)))

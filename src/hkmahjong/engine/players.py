@@ -141,24 +141,32 @@ def run_match(
     *,
     match_seed: bytes | None = None,
     on_hand: Callable[[HandRecord, Match], None] | None = None,
+    physical_table: bool = False,
 ) -> GameRecord:
     """Play a whole match; ``controllers[i]`` plays player ``i`` wherever that player sits.
 
     The match seed comes from :mod:`secrets` unless given (simulations pass one to reproduce).
     Returns the complete :class:`GameRecord`; ``on_hand`` is called after each hand.
+    ``physical_table`` lets seats declare false wins (詐糊, RULES.md §11).
 
     :raises IllegalActionError: when a controller returns an action that is not legal.
     """
     if len(controllers) != 4:
         raise MahjongError(f"a match needs 4 controllers, got {len(controllers)}")
     seed = new_match_seed() if match_seed is None else match_seed
-    record = GameRecord(rules_spec(ruleset), match.config_json(), commitment(seed))
+    record = GameRecord(
+        rules_spec(ruleset), match.config_json(), commitment(seed), physical_table=physical_table
+    )
     while not match.finished:
         hs = hand_seed(seed, match.hand_number)
         hand = HandRecord(match.hand_number, match.dealer, match.prevailing, commitment(hs), "")
         record.hands.append(hand)
         state = HandState.new(
-            ruleset, seed=hs, prevailing_wind=match.prevailing, hand_number=match.hand_number
+            ruleset,
+            seed=hs,
+            prevailing_wind=match.prevailing,
+            hand_number=match.hand_number,
+            physical_table=physical_table,
         )
         hand.start_digest = digest_of(state.initial_events)
         seated = [controllers[match.player_at(seat)] for seat in Wind]

@@ -185,6 +185,8 @@ class GameRecord:
     match_seed: bytes | None = None
     totals: list[Any] | None = None
     source: str = "record"
+    physical_table: bool = False
+    """Hands were played in ``physical_table`` mode (false wins 詐糊 may be declared)."""
 
     @property
     def complete(self) -> bool:
@@ -193,7 +195,7 @@ class GameRecord:
 
     def header_json(self) -> dict[str, Any]:
         """The first line: format, engine version, rules, match settings, match-seed commitment."""
-        return {
+        head = {
             "t": "header",
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -202,6 +204,9 @@ class GameRecord:
             "match": self.match,
             "commitment": self.commitment,
         }
+        if self.physical_table:
+            head["physical_table"] = True
+        return head
 
     def footer_json(self) -> dict[str, Any]:
         """The last line: the match seed revealed and the final totals per player."""
@@ -346,7 +351,10 @@ class _Parser:
         rules = self.field(obj, "rules", dict, n)
         match = self.field(obj, "match", dict, n)
         commit = self.field(obj, "commitment", str, n)
-        return GameRecord(rules, match, commit, engine, source=self.source)
+        physical = obj.get("physical_table", False)
+        if not isinstance(physical, bool):
+            raise self.fail(f"field 'physical_table' must be true or false, got {physical!r}", n)
+        return GameRecord(rules, match, commit, engine, source=self.source, physical_table=physical)
 
     def hand(self, obj: Mapping[str, Any], n: int, expected: int) -> HandRecord:
         number = self.field(obj, "hand", int, n)
@@ -577,7 +585,11 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
                 src,
             )
         state = HandState.new(
-            ruleset, seed=seed, prevailing_wind=match.prevailing, hand_number=hand.number
+            ruleset,
+            seed=seed,
+            prevailing_wind=match.prevailing,
+            hand_number=hand.number,
+            physical_table=record.physical_table,
         )
         start = list(state.initial_events)
         if digest_of(start) != hand.start_digest:
