@@ -172,3 +172,13 @@ def test_cli_sim_with_named_bots(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "unknown bot 'nobody'" in capsys.readouterr().err
     assert main(["sim", "--hands", "1", "--bots", "random,random"]) == 2
     assert "one name or four" in capsys.readouterr().err
+
+
+def test_tampered_totals_and_match_seed(text: str) -> None:
+    """The match_end line must hold too: totals from the replay, the seed from the commitment."""
+    last = len(text.splitlines())
+    with pytest.raises(RecordError, match=rf"line {last}: recorded totals \[5, -5, 0, 0\] differ"):
+        verify(GameRecord.loads(rewrite(text, last, totals=[5, -5, 0, 0])))
+    forged = rewrite(text, last, seed=(b"\x01" * 32).hex())
+    with pytest.raises(RecordError, match=rf"line {last}: the match seed does not match"):
+        verify(GameRecord.loads(forged))

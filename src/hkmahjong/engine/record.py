@@ -187,6 +187,8 @@ class GameRecord:
     source: str = "record"
     physical_table: bool = False
     """Hands were played in ``physical_table`` mode (false wins 詐糊 may be declared)."""
+    footer_line: int = 0
+    """Line number of the ``match_end`` line when read from text (0: not read)."""
 
     @property
     def complete(self) -> bool:
@@ -321,8 +323,8 @@ class _Parser:
                 if hand is not None and hand.seed is None:
                     raise self.fail(f"match ends inside hand {hand.number}", n)
                 record.match_seed = _seed_hex(obj.get("seed"), n, self.source, "match seed")
-                totals = obj.get("totals")
-                record.totals = totals if isinstance(totals, list) else None
+                record.totals = self.field(obj, "totals", list, n)
+                record.footer_line = n
             else:
                 raise self.fail(f"unknown line type {kind!r}", n)
         assert record is not None
@@ -556,8 +558,9 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
         match = Match.from_config(record.match)
     except MatchError as exc:
         raise RecordError(f"bad match settings: {exc}", 1, src) from None
+    footer = record.footer_line or None
     if record.match_seed is not None and commitment(record.match_seed) != record.commitment:
-        raise RecordError("the match seed does not match the header's commitment", None, src)
+        raise RecordError("the match seed does not match the header's commitment", footer, src)
     for hand in record.hands:
         if match.finished:
             raise RecordError(f"hand {hand.number} after the match was over", hand.line, src)
@@ -643,7 +646,14 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
         raise RecordError(
             f"the match ends after {match.hand_number} hands but its length "
             f"({match.length.zh}) is not reached",
-            None,
+            footer,
+            src,
+        )
+    if record.totals is not None and record.totals != list(match.totals().values()):
+        raise RecordError(
+            f"recorded totals {record.totals} differ from the replayed "
+            f"{list(match.totals().values())}",
+            footer,
             src,
         )
 
