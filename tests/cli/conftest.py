@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -12,7 +13,7 @@ from textual.pilot import Pilot
 from hkmahjong.cli.tui.app import ParlorApp
 from hkmahjong.cli.tui.game import ParlorGame
 from hkmahjong.cli.tui.render import TileRenderer
-from hkmahjong.engine import Action, PlayerView
+from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.engine.players import FirstPlayer
 from hkmahjong.engine.wall import stacked_wall
 from hkmahjong.rules import get_preset
@@ -22,6 +23,30 @@ from hkmahjong.tiles import Wind
 def first_player_bots(_level: str, _seed: int) -> FirstPlayer:
     """Bots that always take the first legal action: pass every claim, discard the lowest tile."""
     return FirstPlayer()
+
+
+class KongingBot:
+    """A bot that adds a kong (加槓) or pungs whenever it may, else discards its highest tile."""
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """加槓 > 碰 > discard the highest tile > the first legal action (pass)."""
+        for kind in (ActionKind.ADDED_KONG, ActionKind.PUNG):
+            for action in legal:
+                if action.kind is kind:
+                    return action
+        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+        return discards[-1] if discards else legal[0]
+
+
+def south_kongs() -> Callable[[str, int], object]:
+    """A bot factory: South (player 1, seated first) is a KongingBot, West and North FirstPlayers."""
+    made: list[object] = []
+
+    def factory(_level: str, _seed: int) -> object:
+        made.append(KongingBot() if not made else FirstPlayer())
+        return made[-1]
+
+    return factory
 
 
 def quiet_advisor(view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
@@ -36,6 +61,7 @@ def scenario_game(
     *,
     lang: str = "zh-Hant",
     length: str = "one",
+    bots: Callable[[str, int], Any] | None = None,
 ) -> ParlorGame:
     """A one-hand parlor game on a stacked wall; the human is East (dealer), bots pass/discard low."""
 
@@ -47,7 +73,7 @@ def scenario_game(
         length=length,
         seed="scenario",
         lang=lang,
-        bot_factory=first_player_bots,
+        bot_factory=bots or first_player_bots,
         renderer=TileRenderer(lang, "text"),
         walls=walls,
     )
@@ -118,3 +144,16 @@ CONCEALED_KONG = {
     Wind.NORTH: "3355m 77m 33s 66s 77z 4z",
 }
 CONCEALED_KONG_REPLACEMENTS = "9p"
+
+# The human pungs 5p with 555p in hand, then adds the fourth 5p on a later turn (加槓).
+ADDED_KONG_DRAWS = "4z 3z 2z 5z 7z"
+
+# South pungs West's 1m (the human, ready on 1m/4m, lets it go), later draws the last 1m and adds
+# a kong; the human may rob it (搶槓, RULES.md §6). The human first discards 9s (selected).
+ROB_THE_KONG = {
+    Wind.EAST: "9s 23m 555z 666z 77z 789p",
+    Wind.SOUTH: "11m 56789p 45678s 3z",
+    Wind.WEST: "1m 22p 99m 11223344z",
+    Wind.NORTH: "3344p 1122s 33s 99m 5m",
+}
+ROB_DRAWS = "2z 5z 6z 7z 9s 1m"

@@ -323,3 +323,56 @@ async def test_quit_needs_two_presses(kit: ModuleType) -> None:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_value == 0
+
+
+@pilot_test
+async def test_added_kong_on_own_turn(kit: ModuleType) -> None:
+    """RULES.md §5/§6: 加槓 — the fourth tile onto one's own exposed pung, then a replacement."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.ADDED_KONG_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        await pilot.press("p")
+        await kit.settle(pilot)
+        hand = app.query_one(HandView)
+        assert hand.select_tile(Tile.S9)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        while app.options.mode == "claim":  # North's 3m could be chowed: let it go
+            await pilot.press("x")
+            await kit.settle(pilot)
+        assert app.options.mode == "turn"
+        assert list(app.options.kongs) == [Tile.P5]
+        await pilot.press("k")
+        await kit.settle(pilot)
+        assert _east_melds(game) == [(MeldKind.ADDED_KONG, Tile.P5)]
+        assert app.options.mode == "turn"
+
+
+@pilot_test
+async def test_robbing_the_kong_prompt(kit: ModuleType) -> None:
+    """RULES.md §6 (P, W2): 搶槓 — win on the tile another player adds to its pung."""
+    game = kit.scenario_game(kit.ROB_THE_KONG, kit.ROB_DRAWS, bots=kit.south_kongs())
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        assert app.query_one(HandView).select_tile(Tile.S9)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        assert app.options.claim_tile is Tile.M1 and app.options.win is not None
+        await pilot.press("x")  # let West's 1m go: South pungs it
+        await kit.settle(pilot)
+        while not (app.options.mode == "claim" and app.options.claim_kind == "rob"):
+            await pilot.press("enter" if app.options.mode == "turn" else "x")
+            await kit.settle(pilot)
+        assert "搶槓" in _message(app)
+        assert _visible_buttons(app) >= {"win", "pass"}
+        await pilot.press("w")
+        await kit.settle(pilot)
+        outcome = game.state.outcome
+        assert outcome is not None and outcome.winners == (Wind.EAST,)
+        assert FanId.ROBBING_KONG in outcome.wins[0].result.fan_ids
+        assert outcome.wins[0].discarder is Wind.SOUTH  # the kong declarer pays
+        assert isinstance(app.screen, HandEndScreen)
