@@ -9,7 +9,7 @@ from typing import TextIO
 
 from hkmahjong.engine.events import Event
 from hkmahjong.engine.match import Match
-from hkmahjong.engine.record import GameRecord, ReplayStep, replay, verify
+from hkmahjong.engine.record import GameRecord, ReplayStep, replay, rules_from_spec, verify
 from hkmahjong.errors import MahjongError
 from hkmahjong.tiles import Wind
 
@@ -116,7 +116,7 @@ def _end(s: ReplayStep, out: TextIO) -> None:
 def _rules_name(record: GameRecord) -> str:
     if "preset" in record.rules:
         return str(record.rules["preset"])
-    return "custom (TOML in the record)"
+    return f"{rules_from_spec(record.rules, source=record.source).name} (TOML in the record)"
 
 
 def _pause() -> None:

@@ -406,12 +406,13 @@ class _Parser:
 # rules in a record
 # --------------------------------------------------------------------------------------------
 def rules_spec(ruleset: Ruleset) -> dict[str, Any]:
-    """How a record names its ruleset: ``{"preset": name}``, or the TOML text, plus a digest."""
+    """How a record names its ruleset: ``{"preset": name}``, or TOML text (the nearest preset plus
+    overrides, else the full table), with a digest of the full ruleset."""
     digest = _rules_digest(ruleset)
     if ruleset.name in PRESETS and PRESETS[ruleset.name] == ruleset:
         return {"preset": ruleset.name, "digest": digest}
-    base = PRESETS.get(ruleset.name)
-    return {"toml": ruleset_to_toml(ruleset, base=base), "digest": digest}
+    texts = [ruleset_to_toml(ruleset, base=base) for base in PRESETS.values()]
+    return {"toml": min(texts, key=len), "digest": digest}
 
 
 def rules_from_spec(spec: Mapping[str, Any], *, line: int = 1, source: str = "record") -> Ruleset:
