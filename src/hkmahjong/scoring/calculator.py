@@ -327,16 +327,16 @@ def _score_regular(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) 
     best_key = (-1, -1)
     best: tuple[int, int, bool, dict[int, int], _Reading] | None = None
     readings: list[tuple[int, _Reading]] = []
-    arr_patterns = tab.arrangement_patterns
+    arr_detectors = tab.arrangement_detectors
     f = base
 
     def consider(reading: _Reading) -> None:
         nonlocal best, best_key
         present = dict(hand_present)
-        for pat in arr_patterns:
-            n = pat.detect(f)
+        for detect, idx in arr_detectors:
+            n = detect(f)
             if n:
-                present[pat.idx] = n
+                present[idx] = n
         total, raw, is_limit, counted = _counted(present, tab)
         readings.append((total, reading))
         if (total, raw) > best_key:
@@ -496,46 +496,46 @@ def _reading_text(reading: _Reading, hand: Hand) -> str:
 
 _GROUPS: dict[tuple[int, int, bool, bool], Group] = {}
 _GROUP_KINDS = list(GroupKind)
-_GK = {k: i for i, k in enumerate(_GROUP_KINDS)}
+_G_CHOW, _G_PUNG, _G_KONG, _G_PAIR, _G_SINGLE = (
+    _GROUP_KINDS.index(k)
+    for k in (GroupKind.CHOW, GroupKind.PUNG, GroupKind.KONG, GroupKind.PAIR, GroupKind.SINGLE)
+)
 
 
-def _group(kind: GroupKind, tile: int, concealed: bool = True, declared: bool = False) -> Group:
-    """A shared immutable Group (built once per kind, tile and flags)."""
-    key = (_GK[kind], tile, concealed, declared)
+def _group(kind: int, tile: int, concealed: bool = True, declared: bool = False) -> Group:
+    """A shared immutable Group (built once per kind index, tile and flags)."""
+    key = (kind, tile, concealed, declared)
     g = _GROUPS.get(key)
     if g is None:
-        g = _GROUPS[key] = Group(kind, _TILES[tile], concealed, declared)
+        g = _GROUPS[key] = Group(_GROUP_KINDS[kind], _TILES[tile], concealed, declared)
     return g
-
-
-_MELD_KIND = {
-    MeldKind.CHOW: GroupKind.CHOW,
-    MeldKind.PUNG: GroupKind.PUNG,
-    MeldKind.KONG: GroupKind.KONG,
-    MeldKind.ADDED_KONG: GroupKind.KONG,
-    MeldKind.CONCEALED_KONG: GroupKind.KONG,
-}
 
 
 def _arrangement(hand: Hand, reading: _Reading, ctx: WinContext) -> Arrangement:
     shape, sets, pair, w, idx = reading
     if shape == THIRTEEN:
-        singles = tuple(_group(GroupKind.SINGLE, t) for t in ORPHANS if t != pair)
-        return Arrangement(Shape.THIRTEEN_ORPHANS, (*singles, _group(GroupKind.PAIR, pair)))
+        singles = tuple(_group(_G_SINGLE, t) for t in ORPHANS if t != pair)
+        return Arrangement(Shape.THIRTEEN_ORPHANS, (*singles, _group(_G_PAIR, pair)))
     if shape == SEVEN_PAIRS:
         conc = hand.concealed_counts
         return Arrangement(
             Shape.SEVEN_PAIRS,
-            tuple(_group(GroupKind.PAIR, i) for i in range(34) if conc[i] == 2),
+            tuple(_group(_G_PAIR, i) for i in range(34) if conc[i] == 2),
         )
     groups: list[Group] = [
-        _group(_MELD_KIND[m.kind], m.first, m.kind is MeldKind.CONCEALED_KONG, True)
+        _group(
+            _G_CHOW
+            if m.kind is MeldKind.CHOW
+            else (_G_PUNG if m.kind is MeldKind.PUNG else _G_KONG),
+            m.first,
+            m.kind is MeldKind.CONCEALED_KONG,
+            True,
+        )
         for m in hand.melds
     ]
     exposed_idx = idx if (w >= 0 and not ctx.self_drawn) else -1
     conc_groups = sorted((t, set_kind, i != exposed_idx) for i, (set_kind, t) in enumerate(sets))
     for t, set_kind, concealed in conc_groups:
-        gk = GroupKind.CHOW if set_kind == CHOW else GroupKind.PUNG
-        groups.append(_group(gk, t, concealed))
-    groups.append(_group(GroupKind.PAIR, pair, exposed_idx != 4))
+        groups.append(_group(_G_CHOW if set_kind == CHOW else _G_PUNG, t, concealed))
+    groups.append(_group(_G_PAIR, pair, exposed_idx != 4))
     return Arrangement(Shape.REGULAR, tuple(groups))

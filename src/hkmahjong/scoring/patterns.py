@@ -31,6 +31,7 @@ __all__ = [
     "WAIT_PUNG",
     "WAIT_SINGLE",
     "WAIT_TWO_SIDED",
+    "Detector",
     "Facts",
     "Pattern",
     "Switches",

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from hkmahjong.rules.fan import FanId
 from hkmahjong.rules.ruleset import DealBonusWin, LastTileRule, Ruleset
-from hkmahjong.scoring.patterns import FAN_INDEX, FANS, HAND_LEVEL, PATTERNS, Pattern, Switches
+from hkmahjong.scoring.patterns import (
+    FAN_INDEX,
+    FANS,
+    HAND_LEVEL,
+    PATTERNS,
+    Detector,
+    Pattern,
+    Switches,
+)
 
 __all__ = ["FanTable", "table_for"]
 
@@ -44,6 +52,8 @@ class FanTable:
     """By ``self_drawn``: whether the winning tile's place matters for (平糊 wait, 坎坎糊, 九蓮)."""
     hand_patterns: tuple[Pattern, ...]
     arrangement_patterns: tuple[Pattern, ...]
+    arrangement_detectors: tuple[tuple[Detector, int], ...]
+    """(detector, pattern index) of the arrangement-level patterns, for the hot loop."""
 
     def limit_value(self, fan_id: FanId) -> int:
         """What a limit hand scores: its listed value capped at the limit."""
@@ -107,6 +117,9 @@ def _compile(rs: Ruleset) -> FanTable:
         ),
         hand_patterns=tuple(p for p in enabled if p.fan_id in HAND_LEVEL),
         arrangement_patterns=tuple(p for p in enabled if p.fan_id not in HAND_LEVEL),
+        arrangement_detectors=tuple(
+            (p.detect, p.idx) for p in enabled if p.fan_id not in HAND_LEVEL
+        ),
     )
 
 
