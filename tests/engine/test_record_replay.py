@@ -157,6 +157,11 @@ def test_cli_sim_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["replay", str(log), "--hand", "1", "--seat", "S"]) == 0
     out = capsys.readouterr().out
     assert "第1局" in out and "第2局" not in out and "S 南>" in out
+    assert " deal (13 tiles)" in out  # others' deals redacted in South's view
+    assert main(["replay", str(log), "--step"]) == 0  # stdin is not a terminal: no waiting
+    assert "--- hand 2 over" in capsys.readouterr().out
+    assert main(["replay", str(log), "--hand", "9"]) == 2
+    assert "the record has hands 1 to 2" in capsys.readouterr().err
     log.write_text(log.read_text(encoding="utf-8").replace('"engine":"0.1.0"', '"engine":"0.0"'))
     assert main(["replay", "--verify", str(log)]) == 2
     assert "line 1: recorded by engine version 0.0" in capsys.readouterr().err
