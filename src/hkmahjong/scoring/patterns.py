@@ -61,6 +61,7 @@ class Switches:
     heavenly_after_concealed_kong: bool = False
     earthly_after_dealer_kong: bool = False
     bonus_win_decline: bool = True
+    bonus_set_played: bool = True
 
 
 class Facts:
@@ -291,9 +292,9 @@ def _complete_bonus_sets(f: Facts) -> tuple[bool, bool]:
 
 @_register(FanId.SEAT_BONUS, hand_level=True)
 def seat_bonus(f: Facts) -> int:
-    """正花: each flower or season numbered as the seat; a set counted as 一台花 keeps its own (detector sees the set)."""
+    """正花: each flower or season numbered as the seat, except inside a set counted as 一台花."""
     own = int(f.ctx.seat_wind)
-    flower_set, season_set = _complete_bonus_sets(f)
+    flower_set, season_set = _complete_bonus_sets(f) if f.sw.bonus_set_played else (False, False)
     n = 0
     for t in f.bonus:
         is_flower = t < 38

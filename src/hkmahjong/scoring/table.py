@@ -93,6 +93,7 @@ def _compile(rs: Ruleset) -> FanTable:
         heavenly_after_concealed_kong=rs.heavenly_after_concealed_kong,
         earthly_after_dealer_kong=rs.earthly_after_dealer_kong,
         bonus_win_decline=rs.bonus_win_decline,
+        bonus_set_played=FanId.BONUS_SET in values,
     )
     enabled = [PATTERNS[f] for f in FanId if f in values and f is not FanId.CHICKEN]
     return FanTable(
