@@ -75,7 +75,7 @@ def _regular(counts: list[int], meld_count: int) -> list[list[tuple[GroupKind, i
             continue
         counts[p] -= 2
         for sets in _decompose_sets(counts, 0, need):
-            key = (*sorted(sets, key=lambda g: (g[1], g[0].value)), (GroupKind.PAIR, p))
+            key = (*sorted(sets, key=lambda g: (g[1], g[0] is GroupKind.CHOW)), (GroupKind.PAIR, p))
             if key not in found:
                 found.add(key)
                 result.append(list(key))
