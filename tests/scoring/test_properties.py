@@ -162,3 +162,19 @@ def test_limit_hand_under_no_limit_stacks() -> None:
     hand = Hand.from_text("111z222z333z55z [777z] 3f")
     r = score_hand(hand, WinContext(), NO_LIMIT)
     assert r.fan_of(FanId.ALL_HONOURS) == 10 and r.total_fan == 13 and not r.is_limit
+
+
+DOUBLED = dataclasses.replace(
+    NO_LIMIT, fan=type(NO_LIMIT.fan)({f: 2 * v for f, v in NO_LIMIT.fan.items()})
+)
+
+
+@SETTINGS
+@given(hand=complete_hands(), ctx=contexts)
+def test_values_come_only_from_the_ruleset(hand: Hand, ctx: WinContext) -> None:
+    """Doubling every value of the fan table doubles every item and the total (no value is
+    hard-coded in the calculator; DESIGN.md practice 4)."""
+    a = score_hand(hand, ctx, NO_LIMIT)
+    b = score_hand(hand, ctx, DOUBLED)
+    assert b.total_fan == 2 * a.total_fan
+    assert [(i.fan_id, 2 * i.fan) for i in a.items] == [(i.fan_id, i.fan) for i in b.items]
