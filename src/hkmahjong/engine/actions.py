@@ -83,17 +83,57 @@ _WITH_TILE = frozenset(
 _BY_WORD = {k.word: k for k in ActionKind}
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Action:
     """One action: ``kind`` and, for discard/chow/kongs of a turn, a ``tile``.
 
     For a chow ``tile`` is the chow's lowest tile (``chow 345p`` has ``tile == Tile.P3``); the
-    claimed discard is implied by the window. Actions are small values: compare, hash and sort
-    them freely (``legal_actions`` is sorted by kind, then tile).
+    claimed discard is implied by the window. Actions are small interned values — ``Action(k, t)``
+    always returns the same object — so equality is identity (fast in hot loops); compare, hash
+    and sort them freely (``legal_actions`` is sorted by kind, then tile).
+
+    :raises IllegalActionError: on construction when the tile does not fit the kind.
     """
 
     kind: ActionKind
     tile: Tile | None = None
+
+    def __new__(cls, kind: ActionKind, tile: Tile | int | None = None) -> Action:
+        """The interned action of ``kind`` (and ``tile``)."""
+        try:
+            kind = ActionKind(kind)
+            if not kind.takes_tile:
+                if tile is not None:
+                    raise IllegalActionError(f"action {kind.word!r} takes no tile")
+                return _PLAIN[kind]
+            if tile is None or not 0 <= int(tile) < 34:
+                raise IllegalActionError(f"action {kind.word!r} needs a playing tile, got {tile!r}")
+            if kind is ActionKind.CHOW and (tile >= 27 or tile % 9 > 6):
+                raise IllegalActionError(f"no chow starts at {Tile(tile).mpsz}")
+            return _TILED[kind][int(tile)]
+        except NameError:  # pragma: no cover - only before the interned tables exist
+            raise IllegalActionError("actions are not ready yet") from None
+
+    def __init__(self, kind: ActionKind, tile: Tile | int | None = None) -> None:
+        """Nothing to do: ``__new__`` returned the interned, already filled action."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Action.from_text, (self.text,))
+
+    def _key(self) -> tuple[int, int]:
+        return (int(self.kind), -1 if self.tile is None else int(self.tile))
+
+    def __lt__(self, other: Action) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Action) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Action) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Action) -> bool:
+        return self._key() >= other._key()
 
     @property
     def text(self) -> str:
@@ -178,9 +218,16 @@ class Action:
         return _PLAIN[kind]
 
 
-_PLAIN: dict[ActionKind, Action] = {k: Action(k) for k in ActionKind if not k.takes_tile}
+def _build(kind: ActionKind, tile: Tile | None) -> Action:
+    obj = object.__new__(Action)
+    object.__setattr__(obj, "kind", kind)
+    object.__setattr__(obj, "tile", tile)
+    return obj
+
+
+_PLAIN: dict[ActionKind, Action] = {k: _build(k, None) for k in ActionKind if not k.takes_tile}
 _TILED: dict[ActionKind, list[Action]] = {
-    k: [Action(k, Tile(i)) for i in range(34)] for k in _WITH_TILE
+    k: [_build(k, Tile(i)) for i in range(34)] for k in _WITH_TILE
 }
 
 PASS = _PLAIN[ActionKind.PASS]

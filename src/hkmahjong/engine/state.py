@@ -59,6 +59,8 @@ _CKONG = [Action.concealed_kong(i) for i in range(34)]
 _AKONG = [Action.added_kong(i) for i in range(34)]
 _CHOW = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_REPEAT = [[(_T[k],) * n for n in range(5)] for k in range(34)]
+_CONCEALED_CACHE: dict[bytes, tuple[Tile, ...]] = {}
 _TURN, _CLAIM, _ROB, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
 _SEAT = Visibility.SEAT
 _JSON_VERSION = 1
@@ -164,8 +166,8 @@ class HandState:
     tail: int
     hands: list[list[int]]
     melds: list[list[Meld]]
-    bonus: list[list[int]]
-    rivers: list[list[int]]
+    bonus: list[list[Tile]]
+    rivers: list[list[Tile]]
     taken: list[list[bool]]
     phase_: Phase
     current: int
@@ -317,7 +319,7 @@ class HandState:
             nxt: list[list[int]] = [[], [], [], []]
             for seat in range(4):
                 for b in pending[seat]:
-                    self.bonus[seat].append(b)
+                    self.bonus[seat].append(_T[b])
                     ev.append(Event(EventKind.BONUS, _W[seat], _T[b]))
                     r = self._take(from_tail=True)
                     if r is None:
@@ -413,7 +415,7 @@ class HandState:
     def hand_of(self, seat: Wind) -> Hand:
         """The referee's view of ``seat``'s hand (concealed tiles, melds, bonus tiles)."""
         s = int(seat)
-        return Hand(self._concealed(s), tuple(self.melds[s]), tuple(_T[b] for b in self.bonus[s]))
+        return Hand(self._concealed(s), tuple(self.melds[s]), tuple(self.bonus[s]))
 
     # ------------------------------------------------------------------------------------------
     # the wall
@@ -438,7 +440,7 @@ class HandState:
         self.win_bar_fan[seat] = -1
         ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=source, visibility=_SEAT))
         while t >= 34:
-            self.bonus[seat].append(t)
+            self.bonus[seat].append(_T[t])
             ev.append(Event(EventKind.BONUS, _W[seat], _T[t]))
             t = self._take(from_tail=True)
             if t is None:
@@ -479,17 +481,25 @@ class HandState:
     # ------------------------------------------------------------------------------------------
     # scoring helpers
     def _concealed(self, s: int) -> tuple[Tile, ...]:
-        out: list[Tile] = []
-        for k, n in enumerate(self.hands[s]):
-            if n:
-                out.extend((_T[k],) * n)
-        return tuple(out)
+        counts = self.hands[s]
+        key = bytes(counts)
+        hit = _CONCEALED_CACHE.get(key)
+        if hit is None:
+            out: list[Tile] = []
+            for k, n in enumerate(counts):
+                if n:
+                    out.extend(_REPEAT[k][n])
+            hit = tuple(out)
+            if len(_CONCEALED_CACHE) > 20_000:
+                _CONCEALED_CACHE.clear()
+            _CONCEALED_CACHE[key] = hit
+        return hit
 
     def _hand_with(self, s: int, extra: int) -> Hand:
         tiles = list(self._concealed(s))
         if extra >= 0:
             tiles.append(_T[extra])
-        return Hand(tuple(tiles), tuple(self.melds[s]), tuple(_T[b] for b in self.bonus[s]))
+        return Hand(tuple(tiles), tuple(self.melds[s]), tuple(self.bonus[s]))
 
     def _context(
         self,
@@ -617,44 +627,41 @@ class HandState:
         return acts
 
     def _claim_options(self, s: int, t: int, d: int) -> list[Action]:
+        """What ``s`` may do with ``d``'s discard ``t``, sorted; [] when nothing but pass."""
         rs = self.ruleset
         counts = self.hands[s]
-        opts: list[Action] = []
+        n = counts[t]
+        chow_seat = s == (d + 1) % 4 and t < 27
         can_win = self._try_win(s, t, robbing=False)
-        if self.tiles_left > 0:
-            n = counts[t]
+        false_win = not can_win and self.physical_table and not self.win_barred[s]
+        if n < 2 and not chow_seat and not can_win and not false_win:
+            return []
+        opts: list[Action] = [PASS]
+        if self.tail - self.head > rs.dead_wall:  # no claim but a win on the last discard
             total = sum(counts)
-            if n >= 2 and not (rs.pung_pass_rule and (self.pung_bar[s] >> t) & 1):
-                rest_other = total - n
-                if rest_other > 0 or (not rs.no_swap_discard and n - 2 > 0):
-                    opts.append(PUNG)
-            if n == 3:
-                opts.append(KONG)
-            if s == (d + 1) % 4 and t < 27:
+            if chow_seat:
                 r = t % 9
                 for first in (t - 2, t - 1, t):
                     fr = r - (t - first)
                     if fr < 0 or fr > 6:
                         continue
-                    need = [x for x in (first, first + 1, first + 2) if x != t]
-                    if counts[need[0]] and counts[need[1]]:
-                        counts[need[0]] -= 1
-                        counts[need[1]] -= 1
-                        left = total - 2
-                        if rs.no_swap_discard:
-                            left -= counts[t]
-                        counts[need[0]] += 1
-                        counts[need[1]] += 1
+                    a, b = [x for x in (first, first + 1, first + 2) if x != t]
+                    if counts[a] and counts[b]:
+                        # 食替: after the chow some tile other than the claimed kind must remain
+                        left = total - 2 - (counts[t] if rs.no_swap_discard else 0)
                         if left > 0:
                             opts.append(_CHOW[first])
+            barred = rs.pung_pass_rule and (self.pung_bar[s] >> t) & 1
+            discard_left = total - n > 0 or (not rs.no_swap_discard and n > 2)
+            if n >= 2 and not barred and discard_left:
+                opts.append(PUNG)
+            if n == 3:
+                opts.append(KONG)
         if can_win:
             opts.append(WIN)
-        elif self.physical_table and not self.win_barred[s]:
+        elif false_win:
             opts.append(FALSE_WIN)
-        if opts:
-            opts.append(PASS)
-            opts.sort()
-        return opts
+        return opts if len(opts) > 1 else []
 
     # ------------------------------------------------------------------------------------------
     # apply
@@ -731,7 +738,7 @@ class HandState:
 
     def _discard(self, s: int, t: int, ev: list[Event]) -> None:
         self.hands[s][t] -= 1
-        self.rivers[s].append(t)
+        self.rivers[s].append(_T[t])
         self.taken[s].append(False)
         self.turns_done[s] += 1
         self.last_drawn = -1
@@ -1120,9 +1127,9 @@ class HandState:
             if s == self.current and self.last_drawn >= 0 and phase is _TURN
             else None,
             melds=tuple(tuple(m) for m in self.melds),
-            bonus=tuple(tuple(_T[b] for b in bs) for bs in self.bonus),
-            discards=tuple(tuple(_T[t] for t in r) for r in self.rivers),
-            claimed=tuple(tuple(r) for r in self.taken),
+            bonus=tuple(map(tuple, self.bonus)),
+            discards=tuple(map(tuple, self.rivers)),
+            claimed=tuple(map(tuple, self.taken)),
             concealed_counts=tuple(sum(c) for c in self.hands),
             tiles_left=self.tiles_left,
             pending_tile=_T[pending] if pending >= 0 else None,
@@ -1229,9 +1236,9 @@ class HandState:
             key = "melds"
             self.melds = [[Meld.from_text(m) for m in ms] for ms in obj["melds"]]
             key = "bonus"
-            self.bonus = [[int(b) for b in bs] for bs in obj["bonus"]]
+            self.bonus = [[_T[int(b)] for b in bs] for bs in obj["bonus"]]
             key = "rivers"
-            self.rivers = [[int(t) for t in r] for r in obj["rivers"]]
+            self.rivers = [[_T[int(t)] for t in r] for r in obj["rivers"]]
             self.taken = [[bool(x) for x in r] for r in obj["taken"]]
             key = "phase"
             self.phase_ = Phase(obj["phase"])
