@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine
 from types import ModuleType
 from typing import Any, cast
 
+import pytest
 from textual.widgets import Button, Static
 
 from hkmahjong.cli.tui.game import ParlorGame
@@ -376,3 +377,26 @@ async def test_robbing_the_kong_prompt(kit: ModuleType) -> None:
         assert FanId.ROBBING_KONG in outcome.wins[0].result.fan_ids
         assert outcome.wins[0].discarder is Wind.SOUTH  # the kong declarer pays
         assert isinstance(app.screen, HandEndScreen)
+
+
+@pytest.mark.parametrize(("lang", "word"), [("zh-Hans", "胡"), ("en", "Win")])
+def test_other_languages(kit: ModuleType, lang: str, word: str) -> None:
+    """--lang: the prompt, the buttons and the fan names follow the language (简体 / English)."""
+
+    async def run() -> None:
+        game = kit.scenario_game(kit.WIN_ON_DISCARD, kit.WIN_DRAWS, lang=lang)
+        app = kit.make_app(game)
+        async with app.run_test() as pilot:
+            await kit.settle(pilot)
+            await pilot.press("enter")
+            await kit.settle(pilot)
+            assert str(app.query_one("#btn-win", Button).label) == word
+            await pilot.press("w")
+            await kit.settle(pilot)
+            assert isinstance(app.screen, HandEndScreen)
+            body = str(app.screen.body)
+            dragons = FanId.SMALL_DRAGONS
+            assert (dragons.zh_hans if lang == "zh-Hans" else dragons.zh) in body
+            assert dragons.en in body
+
+    asyncio.run(run())

@@ -350,6 +350,12 @@ class ParlorGame(GameController):
             return
         result = match_result(outcome, self.ruleset, self.match)
         entry = self.match.record(result, allow_debt=not self.ruleset.payment.bankrupt_cap)
+        label = entry.label
+        if self.lang != "zh-Hant":
+            where = tr(self.lang, "round", w=self.renderer.wind(entry.prevailing))
+            label = f"{where} {tr(self.lang, 'hand_no', n=entry.deal % 4 + 1)}"
+            if entry.repeat:
+                label += " " + tr(self.lang, "repeat", n=entry.repeat)
         self.recorded = True
         self.hand_record.seed = self.hand_seed
         self.hand_record.result = result
@@ -357,7 +363,7 @@ class ParlorGame(GameController):
         if self.match.finished:
             self.record.match_seed = self.match_seed
             self.record.totals = list(self.match.totals().values())
-        self.history.append(self._history_line(entry.label, outcome.drawn, entry.deltas))
+        self.history.append(self._history_line(label, outcome.drawn, entry.deltas))
 
     def _history_line(self, label: str, drawn: bool, deltas: Sequence[float]) -> str:
         outcome = self.state.outcome
