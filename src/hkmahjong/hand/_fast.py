@@ -39,6 +39,8 @@ class Tables:
             tuple(raw[off + 10 * i : off + 10 * i + 10]) for i in range(nu)
         ]
         off += 10 * nu
+        self.index: dict[tuple[int, ...], int] = {p: i for i, p in enumerate(self.profiles)}
+        """Profile -> its id (for profiles computed outside the tables, e.g. under meld caps)."""
         self.number = raw[off : off + n_num]
         off += n_num
         self.honour = raw[off : off + n_hon]

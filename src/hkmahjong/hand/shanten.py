@@ -65,12 +65,38 @@ def _check_counts(counts: Sequence[int], meld_count: int) -> int:
     return total
 
 
+_SUITS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
+_FULL = {9: [4] * 9, 7: [4] * 7}
+
+
 def regular_distance_capped(counts: Sequence[int], meld_count: int, caps: Sequence[int]) -> int:
-    """Distance to 4 sets + pair (with ``4 - meld_count`` concealed sets) under per-kind caps."""
-    prof = suit_profile(tuple(counts[0:9]), tuple(caps[0:9]), True)
-    prof = combine(prof, suit_profile(tuple(counts[9:18]), tuple(caps[9:18]), True))
-    prof = combine(prof, suit_profile(tuple(counts[18:27]), tuple(caps[18:27]), True))
-    prof = combine(prof, suit_profile(tuple(counts[27:34]), tuple(caps[27:34]), False))
+    """Distance to 4 sets + pair (with ``4 - meld_count`` concealed sets) under per-kind caps.
+
+    Suits without a capped kind use the tables; a suit holding meld tiles gets its profile by
+    dynamic programming (cached), and the combination uses the tables when the profile is known.
+    """
+    t = _fast.tables()
+    ids: list[int | None] = []
+    profiles: list[tuple[int, ...]] = []
+    for lo, hi, chows in _SUITS:
+        part = counts[lo:hi]
+        cap = list(caps[lo:hi])
+        if cap == _FULL[hi - lo]:
+            key = 0
+            for n in part:
+                key = key * 5 + n
+            pid: int | None = (t.number if chows else t.honour)[key]
+            prof = t.profiles[pid] if pid is not None else ()
+        else:
+            prof = suit_profile(tuple(part), tuple(cap), chows)
+            pid = t.index.get(prof)
+        ids.append(pid)
+        profiles.append(prof)
+    a, b, c, d = ids
+    if a is not None and b is not None and c is not None and d is not None:
+        nu = t.size
+        return t.final[4 - meld_count][t.comb[t.comb[a * nu + b] * nu + c] * nu + d]
+    prof = combine(combine(combine(profiles[0], profiles[1]), profiles[2]), profiles[3])
     return prof[2 * (4 - meld_count) + 1]
 
 
