@@ -23,6 +23,7 @@ from hkmahjong.env import (
     describe_action,
     env,
     hand_seed,
+    observation,
     raw_env,
 )
 from hkmahjong.errors import IllegalActionError, MahjongError
@@ -214,3 +215,27 @@ def test_single_seat_env_with_bots() -> None:
     assert total == pytest.approx(float(info["outcome"].deltas[seat]))
     with pytest.raises(MahjongError, match="reset"):
         e.step(0)
+
+
+@pytest.mark.parametrize("rules", ["parlor", "qingzhang"])
+def test_fast_state_encoder_equals_view_observation(rules: str) -> None:
+    """The env's referee-side encoder reads only what a PlayerView shows: on random play, its
+    planes equal observation(view) for every seat at every step (incl. claims, kongs, new hands)."""
+    e = raw_env(rules=rules, hands=3)
+    rng = random.Random(9)
+    steps = 0
+    for seed in range(4):
+        e.reset(seed=seed)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            scores = e._seat_scores()
+            for other in e.possible_agents:
+                view = e.player_view(other)
+                fast = e.observe(other)["observation"]
+                assert np.array_equal(fast, observation(view, scores)), (other, steps)
+            e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+            steps += 1
+    assert steps > 300

@@ -33,9 +33,9 @@ from hkmahjong.env.encoding import (
     NUM_ORACLE_PLANES,
     NUM_PLANES,
     OBSERVATION_VERSION,
+    StateEncoder,
     action_mask,
     index_action,
-    observation,
     oracle_observation,
 )
 from hkmahjong.errors import MahjongError
@@ -120,6 +120,9 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._act_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self.oracle_space = spaces.Box(0.0, np.inf, (NUM_ORACLE_PLANES, 34), dtype=np.float32)
         self.state_: HandState | None = None
+        self._agent_at_seat: list[str] = list(AGENTS)
+        self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}
+        self._encoder = StateEncoder()
         self._seed = 0
         self._hand = 0
         self._dealer_player = 0
@@ -171,6 +174,10 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             prevailing_wind=self._prevailing,
             hand_number=self._hand,
         )
+        self._agent_at_seat = [self.agent_at(s) for s in range(4)]
+        self._seat_of_agent = {a: self.seat_of(a) for a in AGENTS}
+        for a in self.agents:
+            self.infos[a] = {"seat": self.seat_of(a).letter, "hand": self._hand}
         self._after_step()
 
     def _after_step(self) -> None:
@@ -179,9 +186,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         if st.is_over:
             self._end_hand()
             return
-        self.agent_selection = self.agent_at(st.to_act[0])
-        for a in self.agents:
-            self.infos[a] = {"seat": self.seat_of(a).letter, "to_act": self.agent_selection == a}
+        self.agent_selection = self._agent_at_seat[st.to_act[0]]
 
     def _end_hand(self) -> None:
         st = self.state_
@@ -217,21 +222,24 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
-        assert self.state_ is not None
-        view = self._view(agent)
-        scores = [self.match_scores[self.agent_name_mapping[self.agent_at(s)]] for s in range(4)]
-        legal = self.state_.legal_actions(view.seat)
-        pending = None if view.pending_tile is None else int(view.pending_tile)
+        st = self.state_
+        assert st is not None
+        seat = self._seat_of_agent[agent]
+        legal = st.legal_actions(seat)
         return {
-            "observation": observation(view, scores),
-            "action_mask": action_mask(legal, pending),
+            "observation": self._encoder.encode(st, int(seat), self._seat_scores()),
+            "action_mask": action_mask(legal, pending_tile(st)),
         }
+
+    def _seat_scores(self) -> list[float]:
+        """Match scores by seat of the current hand."""
+        d = self._dealer_player
+        return [self.match_scores[(s + d) % 4] for s in range(4)]
 
     def oracle_observe(self, agent: str) -> npt.NDArray[np.float32]:
         """Full-information planes (every hand and the wall) — for training only."""
         assert self.state_ is not None
-        scores = [self.match_scores[self.agent_name_mapping[self.agent_at(s)]] for s in range(4)]
-        return oracle_observation(self.state_, int(self.seat_of(agent)), scores)
+        return oracle_observation(self.state_, int(self.seat_of(agent)), self._seat_scores())
 
     def player_view(self, agent: str) -> PlayerView:
         """The engine's :class:`~hkmahjong.engine.PlayerView` for ``agent``."""
@@ -253,14 +261,15 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             return
         st = self.state_
         assert st is not None
-        seat = self.seat_of(agent)
+        seat = self._seat_of_agent[agent]
         legal = st.legal_actions(seat)
         if action is None:
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
         chosen = index_action(int(action), legal, pending_tile(st), who=self._who(agent))
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
         st.apply(seat, chosen)
         self._after_step()
 
