@@ -31,7 +31,8 @@ class WinContext:
     kong_replacement: bool = False
     """槓上開花."""
     double_kong_replacement: bool = False
-    """槓上槓 (two or more consecutive kongs before the winning replacement)."""
+    """槓上槓: two or more consecutive kongs, no bonus replacement between them (one after the
+    second kong is fine, W1); also set ``bonus_replacement`` when the win came after one."""
     second_kong_from_replacement: bool = True
     """槓上槓: the second kong was made with the first kong's replacement (C, W1 fn.17 switch)."""
     bonus_replacement: bool = False

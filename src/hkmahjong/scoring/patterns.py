@@ -217,9 +217,13 @@ def kong_replacement(f: Facts) -> int:
 
 @_register(FanId.DOUBLE_KONG_REPLACEMENT, hand_level=True)
 def double_kong_replacement(f: Facts) -> int:
-    """槓上槓: self-drawn after two or more consecutive kongs (switch: the second from the first's replacement)."""
+    """槓上槓: self-drawn after two or more consecutive kongs (switch: the second from the first's replacement).
+
+    A bonus replacement after the second kong still counts (W1 "補花只能在開槓前或連開兩次槓牌以上後");
+    one between the kongs breaks the chain, and the caller then reports a single kong replacement.
+    """
     ctx = f.ctx
-    if not (ctx.double_kong_replacement and ctx.self_drawn) or ctx.bonus_replacement:
+    if not (ctx.double_kong_replacement and ctx.self_drawn):
         return 0
     if f.kongs < 2:
         return 0
@@ -228,7 +232,9 @@ def double_kong_replacement(f: Facts) -> int:
 
 @_register(FanId.BONUS_REPLACEMENT, hand_level=True)
 def bonus_replacement(f: Facts) -> int:
-    """花上自摸: self-drawn on a bonus-tile replacement."""
+    """花上自摸: self-drawn on a bonus-tile replacement (after two kongs in a row it is 槓上槓, W1)."""
+    if double_kong_replacement(f):
+        return 0
     return int(f.ctx.bonus_replacement and f.ctx.self_drawn and f.n_bonus > 0)
 
 
