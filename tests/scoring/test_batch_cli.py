@@ -163,3 +163,21 @@ def test_bare_hkmj_scores_an_example(capsys: pytest.CaptureFixture[str]) -> None
     assert cmd_score.default_main(parser) == 0
     out = capsys.readouterr().out
     assert "4 番" in out and "usage: hkmj" in out
+
+
+def test_docs_calculator_example_is_current(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/calculator.md's example session is what hkmj score prints today (docs in step)."""
+    import re
+    import shlex
+
+    doc = (Path(__file__).parents[2] / "docs" / "calculator.md").read_text("utf-8")
+    block = re.search(r"```\n\$ (hkmj score .*?)\n(.*?)```", doc, re.S)
+    assert block is not None
+    argv = shlex.split(block.group(1))[1:]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip() == block.group(2).strip()
+    batch_in = re.search(r"Input:\n\n```json\n(.*?)```", doc, re.S)
+    batch_out = re.search(r"Output \(same order\):\n\n```json\n(.*?)```", doc, re.S)
+    assert batch_in and batch_out
+    got = score_line(" ".join(batch_in.group(1).split()), 1, get_preset("parlor"), get_preset)
+    assert got == json.loads(batch_out.group(1))
