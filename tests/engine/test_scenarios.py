@@ -423,12 +423,12 @@ def test_bonus_replacement_after_a_kong_is_flower_win_not_kong_win() -> None:
     assert FanId.BONUS_REPLACEMENT in out.wins[0].result.fan_ids
 
 
-def test_kong_with_no_replacement_left_is_an_exhaustive_draw() -> None:
-    """RULES.md §12: no tile left for a kong replacement — the hand is drawn, nobody pays."""
+def _to_the_last_tile() -> HandState:
+    """Play (discarding drawn tiles, passing every claim) until North holds the last tile."""
     rs = replace(PARLOR, bonus_tiles=False, dead_wall=64, min_fan=3)
     st = table(
         rs,
-        e="1m4m7m2p5p8p3s6s9s1z2z3z4z5z",
+        e="3m3m1m4m7m2p5p8p3s6s9s1z2z3z",
         s="2m5m8m3p6p9p1s4s7s1z2z3z5z",
         w="3m6m9m1p4p7p2s5s8s1z2z4z6z",
         n="7777z3m6m9m1p4p7p2s5s8s",
@@ -441,6 +441,12 @@ def test_kong_with_no_replacement_left_is_an_exhaustive_draw() -> None:
         play(st, seat, f"discard {Tile(last).mpsz}" if last >= 0 else held[0].text)
         pass_all(st)
         assert not st.is_over
+    return st
+
+
+def test_kong_with_no_replacement_left_is_an_exhaustive_draw() -> None:
+    """RULES.md §12: no tile left for a kong replacement — the hand is drawn, nobody pays."""
+    st = _to_the_last_tile()
     assert "concealed_kong 7z" in texts(st, N)
     events = st.apply(N, Action.from_text("concealed_kong 7z"))
     kinds = [e.kind for e in events]
@@ -448,6 +454,15 @@ def test_kong_with_no_replacement_left_is_an_exhaustive_draw() -> None:
     out = st.outcome
     assert out is not None and out.drawn and out.deltas == (0, 0, 0, 0) and out.dealer_stays
     assert st.census()[:34] == [4] * 34
+
+
+def test_the_last_discard_can_only_be_won() -> None:
+    """RULES.md §12 / decision: the last discard cannot be chowed, punged or konged; then 流局."""
+    st = _to_the_last_tile()
+    assert st.hands[E][Tile.M3] >= 2
+    play(st, N, "discard 3m")
+    out = st.outcome
+    assert out is not None and out.drawn
 
 
 def test_exhaustive_draw_with_a_reserved_tail() -> None:
