@@ -181,3 +181,18 @@ def test_docs_calculator_example_is_current(capsys: pytest.CaptureFixture[str]) 
     assert batch_in and batch_out
     got = score_line(" ".join(batch_in.group(1).split()), 1, get_preset("parlor"), get_preset)
     assert got == json.loads(batch_out.group(1))
+
+
+def test_thirteen_tiles_score_each_wait(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 13-tile hand lists each wait with its score (W2 九蓮寶燈 聽九張: nine waits, each 10)."""
+    from hkmahjong.hand import Hand
+    from hkmahjong.scoring import WinContext, score_waits
+
+    got = score_waits(Hand.from_text("1112345678999m"), WinContext(), get_preset("parlor"))
+    assert [t.mpsz for t, _ in got] == [f"{i}m" for i in range(1, 10)]
+    assert all(r.total_fan == 10 and r.is_limit for _, r in got)
+    assert main(["score", "123m456p789s11z55s", "--self-drawn", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert {w["tile"]: w["total_fan"] for w in obj["waits"]} == {"5s": 3, "1z": 5}
+    assert main(["score", "123m456p789s13z55s"]) == 0
+    assert "not ready" in capsys.readouterr().out

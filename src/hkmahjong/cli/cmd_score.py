@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from hkmahjong.errors import MahjongError
 from hkmahjong.hand import Hand
 from hkmahjong.rules import Ruleset, load_ruleset
-from hkmahjong.scoring import ScoreResult, WinContext, score_hand
+from hkmahjong.scoring import ScoreResult, WinContext, score_hand, score_waits
 from hkmahjong.scoring.batch import (
     arrangement_texts,
     payment_json,
@@ -54,7 +54,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         "hand",
         nargs="?",
         metavar="HAND",
-        help="the winning hand, winning tile included: e.g. '234m44466p [111s] (7777z) 2f'",
+        help="the winning hand, winning tile included: e.g. '234m44466p [111s] (7777z) 2f' "
+        "(a 13-tile hand: the score of a win on each of its waits)",
     )
     parser.add_argument("--jsonl", metavar="FILE", help="score a JSON Lines batch ('-' = stdin)")
     parser.add_argument("--rules", default="parlor", metavar="NAME_OR_TOML", help="preset or TOML")
@@ -123,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     hand = _hand(args)
     ctx = _context(args)
+    if hand.tile_count == 13 and not (ctx.seven_bonus or ctx.eight_bonus):
+        return _run_waits(hand, ctx, rules, args)
     result = score_hand(hand, ctx, rules)
     discarder = Wind.parse(args.discarder) if args.discarder else None
     liable = Wind.parse(args.liable) if args.liable else None
@@ -146,6 +149,29 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(
         render(hand, ctx, result, rules, lang=args.lang, discarder=discarder, liable=liable)
     )
+    return 0
+
+
+def _run_waits(hand: Hand, ctx: WinContext, rules: Ruleset, args: argparse.Namespace) -> int:
+    """A 13-tile hand: score a win on each of its waits (聽牌計番)."""
+    scored = score_waits(hand, ctx, rules)
+    if args.json:
+        waits_out = []
+        for tile, r in scored:
+            entry: dict[str, Any] = {"tile": tile.mpsz}
+            entry.update(result_json(r))
+            waits_out.append(entry)
+        print(json.dumps({"hand": hand.text, "waits": waits_out}, ensure_ascii=False))
+        return 0
+    how = "自摸 self-drawn" if ctx.self_drawn else "食出銃 on a discard"
+    print(f"{_w('hand', args.lang)}: {hand.text} (13 tiles: scoring each wait 聽牌, {how})")
+    if not scored:
+        print("未聽牌 not ready: no tile completes this hand")
+        return 0
+    for tile, r in scored:
+        names = " ".join(_name(i.fan_id, args.lang)[0] for i in r.items)
+        mark = "" if r.valid_win else f"  (不成糊 {r.reason})"
+        print(f"  {_pad(tile.label(args.lang), 5)}{r.total_fan:>3} 番  {names}{mark}")
     return 0
 
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from hkmahjong.hand.groups import Arrangement, Group, GroupKind, Shape
 from hkmahjong.hand.hand import Hand, HandStatus
 from hkmahjong.hand.meld import MeldKind
+from hkmahjong.hand.shanten import waits
 from hkmahjong.rules.fan import FanId
 from hkmahjong.rules.ruleset import Ruleset
 from hkmahjong.scoring.context import WinContext
@@ -42,7 +43,7 @@ from hkmahjong.scoring.result import FanItem, ScoreResult
 from hkmahjong.scoring.table import FanTable, table_for
 from hkmahjong.tiles import ORPHANS, Tile
 
-__all__ = ["score_hand"]
+__all__ = ["score_hand", "score_waits"]
 
 _BONUS_WIN_EXTRAS = (
     FanId.SELF_DRAWN,
@@ -539,3 +540,14 @@ def _arrangement(hand: Hand, reading: _Reading, ctx: WinContext) -> Arrangement:
         groups.append(_group(_G_CHOW if set_kind == CHOW else _G_PUNG, t, concealed))
     groups.append(_group(_G_PAIR, pair, exposed_idx != 4))
     return Arrangement(Shape.REGULAR, tuple(groups))
+
+
+def score_waits(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> list[tuple[Tile, ScoreResult]]:
+    """聽牌計番: for a ready 13-tile hand, each winning tile and the score of winning on it.
+
+    ``ctx.winning_tile`` is ignored (each wait is the winning tile in turn); [] when not ready.
+
+    :raises InvalidHandError: for an impossible hand or one that does not hold 13 tiles.
+    """
+    tiles = waits(hand, seven_pairs=ruleset.seven_pairs)
+    return [(t, score_hand(hand.add(t), replace(ctx, winning_tile=t), ruleset)) for t in tiles]
