@@ -22,7 +22,8 @@ from hkmahjong.hand import (
     useful_tiles,
     waits,
 )
-from hkmahjong.hand.shanten import _shanten
+from hkmahjong.hand._profile import combine, suit_profile
+from hkmahjong.hand.shanten import _orphans_distance, _pairs_distance
 from hkmahjong.tiles import KINDS, Tile, counts34, parse_tiles
 
 H = Hand.from_text
@@ -219,15 +220,30 @@ def test_two_meld_hands_match_oracle() -> None:
         assert shanten(hand) == oracle_distance(counts34(concealed), held, 2) - 1, hand
 
 
+def dp_shanten(c: list[int], k: int, seven_pairs: bool, orphans: bool) -> int:
+    """Shanten from the per-suit dynamic programme (no tables) and the special-shape formulas."""
+    prof = suit_profile(tuple(c[0:9]), (4,) * 9, True)
+    for lo, hi in ((9, 18), (18, 27)):
+        prof = combine(prof, suit_profile(tuple(c[lo:hi]), (4,) * 9, True))
+    prof = combine(prof, suit_profile(tuple(c[27:34]), (4,) * 7, False))
+    best = prof[2 * (4 - k) + 1]
+    if k == 0 and orphans:
+        best = min(best, _orphans_distance(c))
+    if k == 0 and seven_pairs:
+        best = min(best, _pairs_distance(c))
+    return best - 1
+
+
 def test_fast_path_matches_dynamic_programming() -> None:
-    """The table path equals the per-suit DP (uncapped) on random and near-complete hands."""
+    """The table path equals the per-suit DP on random hands, with every shape switch."""
     rng = random.Random(3)
     wall = [t for t in range(34) for _ in range(4)]
-    for i in range(3000):
-        k = i % 4
-        c = counts34(rng.sample(wall, rng.choice((13, 14)) - 3 * k))
-        for sp, to in ((False, False), (True, True)):
-            assert shanten_counts(c, k, seven_pairs=sp, thirteen_orphans=to) == _shanten(
-                c, k, [4] * 34, sp, to
-            )
+    orphans = [t for t in wall if Tile(t).is_orphan]
+    for i in range(1500):
+        k = i % 4 if i % 3 else 0
+        pool = orphans if i % 5 == 0 else wall
+        c = counts34(rng.sample(pool, rng.choice((13, 14)) - 3 * k))
+        for sp, to in ((False, False), (True, True), (True, False), (False, True)):
+            expected = dp_shanten(c, k, sp, to)
+            assert shanten_counts(c, k, seven_pairs=sp, thirteen_orphans=to) == expected, c
         assert (shanten_counts(c, k) == -1) == is_complete_counts(c, k)

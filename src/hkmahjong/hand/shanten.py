@@ -20,6 +20,8 @@ from hkmahjong.tiles import KINDS, NUM_KINDS, Tile
 
 __all__ = [
     "ShantenResult",
+    "discard_shanten",
+    "regular_distance_capped",
     "shanten",
     "shanten_counts",
     "shanten_detail",
@@ -29,8 +31,6 @@ __all__ = [
 ]
 
 _ORPHAN_IDX = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_FULL_CAPS9 = (4,) * 9
-_FULL_CAPS7 = (4,) * 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,24 +47,6 @@ class ShantenResult:
     seven_pairs: int | None
 
 
-def _check_counts(counts: Sequence[int], meld_count: int) -> int:
-    if len(counts) != NUM_KINDS:
-        raise InvalidHandError(f"a count vector has {NUM_KINDS} entries, got {len(counts)}")
-    if not 0 <= meld_count <= 4:
-        raise InvalidHandError(f"meld_count must be 0-4, got {meld_count}")
-    total = 0
-    for i, n in enumerate(counts):
-        if not 0 <= n <= 4:
-            raise InvalidHandError(f"count {n} of {Tile(i).mpsz} is outside 0-4")
-        total += n
-    if total not in (13 - 3 * meld_count, 14 - 3 * meld_count):
-        raise InvalidHandError(
-            f"{total} concealed tiles with {meld_count} melds: expected "
-            f"{13 - 3 * meld_count} or {14 - 3 * meld_count}"
-        )
-    return total
-
-
 _SUITS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 _FULL = {9: [4] * 9, 7: [4] * 7}
 
@@ -77,6 +59,7 @@ def regular_distance_capped(counts: Sequence[int], meld_count: int, caps: Sequen
     """
     t = _fast.tables()
     ids: list[int | None] = []
+    pid: int | None
     profiles: list[tuple[int, ...]] = []
     for lo, hi, chows in _SUITS:
         part = counts[lo:hi]
@@ -85,8 +68,8 @@ def regular_distance_capped(counts: Sequence[int], meld_count: int, caps: Sequen
             key = 0
             for n in part:
                 key = key * 5 + n
-            pid: int | None = (t.number if chows else t.honour)[key]
-            prof = t.profiles[pid] if pid is not None else ()
+            pid = (t.number if chows else t.honour)[key]
+            prof = t.profiles[pid]
         else:
             prof = suit_profile(tuple(part), tuple(cap), chows)
             pid = t.index.get(prof)
