@@ -178,3 +178,52 @@ def test_values_come_only_from_the_ruleset(hand: Hand, ctx: WinContext) -> None:
     b = score_hand(hand, ctx, DOUBLED)
     assert b.total_fan == 2 * a.total_fan
     assert [(i.fan_id, 2 * i.fan) for i in a.items] == [(i.fan_id, i.fan) for i in b.items]
+
+
+any_contexts = st.builds(
+    WinContext,
+    self_drawn=st.booleans(),
+    seat_wind=st.sampled_from(list(Wind)),
+    prevailing_wind=st.sampled_from(list(Wind)),
+    winning_tile=st.none() | st.sampled_from(list(Tile)),
+    robbing_kong=st.booleans(),
+    last_tile=st.booleans(),
+    kong_replacement=st.booleans(),
+    double_kong_replacement=st.booleans(),
+    bonus_replacement=st.booleans(),
+    heavenly=st.booleans(),
+    earthly=st.booleans(),
+    first_go_around=st.booleans(),
+    seven_bonus=st.booleans(),
+    eight_bonus=st.booleans(),
+)
+
+
+@st.composite
+def any_hands(draw: st.DrawFn) -> Hand:
+    """Arbitrary, possibly impossible hands (any count, fifth copies, bonus tiles)."""
+    concealed = draw(st.lists(st.sampled_from(list(Tile)[:34]), max_size=16))
+    kinds = [MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.CONCEALED_KONG]
+    melds = draw(
+        st.lists(
+            st.builds(
+                Meld,
+                st.sampled_from(kinds[1:]),
+                st.sampled_from(list(Tile)[:34]),
+            )
+            | st.builds(Meld, st.just(MeldKind.CHOW), st.sampled_from([Tile(i) for i in range(7)])),
+            max_size=5,
+        )
+    )
+    bonus = draw(st.lists(st.sampled_from(list(Tile)[34:]), max_size=9))
+    return Hand(tuple(concealed), tuple(melds), tuple(bonus))
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=any_hands(), ctx=any_contexts, name=st.sampled_from(sorted(PRESETS)))
+def test_score_hand_never_raises(hand: Hand, ctx: WinContext, name: str) -> None:
+    """Bad input is a result with a reason, never a crash (house rules: clear errors)."""
+    r = score_hand(hand, ctx, PRESETS[name])
+    assert r.valid_win or r.reason is not None
+    if r.valid_win:
+        assert r.total_fan >= PRESETS[name].min_fan
