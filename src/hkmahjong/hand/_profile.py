@@ -16,43 +16,52 @@ INF = 99
 _N = 10
 
 
-@lru_cache(maxsize=1 << 16)
+_SHIFTS: dict[tuple[int, int], dict[int, int]] = {
+    (dm, q): {2 * m + p: 2 * (m + dm) + p + q for m in range(5 - dm) for p in range(2 - q)}
+    for dm in range(5)
+    for q in range(2)
+}
+"""(sets added, pair added) -> the (from, to) profile entries it moves between."""
+
+
+@lru_cache(maxsize=1 << 14)
 def suit_profile(counts: tuple[int, ...], caps: tuple[int, ...], chows: bool) -> tuple[int, ...]:
-    """Exact profile of one suit by dynamic programming over its ranks (slow path)."""
+    """Exact profile of one suit by dynamic programming over its ranks (the capped slow path).
+
+    State after rank ``i``: (chows started at ``i``, chows started at ``i - 1``), each with the
+    profile of the cheapest ways so far; a rank takes the pending chows, new chows, at most one
+    pung and at most one pair, never more than its cap.
+    """
     size = len(counts)
-    # state (chows started at i-1, chows started at i-2) -> profile so far
     states: dict[tuple[int, int], list[int]] = {(0, 0): [0] + [INF] * (_N - 1)}
     for i in range(size):
         ci = counts[i]
         cap = caps[i]
+        max_new = min(4, cap, caps[i + 1], caps[i + 2]) if chows and i + 2 < size else 0
         new: dict[tuple[int, int], list[int]] = {}
-        max_new = 4 if chows and i + 2 < size else 0
         for (s1, s2), prof in states.items():
             base = s1 + s2
             if base > cap:
                 continue
-            for a in range(max_new + 1):
+            live = [(j, v) for j, v in enumerate(prof) if v < INF]
+            for a in range(min(max_new, cap - base) + 1):
+                if i + 1 < size and s1 + a > caps[i + 1]:
+                    break
                 for u in (0, 1):
                     for q in (0, 1):
                         t = base + a + 3 * u + 2 * q
-                        if t > cap:
-                            continue
-                        dm = a + u
-                        if dm > 4:
+                        if t > cap or a + u > 4:
                             continue
                         cost = t - ci if t > ci else 0
                         key = (a, s1)
                         tgt = new.get(key)
                         if tgt is None:
                             tgt = new[key] = [INF] * _N
-                        for m in range(5 - dm):
-                            for p in range(2 - q):
-                                v = prof[2 * m + p]
-                                if v >= INF:
-                                    continue
-                                j = 2 * (m + dm) + p + q
-                                if v + cost < tgt[j]:
-                                    tgt[j] = v + cost
+                        moves = _SHIFTS[(a + u, q)]
+                        for j, v in live:
+                            dst = moves.get(j)
+                            if dst is not None and v + cost < tgt[dst]:
+                                tgt[dst] = v + cost
         states = new
     result = states.get((0, 0))
     return tuple(result) if result is not None else (INF,) * _N
