@@ -175,3 +175,50 @@ def test_seeded_hands_differ_and_repeat() -> None:
     rng = random.Random(0)
     seed = rng.randbytes(16)
     assert HandState.new(PARLOR, seed=seed).to_json() == HandState.new(PARLOR, seed=seed).to_json()
+
+
+BIG_WINDS = {
+    "e": "1z2m5m8m3p6p9p2s5s8s5z6z7z9m",
+    "s": "11z22z33z44z9s1s4s7s1p",
+    "w": "2z3z4z1m4m7m2p5p8p3s6s5z6z",
+    "n": "3m6m9m4p7p9s2m5m8m7z7z5z6z",
+}
+
+
+def _pass_all(state: HandState) -> None:
+    while state.phase in (Phase.CLAIM, Phase.ROB):
+        for seat in state.to_act:
+            play(state, seat, "pass")
+
+
+@pytest.mark.parametrize(
+    ("parlor", "twelve", "liable"),
+    [(True, False, W), (False, True, W), (False, False, None)],
+)
+def test_fourth_wind_and_fourth_set_liability(parlor: bool, twelve: bool, liable: Wind) -> None:
+    """RULES.md §10: 包大四喜 (P) and 包十二張 (W1/W2 full gun) — the feeder pays the self-draw."""
+    pay = replace(PARLOR.payment, parlor_liability=parlor, twelve_tiles=twelve)
+    st = table(replace(PARLOR, payment=pay), draws="8p8s4m6m6p3p9s", **BIG_WINDS)
+    play(st, E, "discard 1z")
+    play(st, S, "pung")
+    for fed, junk in (("2z", "1s"), ("3z", "4s"), ("4z", "7s")):
+        play(st, S, f"discard {junk}")
+        _pass_all(st)
+        play(st, W, f"discard {fed}")
+        assert "pung" in texts(st, S)
+        for seat in st.to_act:
+            play(st, seat, "pung" if seat == S else "pass")
+    play(st, S, "discard 1p")
+    _pass_all(st)
+    for seat, tile in ((W, "6m"), (N, "6p"), (E, "3p")):
+        play(st, seat, f"discard {tile}")
+        _pass_all(st)
+    assert st.current == S and "self_draw" in texts(st, S)
+    play(st, S, "self_draw")
+    out = st.outcome
+    assert out is not None and FanId.GREAT_WINDS in out.wins[0].result.fan_ids
+    assert out.wins[0].liable == liable
+    if liable is None:
+        assert out.deltas[E] == out.deltas[W] == out.deltas[N] < 0
+    else:
+        assert out.deltas[E] == out.deltas[N] == 0 and out.deltas[W] == -out.deltas[S]
