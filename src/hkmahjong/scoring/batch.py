@@ -11,8 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hkmahjong.errors import MahjongError
-from hkmahjong.hand.hand import Hand
-from hkmahjong.hand.meld import Meld, MeldKind
+from hkmahjong.hand import Hand, Meld, MeldKind
 from hkmahjong.rules.ruleset import Ruleset
 from hkmahjong.scoring.calculator import score_hand
 from hkmahjong.scoring.context import SPECIAL_FLAGS, WinContext

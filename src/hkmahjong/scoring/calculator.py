@@ -11,10 +11,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hkmahjong.hand.groups import Arrangement, Group, GroupKind, Shape
-from hkmahjong.hand.hand import Hand, HandStatus
-from hkmahjong.hand.meld import MeldKind
-from hkmahjong.hand.shanten import waits
+from hkmahjong.hand import (
+    Arrangement,
+    Group,
+    GroupKind,
+    Hand,
+    HandStatus,
+    MeldKind,
+    Shape,
+    waits,
+)
 from hkmahjong.rules.fan import FanId
 from hkmahjong.rules.ruleset import Ruleset
 from hkmahjong.scoring.context import WinContext
