@@ -91,19 +91,26 @@ def selfplay_env(hands: int) -> tuple[int, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--hands", type=int, default=300)
+    ap.add_argument("--hands", type=int, default=600)
+    ap.add_argument("--rounds", type=int, default=6)
     args = ap.parse_args()
-    rows = []
     drivers = (
         ("engine players", engine_players),
         ("minimal loop", bare_engine),
         ("AEC env", aec_env),
         ("self-play env", selfplay_env),
     )
-    for name, fn in drivers:
-        _, secs = fn(args.hands)
-        steps = _count_decisions(args.hands) if name == "engine players" else _
-        rows.append((name, steps, secs))
+    totals = {name: [0, 0.0] for name, _ in drivers}
+    per_round = max(1, args.hands // args.rounds)
+    for _round in range(args.rounds):  # interleaved, so a change in machine load hits all alike
+        for name, fn in drivers:
+            steps, secs = fn(per_round)
+            if name == "engine players":
+                steps = _count_decisions(per_round)
+            totals[name][0] += steps
+            totals[name][1] += secs
+    args.hands = per_round * args.rounds
+    rows = [(name, int(t[0]), float(t[1])) for name, t in totals.items()]
     base = rows[0][2]
     print(f"{'driver':<16}{'hands/s':>10}{'steps/s':>11}{'time vs engine players':>24}")
     for name, steps, secs in rows:

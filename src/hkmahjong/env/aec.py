@@ -34,8 +34,8 @@ from hkmahjong.env.encoding import (
     NUM_PLANES,
     OBSERVATION_VERSION,
     StateEncoder,
-    action_mask,
     index_action,
+    mask_and_actions,
     oracle_observation,
 )
 from hkmahjong.errors import MahjongError
@@ -123,6 +123,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._agent_at_seat: list[str] = list(AGENTS)
         self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}
         self._encoder = StateEncoder()
+        self._shown: tuple[list[Action], dict[int, Action]] = ([], {})
         self._seed = 0
         self._hand = 0
         self._dealer_player = 0
@@ -226,9 +227,12 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         assert st is not None
         seat = self._seat_of_agent[agent]
         legal = st.legal_actions(seat)
+        mask, by_index = mask_and_actions(legal, pending_tile(st))
+        if legal:
+            self._shown = (legal, by_index)
         return {
             "observation": self._encoder.encode(st, int(seat), self._seat_scores()),
-            "action_mask": action_mask(legal, pending_tile(st)),
+            "action_mask": mask,
         }
 
     def _seat_scores(self) -> list[float]:
@@ -265,7 +269,13 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         legal = st.legal_actions(seat)
         if action is None:
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
-        chosen = index_action(int(action), legal, pending_tile(st), who=self._who(agent))
+        index = int(action)
+        shown_legal, by_index = self._shown
+        known = by_index.get(index) if shown_legal is legal else None
+        if known is not None:
+            chosen = known  # the mask just shown for this very legal list
+        else:
+            chosen = index_action(index, legal, pending_tile(st), who=self._who(agent))
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
         for a in rewards:

@@ -52,6 +52,7 @@ __all__ = [
     "action_mask",
     "describe_action",
     "index_action",
+    "mask_and_actions",
     "observation",
     "oracle_observation",
 ]
@@ -114,16 +115,23 @@ def action_index(action: Action, pending_tile: int | None) -> int:
 def action_mask(legal: Sequence[Action], pending_tile: int | None = None) -> npt.NDArray[np.int8]:
     """The legal-action mask (``int8``, length :data:`NUM_ACTIONS`) of ``legal``; a chow needs the
     claimed ``pending_tile`` (``PlayerView.pending_tile``)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    return mask_and_actions(legal, pending_tile)[0]
+
+
+def mask_and_actions(
+    legal: Sequence[Action], pending_tile: int | None = None
+) -> tuple[npt.NDArray[np.int8], dict[int, Action]]:
+    """The legal-action mask and the action behind each set index."""
     by_id = _INDEX_BY_ID
-    idx = [
-        by_id[id(a)] if id(a) in by_id else action_index(a, pending_tile)
+    chosen = {
+        (by_id[id(a)] if id(a) in by_id else action_index(a, pending_tile)): a
         for a in legal
         if a.kind is not ActionKind.FALSE_WIN
-    ]
-    if idx:
-        mask[idx] = 1
-    return mask
+    }
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if chosen:
+        mask[list(chosen)] = 1
+    return mask, chosen
 
 
 def index_action(
@@ -229,15 +237,22 @@ _OWN_AND_VISIBLE_THRESH = np.arange(1, 5, dtype=np.int16).reshape(1, 4, 1)
 class _Source(Protocol):
     """What the encoder reads: a ``HandState`` or a shim built from a ``PlayerView``."""
 
-    rivers: Sequence[Sequence[int]]
-    taken: Sequence[Sequence[bool]]
-    melds: Sequence[Sequence[Meld]]
-    bonus: Sequence[Sequence[int]]
-    current: int
-    last_drawn: int
-    pending_tile: int
-    prevailing_wind: Wind
-
+    @property
+    def rivers(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def taken(self) -> Sequence[list[bool] | tuple[bool, ...]]: ...
+    @property
+    def melds(self) -> Sequence[Sequence[Meld]]: ...
+    @property
+    def bonus(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def last_drawn(self) -> int: ...
+    @property
+    def pending_tile(self) -> int: ...
+    @property
+    def prevailing_wind(self) -> Wind: ...
     @property
     def phase(self) -> Phase: ...
     @property
@@ -274,7 +289,7 @@ class StateEncoder:
         river = src.rivers[s]
         taken = src.taken[s]
         melds = tuple(src.melds[s])
-        key = (len(river), list(taken).count(True), melds)
+        key = (len(river), taken.count(True), melds)
         old = self._keys[s]
         if old == key:
             return
@@ -315,11 +330,11 @@ class StateEncoder:
         visible = [0] * 34
         for s in range(4):
             for m in src.melds[s]:
-                for t in m.tiles:
-                    visible[t] += 1
-            for t, gone in zip(src.rivers[s], src.taken[s], strict=True):
+                for tile in m.tiles:
+                    visible[tile] += 1
+            for k, gone in zip(src.rivers[s], src.taken[s], strict=True):
                 if not gone:
-                    visible[t] += 1
+                    visible[k] += 1
         return np.array(visible, dtype=np.int16)
 
     def encode(
