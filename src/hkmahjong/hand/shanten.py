@@ -136,7 +136,7 @@ def _load() -> None:
 
 
 def _bad_counts(counts: Sequence[int], meld_count: int) -> InvalidHandError:
-    if not isinstance(meld_count, int) or not 0 <= meld_count <= 4:
+    if type(meld_count) is not int or not 0 <= meld_count <= 4:
         return InvalidHandError(f"meld_count must be 0-4, got {meld_count!r}")
     if len(counts) != NUM_KINDS:
         return InvalidHandError(f"a count vector has {NUM_KINDS} entries, got {len(counts)}")
@@ -173,11 +173,13 @@ def shanten_counts(
         b = bytes(counts)
     except (ValueError, TypeError):
         raise _bad_counts(counts, meld_count) from None
+    # the tile total is the digit sum of a base-256 number: its value modulo 255 (counts <= 4)
     if (
         len(b) != 34
         or b.translate(None, _VALID)
-        or sum(b) + 3 * meld_count not in (13, 14)
+        or int.from_bytes(b, "little") % 255 + 3 * meld_count not in (13, 14)
         or meld_count < 0
+        or type(meld_count) is not int
     ):
         raise _bad_counts(counts, meld_count)
     c = counts
