@@ -1,0 +1,302 @@
+"""Benchmark of hkmahjong.hand: shanten and win detection against `mahjong` and `kago-utils`.
+
+Builds seeded corpora (random 13/14-tile hands, near-complete hands, hands with declared melds),
+then measures, in one run and on the same corpus, hands per second for shanten and for win
+detection of hkmahjong and of the reference libraries, and prints every figure and the ratios.
+It also cross-checks hkmahjong's regular shanten against `mahjong` on every hand (with ``--full``
+at least 100,000 hands) and prints the agreement, the package import time and the table memory.
+
+Targets (the issue): shanten >= 10x `mahjong` and >= `kago-utils` on every corpus; win detection
+>= 5x `mahjong` on near-complete hands.
+
+Usage: ``python bench/bench_hand.py [--full] [--n N] [--seed S] [--repeat R]``
+(the bench-only dependencies: ``pip install mahjong kago-utils``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from hkmahjong.hand import is_complete_counts, shanten_counts
+
+Counts = list[int]
+WALL = [t for t in range(34) for _ in range(4)]
+
+
+def _counts(tiles: Sequence[int]) -> Counts:
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def _random_set(rng: random.Random, used: Counts) -> list[int] | None:
+    for _ in range(20):
+        if rng.random() < 0.6:
+            suit = rng.randrange(3)
+            first = suit * 9 + rng.randrange(7)
+            tiles = [first, first + 1, first + 2]
+        else:
+            t = rng.randrange(34)
+            tiles = [t, t, t]
+        if all(used[t] + tiles.count(t) <= 4 for t in set(tiles)):
+            for t in tiles:
+                used[t] += 1
+            return tiles
+    return None
+
+
+def complete_hand(rng: random.Random, sets: int = 4) -> list[int]:
+    """A random complete concealed part of ``sets`` sets and a pair (no count above 4)."""
+    while True:
+        used = [0] * 34
+        pair = rng.randrange(34)
+        used[pair] = 2
+        tiles = [pair, pair]
+        for _ in range(sets):
+            s = _random_set(rng, used)
+            if s is None:
+                break
+            tiles += s
+        else:
+            return tiles
+
+
+def _replace(rng: random.Random, tiles: list[int], k: int) -> list[int]:
+    out = list(tiles)
+    for _ in range(k):
+        out.pop(rng.randrange(len(out)))
+        c = _counts(out)
+        out.append(rng.choice([t for t in range(34) if c[t] < 4]))
+    return out
+
+
+def build_corpora(n: int, seed: int) -> dict[str, list[tuple[Counts, int]]]:
+    """Seeded corpora: name -> [(concealed counts, number of declared melds)]."""
+    rng = random.Random(seed)
+    corpora: dict[str, list[tuple[Counts, int]]] = {
+        "random13": [(_counts(rng.sample(WALL, 13)), 0) for _ in range(n)],
+        "random14": [(_counts(rng.sample(WALL, 14)), 0) for _ in range(n)],
+    }
+    near13 = []
+    near14 = []
+    for _ in range(n):
+        tiles = complete_hand(rng)
+        near14.append((_counts(_replace(rng, tiles, rng.choice((0, 1, 1, 2)))), 0))
+        tiles.pop(rng.randrange(14))
+        near13.append((_counts(_replace(rng, tiles, rng.choice((0, 0, 1)))), 0))
+    corpora["near13"] = near13
+    corpora["near14"] = near14
+    melds = []
+    for i in range(n):
+        k = 1 + i % 4
+        size = (13 if i % 2 else 14) - 3 * k
+        if i % 3:
+            tiles = rng.sample(WALL, size)
+        else:
+            tiles = complete_hand(rng, 4 - k)
+            if size % 3 == 1:
+                tiles.pop(rng.randrange(len(tiles)))
+            tiles = _replace(rng, tiles, rng.choice((0, 1)))
+        melds.append((_counts(tiles), k))
+    corpora["melds"] = melds
+    return corpora
+
+
+def rates(fns: dict[str, Callable[[], object]], count: int, repeat: int) -> dict[str, float]:
+    """Best-of-``repeat`` items per second of each function, runs interleaved (fairer on a busy
+    machine: every library sees the same load)."""
+    best = dict.fromkeys(fns, float("inf"))
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return {name: count / t for name, t in best.items()}
+
+
+def import_time() -> float:
+    """Seconds to import hkmahjong in a fresh interpreter, less the interpreter's own start-up."""
+
+    def run(code: str) -> float:
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    return run("import hkmahjong, hkmahjong.hand") - run("pass")
+
+
+def table_memory() -> tuple[float, int]:
+    """(seconds to load the tables, bytes allocated while loading them)."""
+    from hkmahjong.hand import _fast
+
+    _fast._TABLES = None
+    t0 = time.perf_counter()
+    _fast.tables()
+    seconds = time.perf_counter() - t0
+    _fast._TABLES = None
+    tracemalloc.start()
+    _fast.tables()
+    current = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return seconds, current
+
+
+def exhaustive_oracle() -> int:
+    """Compare the per-suit tables with the brute-force oracle on every vector (minutes)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hand"))
+    import oracle  # type: ignore[import-not-found]
+
+    from hkmahjong.hand import _fast
+
+    t = _fast.tables()
+    bad = 0
+    checked = 0
+    t0 = time.perf_counter()
+    for size, chows, table in ((7, False, t.honour), (9, True, t.number)):
+        for c in oracle.all_vectors(size, 14):
+            key = 0
+            for n in c:
+                key = key * 5 + n
+            if t.profiles[table[key]] != oracle.oracle_profile(c, chows):
+                bad += 1
+                print("  MISMATCH", c)
+            checked += 1
+            if checked % 50_000 == 0:
+                print(f"  {checked:,} vectors, {time.perf_counter() - t0:.0f} s", flush=True)
+    print(f"exhaustive oracle: {checked:,} single-suit vectors (0-14 tiles), {bad} mismatches")
+    return 0 if bad == 0 else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--full", action="store_true", help="125,000 hands (cross-check included)")
+    ap.add_argument("--n", type=int, default=None, help="hands per corpus")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument(
+        "--exhaustive", action="store_true", help="only: every single-suit vector vs the oracle"
+    )
+    args = ap.parse_args(argv)
+    if args.exhaustive:
+        return exhaustive_oracle()
+    n = args.n or (25_000 if args.full else 4_000)
+
+    try:
+        from kago_utils.hai import Hai34Counter
+        from kago_utils.shanten import Shanten as KagoShanten
+        from mahjong.agari import Agari
+        from mahjong.shanten import Shanten
+    except ImportError:
+        print("needs the bench dependencies: pip install mahjong kago-utils", file=sys.stderr)
+        return 2
+
+    corpora = build_corpora(n, args.seed)
+    total = sum(len(c) for c in corpora.values())
+    print(
+        f"hkmahjong.hand benchmark: {len(corpora)} corpora x {n:,} hands, seed {args.seed}, "
+        f"best of {args.repeat} interleaved runs"
+    )
+    load_s, mem = table_memory()
+    print(
+        f"package import: {import_time() * 1000:.1f} ms (target < 200 ms); tables: loaded on "
+        f"first use in {load_s * 1000:.1f} ms, {mem / 1e6:.2f} MB (target < 50 MB)"
+    )
+
+    mj = Shanten()
+    agari = Agari()
+    KagoShanten.load_patterns()
+    agree = 0
+    disagree: list[str] = []
+    for corpus in corpora.values():
+        for c, k in corpus:
+            ours = shanten_counts(c, k, thirteen_orphans=False)
+            theirs = mj.calculate_shanten_for_regular_hand(c)
+            if ours == theirs:
+                agree += 1
+            elif len(disagree) < 10:
+                disagree.append(f"{c} melds={k}: hkmahjong {ours}, mahjong {theirs}")
+    print(f"cross-check vs mahjong (regular shanten): {agree:,}/{total:,} hands agree")
+    for line in disagree:
+        print("  DISAGREE", line)
+
+    print("\nshanten, hands per second (reg = regular shape as in the references; all = + 十三幺)")
+    print(
+        f"{'corpus':10s} {'hkmj reg':>10s} {'hkmj all':>10s} {'mahjong':>9s} {'kago':>9s} "
+        f"{'x mahjong':>9s} {'x kago':>7s}"
+    )
+    worst_mj = worst_kago = float("inf")
+    for name, corpus in corpora.items():
+        kago_in = [(Hai34Counter(c), k) for c, k in corpus]
+
+        def ours(corpus: list[tuple[Counts, int]] = corpus) -> None:
+            for c, k in corpus:
+                shanten_counts(c, k, thirteen_orphans=False)
+
+        def ours_all(corpus: list[tuple[Counts, int]] = corpus) -> None:
+            for c, k in corpus:
+                shanten_counts(c, k)
+
+        def theirs(corpus: list[tuple[Counts, int]] = corpus) -> None:
+            for c, _ in corpus:
+                mj.calculate_shanten_for_regular_hand(c)
+
+        def kago(kago_in: list[tuple[object, int]] = kago_in) -> None:
+            for h, k in kago_in:
+                KagoShanten.calculate_shanten_for_regular(h, k)
+
+        r = rates({"ours": ours, "all": ours_all, "mj": theirs, "kago": kago}, len(corpus),
+                  args.repeat)  # fmt: skip
+        extra = name == "melds"
+        if not extra:
+            worst_mj = min(worst_mj, r["ours"] / r["mj"])
+            worst_kago = min(worst_kago, r["ours"] / r["kago"])
+        print(
+            f"{name:10s} {r['ours']:10,.0f} {r['all']:10,.0f} {r['mj']:9,.0f} {r['kago']:9,.0f} "
+            f"{r['ours'] / r['mj']:8.1f}x {r['ours'] / r['kago']:6.2f}x"
+            + ("  (extra corpus: 1-4 melds, 1-11 concealed tiles)" if extra else "")
+        )
+    print(
+        f"worst ratio on the issue's corpora (random, near-complete): {worst_mj:.1f}x mahjong "
+        f"(target 10x), {worst_kago:.2f}x kago-utils (target 1x)"
+    )
+
+    print("\nwin detection (with 七對子, as mahjong's Agari), hands per second")
+    print(f"{'corpus':22s} {'hkmahjong':>10s} {'mahjong':>9s} {'ratio':>7s}")
+    near = [c for c, _ in corpora["near14"]]
+    complete = [c for c in near if is_complete_counts(c, seven_pairs=True)]
+    groups = {
+        "near14 (all)": near,
+        f"near14 complete ({len(complete)})": complete,
+        "near14 not complete": [c for c in near if not is_complete_counts(c, seven_pairs=True)],
+        "random14": [c for c, _ in corpora["random14"]],
+    }
+    for label, hands in groups.items():
+
+        def win_ours(hands: list[Counts] = hands) -> None:
+            for c in hands:
+                is_complete_counts(c, 0, seven_pairs=True)
+
+        def win_theirs(hands: list[Counts] = hands) -> None:
+            for c in hands:
+                agari.is_agari(c)
+
+        r = rates({"ours": win_ours, "mj": win_theirs}, len(hands), args.repeat)
+        print(f"{label:22s} {r['ours']:10,.0f} {r['mj']:9,.0f} {r['ours'] / r['mj']:6.1f}x")
+    print("target: win detection >= 5x mahjong on near-complete hands")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
