@@ -222,3 +222,30 @@ def test_fourth_wind_and_fourth_set_liability(parlor: bool, twelve: bool, liable
         assert out.deltas[E] == out.deltas[W] == out.deltas[N] < 0
     else:
         assert out.deltas[E] == out.deltas[N] == 0 and out.deltas[W] == -out.deltas[S]
+
+
+@pytest.mark.parametrize("switch", [True, False])
+def test_seven_bonus_win_on_a_kong_replacement(switch: bool) -> None:
+    """RULES.md §8 花糊 on a kong replacement: 4 fan self-drawn (W2), or plain 花糊 (switch off)."""
+    rs = replace(get_preset("qingzhang"), bonus_win_kong_replacement=switch)
+    st = table(
+        rs,
+        e="1m4m7m2p5p8p3s6s9s1z2z3z4z5z",
+        s="1234f12g5555m1p2p3p",
+        w="3m6m9m1p4p7p2s5s8s1z2z4z6z",
+        n="7z3m6m9m1p4p7p2s5s8s6z7z4z",
+        draws="2s",
+        repl="4p5p6p7p8p9p" + "3g" + "1s",
+    )
+    play(st, E, "discard 1z")
+    _pass_all(st)
+    assert st.current == S and len(st.bonus[S]) == 6
+    play(st, S, "concealed_kong 5m")
+    assert len(st.bonus[S]) == 7 and "bonus_win" in texts(st, S)
+    play(st, S, "bonus_win")
+    out = st.outcome
+    assert out is not None
+    ctx, res = out.wins[0].context, out.wins[0].result
+    assert ctx.seven_bonus and ctx.kong_replacement and not ctx.bonus_replacement
+    assert FanId.SEVEN_BONUS in res.fan_ids
+    assert (FanId.KONG_REPLACEMENT in res.fan_ids) is switch

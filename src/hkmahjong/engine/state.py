@@ -530,6 +530,7 @@ class HandState:
                 first_go = True
         chain = self.kong_chain if self_drawn else 0
         src = self.draw_source
+        bonus_win = seven or eight  # after a kong: the kong's replacement brought bonus tiles
         return WinContext(
             self_drawn=self_drawn,
             seat_wind=_W[s],
@@ -537,10 +538,10 @@ class HandState:
             winning_tile=_T[tile] if tile >= 0 and not (seven or eight) else None,
             robbing_kong=robbing,
             last_tile=self.tiles_left == 0 and not robbing,
-            kong_replacement=chain >= 1 and (src == "kong" or chain >= 2) and not (seven or eight),
-            double_kong_replacement=chain >= 2 and not (seven or eight),
+            kong_replacement=chain >= 1 and (src == "kong" or chain >= 2 or bonus_win),
+            double_kong_replacement=chain >= 2,
             second_kong_from_replacement=self.chain_from_rep if chain >= 2 else True,
-            bonus_replacement=self_drawn and src == "bonus" and chain < 2,
+            bonus_replacement=self_drawn and src == "bonus" and chain < 2 and not bonus_win,
             heavenly=heavenly,
             earthly=earthly,
             first_go_around=first_go,
