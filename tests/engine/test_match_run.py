@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Sequence
 
 import pytest
@@ -107,3 +108,52 @@ def test_physical_table_false_wins_move_the_deal() -> None:
     assert verify(GameRecord.loads(text)).hands == 12
     with pytest.raises(RecordError):
         verify(GameRecord.loads(text.replace(',"physical_table":true', "", 1)))
+
+
+def test_bankrupt_resettlement_keeps_who_fed_the_kong() -> None:
+    """RULES.md §6 出槓 (W2 switch) with §9 bankruptcy: re-settled with balances, a win on an
+    exposed kong's replacement is still paid by whoever discarded the kong tile."""
+    import importlib.util
+    from pathlib import Path
+
+    from hkmahjong.engine.players import play_hand
+    from hkmahjong.engine.record import match_result
+    from hkmahjong.engine.state import HandState
+    from hkmahjong.engine.wall import stacked_wall
+    from hkmahjong.rules.payment import ExposedKongPayment
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "golden.py"
+    spec = importlib.util.spec_from_file_location("golden_for_kong", path)
+    assert spec is not None and spec.loader is not None
+    golden = importlib.util.module_from_spec(spec)
+    sys.modules["golden_for_kong"] = golden
+    spec.loader.exec_module(golden)
+    sc = next(s for s in golden.SCENARIOS if s.name == "liability_four_kongs")
+    base = get_preset("parlor")
+    rules = dataclasses.replace(
+        base,
+        payment=dataclasses.replace(
+            base.payment, parlor_liability=False, exposed_kong=ExposedKongPayment.AS_DISCARD
+        ),
+    )
+    state = HandState.new(rules, seed=b"k", wall=stacked_wall(sc.deals, sc.draws, sc.replacements))
+
+    class Script:
+        def __init__(self) -> None:
+            self.queue = [(seat, Action.from_text(text)) for seat, text in sc.script]
+
+        def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+            if self.queue and self.queue[0][0] == view.seat and self.queue[0][1] in legal:
+                return self.queue.pop(0)[1]
+            return golden.quiet_policy(state, view.seat, list(legal))
+
+    script = Script()
+    events = play_hand(state, [script] * 4)
+    outcome = state.outcome
+    assert outcome is not None and outcome.winners == (Wind.WEST,)
+    assert outcome.deltas[Wind.EAST] < 0 and outcome.deltas[Wind.SOUTH] == 0  # E pays alone
+    match = Match(length=MatchLength.BANKRUPTCY, starting_balance=50)
+    capped = match_result(outcome, rules, match, events)
+    assert capped.deltas == (-50, 0, 50, 0)
+    blind = match_result(outcome, rules, match)  # without events: treated as a plain self-draw
+    assert blind.deltas[Wind.SOUTH] < 0

@@ -174,7 +174,7 @@ def run_match(
         outcome = state.outcome
         assert outcome is not None
         hand.seed = hs
-        hand.result = match_result(outcome, ruleset, match)
+        hand.result = match_result(outcome, ruleset, match, events)
         hand.end_digest = digest_of(events)
         match.record(hand.result, allow_debt=not ruleset.payment.bankrupt_cap)
         if on_hand is not None:

@@ -11,17 +11,18 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import hkmahjong
 from hkmahjong.engine.actions import Action
-from hkmahjong.engine.events import Event, HandOutcome
+from hkmahjong.engine.events import Event, EventKind, HandOutcome
 from hkmahjong.engine.match import Amount, HandResult, Match, MatchError
 from hkmahjong.engine.state import HandState
 from hkmahjong.errors import MahjongError
+from hkmahjong.hand.meld import MeldKind
 from hkmahjong.rules import PRESETS, Ruleset, get_preset, loads_ruleset, ruleset_to_toml
 from hkmahjong.scoring.payment import settle_win
 from hkmahjong.tiles import Wind, format_tiles
@@ -478,11 +479,17 @@ def result_of(outcome: HandOutcome) -> HandResult:
     return HandResult(outcome.deltas, outcome.winners, outcome.drawn, outcome.false_winners)
 
 
-def match_result(outcome: HandOutcome, ruleset: Ruleset, match: Match) -> HandResult:
+def match_result(
+    outcome: HandOutcome,
+    ruleset: Ruleset,
+    match: Match,
+    events: Sequence[Event] | None = None,
+) -> HandResult:
     """The hand's result for ``match``: in a match until bankruptcy, payers pay what they hold.
 
     The hand is settled by the engine without balances; when a payer cannot cover, each win is
-    settled again, in order, through the payments' ``balances`` argument (RULES.md §9, P).
+    settled again, in order, through the payments' ``balances`` argument (RULES.md §9, P). The
+    hand's ``events`` tell who fed an exposed kong whose replacement won (出槓).
 
     :raises MatchError: when a false win must be capped (not supported: settle it by hand).
     """
@@ -503,6 +510,7 @@ def match_result(outcome: HandOutcome, ruleset: Ruleset, match: Match) -> HandRe
             ruleset=ruleset,
             liable=win.liable,
             robbed_kong=win.context.robbing_kong,
+            kong_discarder=_kong_feeder(events, win.seat) if win.context.kong_replacement else None,
             balances=running,
         )
         for seat, delta in settlement.deltas.items():
@@ -510,6 +518,18 @@ def match_result(outcome: HandOutcome, ruleset: Ruleset, match: Match) -> HandRe
             running[seat] += delta
     deltas = (total[Wind.EAST], total[Wind.SOUTH], total[Wind.WEST], total[Wind.NORTH])
     return HandResult(deltas, result.winners, result.drawn, result.false_winners)
+
+
+def _kong_feeder(events: Sequence[Event] | None, winner: Wind) -> Wind | None:
+    """Who discarded the tile of the winner's last kong, if that kong was exposed (明槓)."""
+    for e in reversed(events or ()):
+        if e.seat != winner:
+            continue
+        if e.kind is EventKind.CLAIM and e.meld is not None:
+            return e.source if e.meld.kind is MeldKind.KONG else None
+        if e.kind in (EventKind.CONCEALED_KONG, EventKind.ADDED_KONG):
+            return None
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -627,7 +647,7 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
                 f"hand {hand.number} ends here but the replayed hand is not over", where, src
             )
         try:
-            replayed = match_result(outcome, ruleset, match)
+            replayed = match_result(outcome, ruleset, match, every)
         except MatchError as exc:
             raise RecordError(f"hand {hand.number}: {exc}", where, src) from None
         if replayed != hand.result:
