@@ -175,3 +175,27 @@ def test_opening_events_hide_other_deals() -> None:
             seen = e.for_seat(seat)
             assert seen is not None
             assert (seen.tiles != ()) == (seat == e.seat)
+
+
+def test_bad_state_json_is_a_clear_error() -> None:
+    """Bad input gets a clear error: malformed JSON, a missing field, tiles that do not add up."""
+    from hkmahjong.engine.state import StateError
+
+    rs = get_preset("parlor")
+    state = HandState.new(rs, seed=b"json")
+    with pytest.raises(StateError, match="not JSON"):
+        HandState.from_json("{", rs)
+    with pytest.raises(StateError, match="version"):
+        HandState.from_json("[]", rs)
+    text = state.to_json()
+    with pytest.raises(StateError, match="'hands'"):
+        HandState.from_json(text.replace('"hands"', '"hand"'), rs)
+    import json
+
+    obj = json.loads(text)
+    obj["hands"][1][0] += 1
+    with pytest.raises(StateError, match="every tile: 1m"):
+        HandState.from_json(json.dumps(obj), rs)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        state.apply(Wind.EAST, None)  # type: ignore[arg-type]
+    assert HandState.from_json(text).to_json() == text  # the preset is found by name

@@ -678,6 +678,8 @@ class HandState:
         """
         if isinstance(action, str):
             action = Action.from_text(action)
+        elif not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action (use Action or its text form)")
         if not isinstance(seat, int) or not 0 <= int(seat) <= 3:
             raise IllegalActionError(f"seat {seat!r} is not a seat (E, S, W or N)")
         seat = _W[int(seat)]
@@ -1277,6 +1279,14 @@ class HandState:
             self.drawn = bool(obj["drawn"])
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateError(f"hand state field {key!r} is missing or malformed: {exc}") from None
+        want = [4] * 34 + ([1] * 8 if ruleset.bonus_tiles else [0] * 8)
+        try:
+            census = self.census()
+        except (IndexError, TypeError) as exc:
+            raise StateError(f"hand state holds an impossible tile: {exc}") from None
+        if census != want:
+            wrong = [Tile(k).mpsz for k in range(42) if census[k] != want[k]]
+            raise StateError(f"hand state does not account for every tile: {', '.join(wrong)}")
         if self.phase_ is _CLAIM or self.phase_ is _ROB:
             self._reopen_window()
         return self
