@@ -401,6 +401,7 @@ class ParlorGame(GameController):
             hands.append((seat, f"{r.wind(seat)} {self.name_at(seat)}", text))
         fan_lines: list[tuple[str, str, int]] = []
         winners: list[str] = []
+        shapes: list[str] = []
         total: int | None = None
         for win in outcome.wins:
             how = tr(self.lang, "self_draw") if win.self_drawn else tr(self.lang, "win")
@@ -408,6 +409,14 @@ class ParlorGame(GameController):
             if win.discarder is not None:
                 src = f" ← {self.name_at(win.discarder)}"
             winners.append(f"{self.name_at(win.seat)} {how}{src}")
+            arrangement = win.result.arrangement
+            if arrangement is not None:
+                groups = "  ".join(
+                    "".join(r.bare(t) for t in group.tiles) for group in arrangement.groups
+                )
+                tile = win.result.winning_tile
+                mark = f"  ({tr(self.lang, 'win')} {r.bare(tile)})" if tile is not None else ""
+                shapes.append(f"{self.name_at(win.seat)}: {groups}{mark}")
             for item in win.result.items:
                 zh = item.fan_id.zh_hans if self.lang == "zh-Hans" else item.zh
                 count = f" ×{item.count}" if item.count > 1 else ""
@@ -431,7 +440,15 @@ class ParlorGame(GameController):
             payments=payments,
             totals=totals,
             match_over=self.match.finished,
+            shapes=tuple(shapes),
+            settlement=tuple(self._settlement_line(line) for line in outcome.lines),
         )
+
+    def _settlement_line(self, line: str) -> str:
+        """A payments line with seat names (``SOUTH -> EAST 192: …`` → ``電腦1 → 你 192: …``)."""
+        for seat in Wind:
+            line = line.replace(seat.name, self.name_at(seat))
+        return line.replace("->", "→")
 
     def next_hand(self) -> None:
         """Record the finished hand (once) and deal the next one."""

@@ -109,6 +109,10 @@ class HandEndInfo:
     payments: tuple[tuple[str, float], ...]
     totals: tuple[tuple[str, float], ...]
     match_over: bool
+    shapes: tuple[str, ...] = ()
+    """Each winner's hand as sets and pair, with the winning tile."""
+    settlement: tuple[str, ...] = ()
+    """Who paid whom and why (from the payments layer)."""
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,10 @@ def hand_end_text(info: HandEndInfo, lang: str) -> Text:
     for _wind, name, hand in info.hands:
         text.append(f"{name}: ", style="bold")
         text.append(hand + "\n")
+    for shape in info.shapes:
+        text.append("\n" + shape, style="bold green")
+    if info.shapes:
+        text.append("\n")
     if info.fan_lines:
         text.append("\n")
         for zh, en, fan in info.fan_lines:
@@ -79,6 +83,8 @@ def hand_end_text(info: HandEndInfo, lang: str) -> Text:
     if info.payments:
         text.append(f"\n{tr(lang, 'payments')}: ", style="bold")
         text.append("  ".join(f"{name} {format_score(v)}" for name, v in info.payments) + "\n")
+        for line in info.settlement:
+            text.append(f"  {line}\n", style="dim")
     text.append(f"{tr(lang, 'totals')}: ", style="bold")
     text.append("  ".join(f"{name} {format_score(v)}" for name, v in info.totals) + "\n\n")
     key = "match_over" if info.match_over else "next_hand"
