@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields
+from itertools import chain
 from typing import Any
 
 from hkmahjong.engine.actions import (
@@ -60,7 +61,7 @@ _AKONG = [Action.added_kong(i) for i in range(34)]
 _CHOW = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _REPEAT = [[(_T[k],) * n for n in range(5)] for k in range(34)]
-_CONCEALED_CACHE: dict[bytes, tuple[Tile, ...]] = {}
+_chain = chain.from_iterable
 _TURN, _CLAIM, _ROB, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
 _SEAT = Visibility.SEAT
 _JSON_VERSION = 1
@@ -481,19 +482,7 @@ class HandState:
     # ------------------------------------------------------------------------------------------
     # scoring helpers
     def _concealed(self, s: int) -> tuple[Tile, ...]:
-        counts = self.hands[s]
-        key = bytes(counts)
-        hit = _CONCEALED_CACHE.get(key)
-        if hit is None:
-            out: list[Tile] = []
-            for k, n in enumerate(counts):
-                if n:
-                    out.extend(_REPEAT[k][n])
-            hit = tuple(out)
-            if len(_CONCEALED_CACHE) > 20_000:
-                _CONCEALED_CACHE.clear()
-            _CONCEALED_CACHE[key] = hit
-        return hit
+        return tuple(_chain(map(list.__getitem__, _REPEAT, self.hands[s])))
 
     def _hand_with(self, s: int, extra: int) -> Hand:
         tiles = list(self._concealed(s))
@@ -1129,11 +1118,11 @@ class HandState:
             last_drawn=_T[self.last_drawn]
             if s == self.current and self.last_drawn >= 0 and phase is _TURN
             else None,
-            melds=tuple(tuple(m) for m in self.melds),
+            melds=tuple(map(tuple, self.melds)),
             bonus=tuple(map(tuple, self.bonus)),
             discards=tuple(map(tuple, self.rivers)),
             claimed=tuple(map(tuple, self.taken)),
-            concealed_counts=tuple(sum(c) for c in self.hands),
+            concealed_counts=tuple(map(sum, self.hands)),
             tiles_left=self.tiles_left,
             pending_tile=_T[pending] if pending >= 0 else None,
             pending_from=_W[self.pending_from] if pending >= 0 else None,
