@@ -1,0 +1,117 @@
+"""Views are redacted folds of events (DESIGN.md practice 10).
+
+Folding only the events a seat may see (``Event.for_seat``) must rebuild what its ``PlayerView``
+shows: its own concealed tiles, everyone's discards, melds, bonus tiles and concealed-tile counts.
+So the events are complete, and a view holds nothing the seat's events did not reveal.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from hkmahjong.engine import Event, EventKind, PlayerView
+from hkmahjong.engine.state import HandState
+from hkmahjong.hand.meld import Meld, MeldKind
+from hkmahjong.rules.presets import get_preset, preset_names
+from hkmahjong.tiles import Tile, Wind
+
+
+@dataclass
+class Fold:
+    """What one seat knows, rebuilt from the events it saw."""
+
+    seat: Wind
+    concealed: list[Tile] = field(default_factory=list)
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    rivers: list[list[Tile]] = field(default_factory=lambda: [[], [], [], []])
+    melds: list[list[Meld]] = field(default_factory=lambda: [[], [], [], []])
+    bonus: list[list[Tile]] = field(default_factory=lambda: [[], [], [], []])
+
+    def see(self, event: Event) -> None:
+        """Fold one event as this seat sees it."""
+        seen = event.for_seat(self.seat)
+        if seen is None or seen.seat is None:
+            return
+        s = int(seen.seat)
+        mine = seen.seat == self.seat
+        kind = seen.kind
+        if kind is EventKind.DEAL:
+            self.counts[s] += len(seen.tiles) if mine else int(seen.detail.split()[0])
+            if mine:
+                self.concealed.extend(seen.tiles)
+        elif kind is EventKind.DRAW:
+            self.counts[s] += 1
+            if mine:
+                assert seen.tile is not None
+                self.concealed.append(seen.tile)
+        elif kind is EventKind.BONUS:
+            assert seen.tile is not None
+            self.counts[s] -= 1
+            self.bonus[s].append(seen.tile)
+            if mine:
+                self.concealed.remove(seen.tile)
+        elif kind is EventKind.DISCARD:
+            assert seen.tile is not None
+            self.counts[s] -= 1
+            self.rivers[s].append(seen.tile)
+            if mine:
+                self.concealed.remove(seen.tile)
+        elif kind is EventKind.CLAIM:
+            assert seen.meld is not None and seen.tile is not None
+            used = list(seen.meld.tiles)
+            used.remove(seen.tile)
+            self.counts[s] -= len(used)
+            self.melds[s].append(seen.meld)
+            if mine:
+                for t in used:
+                    self.concealed.remove(t)
+        elif kind is EventKind.CONCEALED_KONG:
+            assert seen.tile is not None
+            self.counts[s] -= 4
+            self.melds[s].append(Meld(MeldKind.CONCEALED_KONG, seen.tile))
+            if mine:
+                for _ in range(4):
+                    self.concealed.remove(seen.tile)
+        elif kind is EventKind.ADDED_KONG:
+            assert seen.tile is not None
+            self.counts[s] -= 1
+            if mine:
+                self.concealed.remove(seen.tile)
+        elif kind is EventKind.KONG_DONE:
+            melds = self.melds[s]
+            for i, m in enumerate(melds):
+                if m.kind is MeldKind.PUNG and m.first == seen.tile:
+                    melds[i] = Meld(MeldKind.ADDED_KONG, m.first, m.source)
+
+    def check(self, view: PlayerView) -> None:
+        """The view shows exactly what the folded events revealed."""
+        assert tuple(sorted(self.concealed)) == view.concealed
+        assert tuple(self.counts) == view.concealed_counts
+        assert tuple(map(tuple, self.rivers)) == view.discards
+        assert tuple(map(tuple, self.melds)) == view.melds
+        assert tuple(map(tuple, self.bonus)) == view.bonus
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_views_are_folds_of_the_events_a_seat_sees(preset: str) -> None:
+    """Practice 10: for every seat and step, fold(events seen) == view (random play, 25 hands)."""
+    rs = get_preset(preset)
+    rng = random.Random(preset)
+    for h in range(25):
+        state = HandState.new(rs, seed=f"fold/{preset}/{h}".encode())
+        folds = [Fold(seat) for seat in Wind]
+        for fold in folds:
+            for event in state.initial_events:
+                fold.see(event)
+            fold.check(state.view(fold.seat))
+        while not state.is_over:
+            seat = rng.choice(state.to_act)
+            events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+            for fold in folds:
+                for event in events:
+                    fold.see(event)
+                if not state.is_over:
+                    fold.check(state.view(fold.seat))
