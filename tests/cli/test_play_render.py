@@ -90,3 +90,21 @@ def test_winds_and_words() -> None:
     assert relation(1, "zh-Hant") == "下家"
     assert relation(2, "en") == "across"
     assert tr("en", "wall", n=12) == "wall 12"
+
+
+def test_wide_glyphs_are_laid_out_two_cells_wide() -> None:
+    """--tiles glyph on a terminal that draws the glyphs wide: the layout counts two cells."""
+    from rich.cells import cell_len as rich_cell_len
+
+    from hkmahjong.cli.tui.render import use_wide_glyphs
+
+    r = TileRenderer("en", "glyph")
+    assert rich_cell_len(Tile.M1.glyph) == 1
+    try:
+        use_wide_glyphs(True)
+        assert rich_cell_len(Tile.M1.glyph) == 2
+        assert rich_cell_len(r.tile(Tile.M1)) == 2 == r.width
+        assert rich_cell_len("5萬") == 3  # nothing else changes
+    finally:
+        use_wide_glyphs(False)
+    assert rich_cell_len(Tile.M1.glyph) == 1

@@ -7,7 +7,12 @@ import sys
 from pathlib import Path
 
 from hkmahjong.cli.tui.game import ParlorGame
-from hkmahjong.cli.tui.render import TileRenderer, default_tile_style, probe_glyph_width
+from hkmahjong.cli.tui.render import (
+    TileRenderer,
+    default_tile_style,
+    probe_glyph_width,
+    use_wide_glyphs,
+)
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import load_ruleset
 
@@ -23,13 +28,16 @@ def tile_renderer(lang: str, style: str = "auto") -> TileRenderer:
     """
     if style == "auto":
         style = default_tile_style()
-    elif style == "glyph" and probe_glyph_width() != 2:
-        print(
-            "hkmj play: this terminal does not draw mahjong glyphs at full width; "
-            "using text labels instead",
-            file=sys.stderr,
-        )
-        style = "text"
+    elif style == "glyph":
+        if probe_glyph_width() == 2:
+            use_wide_glyphs()
+        else:
+            print(
+                "hkmj play: this terminal does not draw mahjong glyphs at full width; "
+                "using text labels instead",
+                file=sys.stderr,
+            )
+            style = "text"
     return TileRenderer(lang, style)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -33,6 +33,7 @@ __all__ = [
     "TileRenderer",
     "default_tile_style",
     "probe_glyph_width",
+    "use_wide_glyphs",
     "wind_name",
 ]
 
@@ -173,3 +174,33 @@ def probe_glyph_width(tty_path: str = "/dev/tty", timeout: float = 0.3) -> int |
         os.write(fd, b"\r\x1b[K")
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         os.close(fd)
+
+
+_GLYPHS = range(0x1F000, 0x1F02C)
+_ORIGINAL_SIZE: list[Callable[..., int]] = []
+
+
+def use_wide_glyphs(wide: bool = True) -> None:
+    """Tell the screen layout that tile glyphs take two cells (as this terminal draws them).
+
+    Unicode gives the mahjong glyphs (U+1F000–U+1F02B, but 🀄) one cell, so Rich and Textual lay
+    them out one cell wide; on a terminal that draws them two cells wide (``--tiles glyph`` checks
+    with :func:`probe_glyph_width`) every line would drift. ``wide=False`` undoes it.
+    """
+    import rich.cells
+    from textual import _wrap
+
+    if not _ORIGINAL_SIZE:
+        _ORIGINAL_SIZE.append(rich.cells.get_character_cell_size)
+    original = _ORIGINAL_SIZE[0]
+
+    def size(character: str, unicode_version: str = "auto") -> int:
+        if ord(character) in _GLYPHS:
+            return 2
+        return original(character, unicode_version)
+
+    chosen = size if wide else original
+    rich.cells.get_character_cell_size = chosen  # type: ignore[assignment]
+    if hasattr(_wrap, "get_character_cell_size"):
+        _wrap.get_character_cell_size = chosen
+    rich.cells.cached_cell_len.cache_clear()
