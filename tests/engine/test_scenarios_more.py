@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from hkmahjong.engine import Action, Phase
+from hkmahjong.engine import Action, ActionKind, Phase
 from hkmahjong.engine.state import HandState
 from hkmahjong.engine.wall import stacked_wall
 from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.rules.payment import ExposedKongPayment
 from hkmahjong.rules.presets import get_preset, preset_names
-from hkmahjong.tiles import Wind
+from hkmahjong.tiles import Tile, Wind
 
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
 PARLOR = get_preset("parlor")
@@ -249,3 +249,31 @@ def test_seven_bonus_win_on_a_kong_replacement(switch: bool) -> None:
     assert ctx.seven_bonus and ctx.kong_replacement and not ctx.bonus_replacement
     assert FanId.SEVEN_BONUS in res.fan_ids
     assert (FanId.KONG_REPLACEMENT in res.fan_ids) is switch
+
+
+def test_no_tile_left_to_replace_a_bonus_tile_is_an_exhaustive_draw() -> None:
+    """RULES.md §12: the last tile is a flower and nothing is left to replace it — 流局."""
+    rs = replace(PARLOR, dead_wall=64)
+    live = 144 - 53 - 64
+    draws = "1m4m7m2p5p8p3s6s9s3z4z6z7z2z3z4z6z9m" + "2m5m8m3p6p9p9s8s" + "1f"
+    st = table(
+        rs,
+        e="2m5m8m3p6p9p1s4s7s1z2z3z6z7z",
+        s="3m6m9m1p4p7p2s5s8s1z2z3z4z",
+        w="2m5m8m3p6p9p1s4s7s5z6z7z7z",
+        n="555z123m456m789p1s",
+        draws=draws,
+    )
+    assert st.tiles_left == live == 27
+    while not st.is_over:
+        seat = st.current
+        last = st.last_drawn
+        legal = [a for a in st.legal_actions(seat) if a.kind is ActionKind.DISCARD]
+        pick = f"discard {Tile(last).mpsz}" if last >= 0 else legal[0].text
+        if pick not in texts(st, seat):
+            pick = legal[0].text
+        play(st, seat, pick)
+        _pass_all(st)
+    out = st.outcome
+    assert out is not None and out.drawn and out.deltas == (0, 0, 0, 0)
+    assert st.bonus[N] == [Tile.PLUM] and st.census() == [4] * 34 + [1] * 8
