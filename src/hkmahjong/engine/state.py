@@ -601,7 +601,8 @@ class HandState:
             banned = self.claimed_turn if self.ruleset.no_swap_discard else -1
             return [_DISCARD[k] for k in range(34) if counts[k] and k != banned]
         acts = [_DISCARD[k] for k in range(34) if counts[k]]
-        acts.extend(_CKONG[k] for k in range(34) if counts[k] == 4)
+        if 4 in counts:
+            acts.extend(_CKONG[k] for k in range(34) if counts[k] == 4)
         added = sorted(
             m.first for m in self.melds[s] if m.kind is MeldKind.PUNG and counts[m.first]
         )
