@@ -199,3 +199,14 @@ def test_bad_state_json_is_a_clear_error() -> None:
     with pytest.raises(IllegalActionError, match="not an action"):
         state.apply(Wind.EAST, None)  # type: ignore[arg-type]
     assert HandState.from_json(text).to_json() == text  # the preset is found by name
+
+
+def test_bad_arguments_to_new_are_clear_errors() -> None:
+    """Bad input gets a clear MahjongError: a text seed, a prevailing wind out of range."""
+    from hkmahjong.engine.state import StateError
+
+    rs = get_preset("parlor")
+    with pytest.raises(StateError, match="seed must be bytes"):
+        HandState.new(rs, seed="text")  # type: ignore[arg-type]
+    with pytest.raises(StateError, match="prevailing_wind"):
+        HandState.new(rs, seed=b"x", prevailing_wind=7)  # type: ignore[arg-type]

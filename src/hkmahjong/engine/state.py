@@ -276,7 +276,14 @@ class HandState:
         then holds 14 tiles and acts first (RULES.md §3).
 
         :raises WallError: when ``wall`` is not exactly the ruleset's tile set.
+        :raises StateError: when the seed is not bytes or the prevailing wind is not a wind.
         """
+        if not isinstance(seed, bytes | bytearray):
+            raise StateError(
+                f"seed must be bytes (e.g. b'...' or secrets.token_bytes()), not {seed!r}"
+            )
+        if not isinstance(prevailing_wind, int) or not 0 <= int(prevailing_wind) <= 3:
+            raise StateError(f"prevailing_wind must be a Wind, not {prevailing_wind!r}")
         self = cls._blank(ruleset)
         self.seed = bytes(seed)
         self.prevailing_wind = Wind(prevailing_wind)
