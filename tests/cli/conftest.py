@@ -16,7 +16,7 @@ from hkmahjong.cli.tui.render import TileRenderer
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.engine.players import FirstPlayer
 from hkmahjong.engine.wall import stacked_wall
-from hkmahjong.rules import get_preset
+from hkmahjong.rules import Ruleset, get_preset
 from hkmahjong.tiles import Wind
 
 
@@ -49,6 +49,22 @@ def south_kongs() -> Callable[[str, int], object]:
     return factory
 
 
+class WinningBot:
+    """A bot that wins whenever it may, else takes the first legal action."""
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """食糊 / 自摸 > the first legal action."""
+        for action in legal:
+            if action.kind in (ActionKind.WIN, ActionKind.SELF_DRAW):
+                return action
+        return legal[0]
+
+
+def winning_bots(_level: str, _seed: int) -> WinningBot:
+    """Bots that take every win."""
+    return WinningBot()
+
+
 def quiet_advisor(view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
     """An advisor that suggests the first legal action (keeps scenario tests independent of bots)."""
     return legal[0], "first legal action"
@@ -62,6 +78,7 @@ def scenario_game(
     lang: str = "zh-Hant",
     length: str = "one",
     bots: Callable[[str, int], Any] | None = None,
+    ruleset: Ruleset | None = None,
 ) -> ParlorGame:
     """A one-hand parlor game on a stacked wall; the human is East (dealer), bots pass/discard low."""
 
@@ -69,7 +86,7 @@ def scenario_game(
         return stacked_wall(deals, draws=draws, replacements=replacements) if number == 0 else None  # type: ignore[return-value]
 
     game = ParlorGame.new(
-        get_preset("parlor"),
+        ruleset or get_preset("parlor"),
         length=length,
         seed="scenario",
         lang=lang,
@@ -157,3 +174,11 @@ ROB_THE_KONG = {
     Wind.NORTH: "3344p 1122s 33s 99m 5m",
 }
 ROB_DRAWS = "2z 5z 6z 7z 9s 1m"
+
+# The human's first discard (1m) completes South's 清一色 and West's 對對糊 at once (一炮多響).
+DOUBLE_WIN = {
+    Wind.EAST: "1m 99m 99p 99s 1234567z",
+    Wind.SOUTH: "23m 444m 555m 666m 88m",
+    Wind.WEST: "1m 111p 222p 333p 444p",
+    Wind.NORTH: "567s 567s 1122334s",
+}

@@ -7,6 +7,7 @@ the bots there always pass and discard their lowest tile.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 from collections.abc import Callable, Coroutine
 from types import ModuleType
@@ -19,7 +20,7 @@ from hkmahjong.cli.tui.game import ParlorGame
 from hkmahjong.cli.tui.screens import HandEndScreen, HintScreen, MatchEndScreen
 from hkmahjong.cli.tui.widgets import HandView
 from hkmahjong.hand import MeldKind
-from hkmahjong.rules import FanId
+from hkmahjong.rules import FanId, get_preset
 from hkmahjong.tiles import Tile, Wind
 
 
@@ -400,3 +401,24 @@ def test_other_languages(kit: ModuleType, lang: str, word: str) -> None:
             assert dragons.en in body
 
     asyncio.run(run())
+
+
+@pilot_test
+async def test_two_winners_on_one_discard(kit: ModuleType) -> None:
+    """RULES.md §6 一炮多響 switch: both winners are shown with their own hand and fan."""
+    ruleset = dataclasses.replace(get_preset("parlor"), multiple_winners=True)
+    game = kit.scenario_game(kit.DOUBLE_WIN, bots=kit.winning_bots, ruleset=ruleset)
+    app = kit.make_app(game)
+    async with app.run_test(size=(100, 50)) as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        outcome = game.state.outcome
+        assert outcome is not None and outcome.winners == (Wind.SOUTH, Wind.WEST)
+        assert isinstance(app.screen, HandEndScreen)
+        body = str(app.screen.body)
+        for win in outcome.wins:  # on the dealer's first discard: 地糊 for both (RULES.md §7)
+            assert FanId.EARTHLY in win.result.fan_ids
+            assert body.count(f"{FanId.EARTHLY.zh} {FanId.EARTHLY.en}") == 2
+        assert "電腦1: 1萬2萬3萬" in body and "電腦2: 1筒1筒1筒" in body
+        assert outcome.deltas[Wind.EAST] < 0 and outcome.deltas[Wind.NORTH] == 0

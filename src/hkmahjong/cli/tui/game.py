@@ -24,6 +24,7 @@ from hkmahjong.cli.tui.model import (
     Options,
     SeatInfo,
     TableInfo,
+    WinScore,
 )
 from hkmahjong.cli.tui.render import TileRenderer
 from hkmahjong.engine import Action, ActionKind, Event, Phase, PlayerView
@@ -399,29 +400,32 @@ class ParlorGame(GameController):
             if hand.bonus:
                 text += "  " + " ".join(r.bare(t) for t in hand.bonus)
             hands.append((seat, f"{r.wind(seat)} {self.name_at(seat)}", text))
-        fan_lines: list[tuple[str, str, int]] = []
+        scores: list[WinScore] = []
         winners: list[str] = []
-        shapes: list[str] = []
-        total: int | None = None
         for win in outcome.wins:
+            name = self.name_at(win.seat)
             how = tr(self.lang, "self_draw") if win.self_drawn else tr(self.lang, "win")
             src = ""
             if win.discarder is not None:
                 src = f" ← {self.name_at(win.discarder)}"
-            winners.append(f"{self.name_at(win.seat)} {how}{src}")
+            winners.append(f"{name} {how}{src}")
+            shape = ""
             arrangement = win.result.arrangement
             if arrangement is not None:
-                groups = "  ".join(
+                shape = "  ".join(
                     "".join(r.bare(t) for t in group.tiles) for group in arrangement.groups
                 )
                 tile = win.result.winning_tile
-                mark = f"  ({tr(self.lang, 'win')} {r.bare(tile)})" if tile is not None else ""
-                shapes.append(f"{self.name_at(win.seat)}: {groups}{mark}")
+                if tile is not None:
+                    shape += f"  ({tr(self.lang, 'win')} {r.bare(tile)})"
+            items = []
             for item in win.result.items:
                 zh = item.fan_id.zh_hans if self.lang == "zh-Hans" else item.zh
                 count = f" ×{item.count}" if item.count > 1 else ""
-                fan_lines.append((zh + count, item.en, item.fan))
-            total = win.result.total_fan if total is None else total + win.result.total_fan
+                items.append((zh + count, item.en, item.fan))
+            scores.append(
+                WinScore(name, shape, tuple(items), win.result.total_fan, win.result.is_limit)
+            )
         if outcome.drawn or not outcome.wins:
             title = tr(self.lang, "draw_game")
         else:
@@ -435,12 +439,10 @@ class ParlorGame(GameController):
             title=title,
             hands=tuple(hands),
             winners=tuple(winners),
-            fan_lines=tuple(fan_lines),
-            total_fan=total,
+            scores=tuple(scores),
             payments=payments,
             totals=totals,
             match_over=self.match.finished,
-            shapes=tuple(shapes),
             settlement=tuple(self._settlement_line(line) for line in outcome.lines),
         )
 

@@ -50,6 +50,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "left": ("剩{n}", "剩{n}", "{n} left"),
     "fan": ("{n}番", "{n}番", "{n} fan"),
     "no_win": ("不夠番", "不够番", "below minimum"),
+    "limit": ("爆棚", "爆棚", "limit"),
     "advice": ("建議", "建议", "Suggestion"),
     "hand_over": ("本局完", "本局完", "Hand over"),
     "draw_game": ("流局", "流局", "Drawn hand"),

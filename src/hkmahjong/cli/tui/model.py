@@ -19,6 +19,7 @@ __all__ = [
     "Options",
     "SeatInfo",
     "TableInfo",
+    "WinScore",
 ]
 
 
@@ -96,6 +97,17 @@ class HintInfo:
 
 
 @dataclass(frozen=True)
+class WinScore:
+    """One winner's fan: the hand as sets and pair, each item (zh, en, fan), the total."""
+
+    name: str
+    shape: str
+    items: tuple[tuple[str, str, int], ...]
+    total: int
+    limit: bool = False
+
+
+@dataclass(frozen=True)
 class HandEndInfo:
     """End of a hand (結算): every hand revealed, the fan breakdown, payments, totals."""
 
@@ -103,14 +115,11 @@ class HandEndInfo:
     hands: tuple[tuple[Wind, str, str], ...]
     """(seat wind, player name, the hand's text rendered for the screen)"""
     winners: tuple[str, ...]
-    fan_lines: tuple[tuple[str, str, int], ...]
-    """(zh name, en name, fan) per item"""
-    total_fan: int | None
+    scores: tuple[WinScore, ...]
+    """Each win's itemised fan (several with 一炮多響)."""
     payments: tuple[tuple[str, float], ...]
     totals: tuple[tuple[str, float], ...]
     match_over: bool
-    shapes: tuple[str, ...] = ()
-    """Each winner's hand as sets and pair, with the winning tile."""
     settlement: tuple[str, ...] = ()
     """Who paid whom and why (from the payments layer)."""
 

@@ -69,17 +69,14 @@ def hand_end_text(info: HandEndInfo, lang: str) -> Text:
     for _wind, name, hand in info.hands:
         text.append(f"{name}: ", style="bold")
         text.append(hand + "\n")
-    for shape in info.shapes:
-        text.append("\n" + shape, style="bold green")
-    if info.shapes:
-        text.append("\n")
-    if info.fan_lines:
-        text.append("\n")
-        for zh, en, fan in info.fan_lines:
-            text.append(f"  {zh} {en}  ", style="")
+    for score in info.scores:
+        text.append(f"\n{score.name}: ", style="bold")
+        text.append(score.shape + "\n", style="bold green")
+        for zh, en, fan in score.items:
+            text.append(f"  {zh} {en}  ")
             text.append(f"{fan}\n", style="bold")
-        if info.total_fan is not None:
-            text.append(f"  = {tr(lang, 'fan', n=info.total_fan)}\n", style="bold green")
+        limit = f" ({tr(lang, 'limit')})" if score.limit else ""
+        text.append(f"  = {tr(lang, 'fan', n=score.total)}{limit}\n", style="bold green")
     if info.payments:
         text.append(f"\n{tr(lang, 'payments')}: ", style="bold")
         text.append("  ".join(f"{name} {format_score(v)}" for name, v in info.payments) + "\n")
