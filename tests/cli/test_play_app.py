@@ -422,3 +422,25 @@ async def test_two_winners_on_one_discard(kit: ModuleType) -> None:
             assert body.count(f"{FanId.EARTHLY.zh} {FanId.EARTHLY.en}") == 2
         assert "電腦1: 1萬2萬3萬" in body and "電腦2: 1筒1筒1筒" in body
         assert outcome.deltas[Wind.EAST] < 0 and outcome.deltas[Wind.NORTH] == 0
+
+
+@pilot_test
+async def test_game_keys_wait_while_a_popup_is_open(kit: ModuleType) -> None:
+    """With the hint open, w/p/Enter do nothing to the game; the timer closes the hint and passes."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game, claim_timer=1.0)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HintScreen)
+        await pilot.press("p", "k", "c", "left")
+        await pilot.pause()
+        assert _east_melds(game) == []
+        await pilot.pause(1.6)
+        await kit.settle(pilot)
+        assert not isinstance(app.screen, HintScreen)
+        assert _east_melds(game) == []
+        assert game.state.view(Wind.EAST).discards[Wind.SOUTH][0] is Tile.P5

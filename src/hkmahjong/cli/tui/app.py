@@ -232,10 +232,14 @@ class ParlorApp(App[int]):
         if self.countdown <= 0:
             self.countdown = None
             self.choosing_chow = False
+            if isinstance(self.screen, HintScreen):
+                self.pop_screen()
             self._act(self.options.pass_)
 
     def _act(self, action: object | None) -> bool:
         """Apply the human's ``action``; an illegal one only shows a short message."""
+        if len(self.screen_stack) > 1:
+            return False  # a pop-up is open: its own keys apply
         if action is None or self._advancing or not self.controller.human_to_act():
             self.say(tr(self.renderer.lang, "illegal", what=self._illegal_reason()))
             return False
@@ -287,7 +291,8 @@ class ParlorApp(App[int]):
     # --- actions (keys and buttons) --------------------------------------------------------
     def action_move(self, step: int) -> None:
         """Move the selection in the hand."""
-        self.query_one(HandView).move(step)
+        if len(self.screen_stack) == 1:
+            self.query_one(HandView).move(step)
 
     def action_discard(self) -> None:
         """打: discard the selected tile (or pick the highlighted chow when choosing one)."""
@@ -332,7 +337,7 @@ class ParlorApp(App[int]):
     def action_chow(self) -> None:
         """上: claim the discard for a chow; with several ways, offer the choice."""
         chows = self.options.chows
-        if not chows:
+        if not chows or len(self.screen_stack) > 1:
             self._act(None)
             return
         if len(chows) == 1:
@@ -344,7 +349,7 @@ class ParlorApp(App[int]):
 
     def action_choose(self, index: int) -> None:
         """Pick chow ``index`` (keys 1–3) while choosing a chow."""
-        if not self.choosing_chow:
+        if not self.choosing_chow or len(self.screen_stack) > 1:
             return
         chows = self.options.chows
         if 0 <= index < len(chows):
@@ -361,6 +366,8 @@ class ParlorApp(App[int]):
 
     def action_hint(self) -> None:
         """提示: shanten, waits and the strong bot's suggestion, in a pop-up."""
+        if len(self.screen_stack) > 1:
+            return
         if self.options.mode not in ("turn", "claim"):
             self.say(tr(self.renderer.lang, "illegal", what=tr(self.renderer.lang, "waiting")))
             return
