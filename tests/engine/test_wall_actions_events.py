@@ -210,3 +210,16 @@ def test_bad_arguments_to_new_are_clear_errors() -> None:
         HandState.new(rs, seed="text")  # type: ignore[arg-type]
     with pytest.raises(StateError, match="prevailing_wind"):
         HandState.new(rs, seed=b"x", prevailing_wind=7)  # type: ignore[arg-type]
+
+
+def test_repr_describe_and_legal_list_is_a_copy() -> None:
+    """Notation is the API: the table prints with every hand; legal lists can be changed freely."""
+    state = HandState.new(get_preset("parlor"), seed=b"describe")
+    seat = state.to_act[0]
+    legal = state.legal_actions(seat)
+    legal.clear()
+    assert state.legal_actions(seat), "changing the returned list must not change the state"
+    text = state.describe()
+    assert repr(state) in text and "tiles_left=" in repr(state)
+    for w in Wind:
+        assert state.hand_of(w).text in text

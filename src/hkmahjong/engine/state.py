@@ -385,7 +385,10 @@ class HandState:
         )
 
     def legal_actions(self, seat: Wind) -> list[Action]:
-        """Every legal action of ``seat`` now, sorted (empty when it need not act)."""
+        """Every legal action of ``seat`` now, sorted (empty when it need not act); a fresh list."""
+        return list(self._legal_for(seat))
+
+    def _legal_for(self, seat: Wind) -> list[Action]:
         s = int(seat)
         cached = self._legal[s]
         if cached is not None:
@@ -419,6 +422,29 @@ class HandState:
         if self.phase_ is _ROB and self.pending_kind == "added":
             counts[self.pending_tile] += 1
         return counts
+
+    def __repr__(self) -> str:
+        to_act = "".join(w.letter for w in self.to_act) or "-"
+        return (
+            f"<HandState {self.ruleset.name} hand {self.hand_number} {self.prevailing_wind.zh}圈 "
+            f"{self.phase_.value} to_act={to_act} tiles_left={self.tiles_left}>"
+        )
+
+    def describe(self) -> str:
+        """The whole table as text (referee's view: every hand), one line per seat, for debugging."""
+        lines = [repr(self)]
+        for w in Wind:
+            river = " ".join(
+                t.mpsz + ("*" if gone else "")
+                for t, gone in zip(self.rivers[w], self.taken[w], strict=True)
+            )
+            mark = ">" if w == self.current and self.phase_ is not _OVER else " "
+            lines.append(f"{mark}{w.letter} {self.hand_of(w).text:<40} | {river}")
+        if self.phase_ is _CLAIM or self.phase_ is _ROB:
+            lines.append(
+                f"  pending {_T[self.pending_tile].mpsz} from {_W[self.pending_from].letter}"
+            )
+        return "\n".join(lines)
 
     def hand_of(self, seat: Wind) -> Hand:
         """The referee's view of ``seat``'s hand (concealed tiles, melds, bonus tiles)."""
@@ -680,7 +706,7 @@ class HandState:
         if not isinstance(seat, int) or not 0 <= int(seat) <= 3:
             raise IllegalActionError(f"seat {seat!r} is not a seat (E, S, W or N)")
         seat = _W[int(seat)]
-        legal = self.legal_actions(seat)
+        legal = self._legal_for(seat)
         if action not in legal:
             self._illegal(seat, action, legal)
         s = int(seat)
