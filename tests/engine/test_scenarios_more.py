@@ -277,3 +277,52 @@ def test_no_tile_left_to_replace_a_bonus_tile_is_an_exhaustive_draw() -> None:
     out = st.outcome
     assert out is not None and out.drawn and out.deltas == (0, 0, 0, 0)
     assert st.bonus[N] == [Tile.PLUM] and st.census() == [4] * 34 + [1] * 8
+
+
+@pytest.mark.parametrize("first_turn", [True, False])
+def test_human_hand_self_draw_in_the_first_turn(first_turn: bool) -> None:
+    """RULES.md §7 人糊 (W2 正統): a non-dealer self-draws in its first turn with no claim before."""
+    draws = "9p" if first_turn else "5z7m8m6z9p"
+    st = table(
+        e="1z2s5s8s3p6p9m2m5m8m3z4z6z7z",
+        s="123m456m789m111p9p",
+        w="147m258p369s1234z",
+        n="147m258p1234679s",
+        draws=draws,
+    )
+    play(st, E, "discard 1z")
+    if not first_turn:
+        play(st, S, "discard 5z")
+        for seat in (W, N, E):
+            play(st, seat, f"discard {Tile(st.last_drawn).mpsz}")
+            _pass_all(st)
+    assert st.current == S and st.last_drawn == Tile.P9
+    assert "self_draw" in texts(st, S)  # 門前清 + 自摸 + 無花 reach 3 even without 人糊
+    play(st, S, "self_draw")
+    out = st.outcome
+    assert out is not None
+    assert out.wins[0].context.first_go_around is first_turn
+    assert (FanId.HUMAN in out.wins[0].result.fan_ids) is first_turn
+
+
+@pytest.mark.parametrize("switch", [False, True])
+def test_double_kong_second_kong_not_from_the_replacement(switch: bool) -> None:
+    """RULES.md §8 槓上槓: switch (C, W1 fn. 17) — the second kong must come from the replacement."""
+    rs = replace(PARLOR, double_kong_from_replacement=switch)
+    st = table(
+        rs,
+        e="1111m2222m345p678s",
+        s="147p258s369m1234z",
+        w="147p258s369m1567z",
+        n="147p258s369m2467z",
+        repl="9s9s",
+    )
+    play(st, E, "concealed_kong 1m")
+    play(st, E, "concealed_kong 2m")
+    assert "self_draw" in texts(st, E)
+    play(st, E, "self_draw")
+    out = st.outcome
+    assert out is not None
+    ctx, res = out.wins[0].context, out.wins[0].result
+    assert ctx.double_kong_replacement and not ctx.second_kong_from_replacement
+    assert (FanId.DOUBLE_KONG_REPLACEMENT in res.fan_ids) is not switch
