@@ -305,6 +305,13 @@ async def test_hint_popup(kit: ModuleType) -> None:
         body = str(app.screen.body)
         assert "叫糊" in body  # ready (shanten 0)
         assert "5萬" in body and "8萬" in body
+        hint = game.hint()
+        assert [w[0] for w in hint.waits] == [Tile.M2, Tile.M5, Tile.M8]  # 34567m: 2-5-8
+        for _tile, left, on_discard, self_drawn in hint.waits:
+            assert 0 < left <= 4
+            assert on_discard is not None and self_drawn is not None
+            assert self_drawn >= on_discard  # 自摸 adds a fan (RULES.md §8), capped at the limit
+            assert f"食 {on_discard}番 / 自摸 {self_drawn}番" in body
         assert "first legal action" in body
         await pilot.press("escape")
         await pilot.pause()

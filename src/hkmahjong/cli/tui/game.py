@@ -496,11 +496,18 @@ class ParlorGame(GameController):
             and suggestion.tile is not None
         ):
             wait_hand = hand.remove(suggestion.tile)
-        wait_list: list[tuple[Tile, int, int | None]] = []
+        wait_list: list[tuple[Tile, int, int | None, int | None]] = []
         if wait_hand.tile_count == 13:
             for tile in waits(wait_hand, seven_pairs=seven):
                 left = max(0, 4 - seen[tile])
-                wait_list.append((tile, left, self._fan_on(wait_hand, tile)))
+                wait_list.append(
+                    (
+                        tile,
+                        left,
+                        self._fan_on(wait_hand, tile, self_drawn=False),
+                        self._fan_on(wait_hand, tile, self_drawn=True),
+                    )
+                )
         try:
             useful = useful_tiles(hand, others, seven_pairs=seven)
         except InvalidHandError:
@@ -515,9 +522,9 @@ class ParlorGame(GameController):
             explanation=explanation,
         )
 
-    def _fan_on(self, hand: Hand, tile: Tile) -> int | None:
+    def _fan_on(self, hand: Hand, tile: Tile, *, self_drawn: bool) -> int | None:
         ctx = WinContext(
-            self_drawn=False,
+            self_drawn=self_drawn,
             seat_wind=self.human_seat,
             prevailing_wind=self.state.view(self.human_seat).prevailing_wind,
             winning_tile=tile,

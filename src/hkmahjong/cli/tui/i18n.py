@@ -51,6 +51,8 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "fan": ("{n}番", "{n}番", "{n} fan"),
     "no_win": ("不夠番", "不够番", "below minimum"),
     "limit": ("爆棚", "爆棚", "limit"),
+    "on_discard": ("食", "食", "on a discard"),
+    "self_drawn": ("自摸", "自摸", "self-drawn"),
     "advice": ("建議", "建议", "Suggestion"),
     "hand_over": ("本局完", "本局完", "Hand over"),
     "draw_game": ("流局", "流局", "Drawn hand"),

@@ -89,8 +89,8 @@ class HintInfo:
     """Help on demand (提示): shanten, waits with unseen counts and fan, and a bot's advice."""
 
     shanten: int
-    waits: tuple[tuple[Tile, int, int | None], ...]
-    """(tile, copies not seen by you, fan the hand would score on it or None if not a win)"""
+    waits: tuple[tuple[Tile, int, int | None, int | None], ...]
+    """(tile, copies not seen by you, fan on a discard, fan self-drawn; None: not a win)"""
     useful: tuple[tuple[Tile, int], ...]
     suggestion: str
     explanation: str

@@ -47,9 +47,14 @@ def hint_text(hint: HintInfo, renderer: TileRenderer) -> Text:
     text.append(f"{status}\n")
     if hint.waits:
         text.append(f"{tr(lang, 'waits')}:\n", style="bold")
-        for tile, left, fan in hint.waits:
-            fan_text = tr(lang, "fan", n=fan) if fan is not None else tr(lang, "no_win")
-            text.append(f"  {renderer.bare(tile)}  {tr(lang, 'left', n=left)}  {fan_text}\n")
+        for tile, left, on_discard, self_drawn in hint.waits:
+            fans = []
+            for key, fan in (("on_discard", on_discard), ("self_drawn", self_drawn)):
+                value = tr(lang, "fan", n=fan) if fan is not None else tr(lang, "no_win")
+                fans.append(f"{tr(lang, key)} {value}")
+            text.append(
+                f"  {renderer.bare(tile)}  {tr(lang, 'left', n=left)}  {' / '.join(fans)}\n"
+            )
     if hint.useful:
         text.append(f"{tr(lang, 'useful')}: ", style="bold")
         text.append("  ".join(f"{renderer.bare(t)}×{n}" for t, n in hint.useful[:12]) + "\n")
