@@ -52,14 +52,20 @@ class Tables:
         self.final = [raw[off + m * nu * nu : off + (m + 1) * nu * nu] for m in range(5)]
         off += 5 * nu * nu
         exact9 = bytearray([NOT_EXACT]) * n_num
+        self.exact9_by_counts: dict[bytes, int] = {}
+        """Counts (9 bytes) of every number-suit vector that splits exactly -> its code."""
         for i in range(n_e9):
             rec = raw[off + 10 * i : off + 10 * i + 10]
             exact9[_index(rec[:9])] = rec[9]
+            self.exact9_by_counts[rec[:9]] = rec[9]
         off += 10 * n_e9
         exact7 = bytearray([NOT_EXACT]) * n_hon
+        self.exact7_by_counts: dict[bytes, int] = {}
+        """Counts (7 bytes) of every honour vector that splits exactly -> its code."""
         for i in range(n_e7):
             rec = raw[off + 8 * i : off + 8 * i + 8]
             exact7[_index(rec[:7])] = rec[7]
+            self.exact7_by_counts[rec[:7]] = rec[7]
         off += 8 * n_e7
         if off != len(raw):
             raise InvalidHandError("hand table file has trailing bytes; rebuild it")
@@ -72,6 +78,8 @@ class Tables:
         """Approximate memory held by the tables."""
         parts = (self.number, self.honour, self.honour_orphans, self.comb, self.exact9)
         size = sum(map(sys.getsizeof, (*parts, self.exact7, *self.final)))
+        for d in (self.exact9_by_counts, self.exact7_by_counts, self.index):
+            size += sys.getsizeof(d) + sum(map(sys.getsizeof, d))
         return size + sum(sys.getsizeof(p) for p in self.profiles)
 
 

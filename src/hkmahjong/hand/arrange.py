@@ -134,53 +134,33 @@ def arrangements(hand: Hand, *, seven_pairs: bool = False) -> list[Arrangement]:
     return out
 
 
-_E9 = b""
 _D9: dict[bytes, int] = {}
 _D7: dict[bytes, int] = {}
 _VALID = bytes(range(5))
 _ZERO_TWO = b"\x00\x02"
-_PAIR9: frozenset[int] = frozenset()
-_PAIR7: frozenset[int] = frozenset()
-_ORPH9: frozenset[int] = frozenset()
+_MAYBE_SPECIAL = 254
+"""Code of a suit vector that does not split exactly but could be part of 七對子 or 十三幺."""
 
 
-def _keys(size: int, digits: tuple[int, ...], only: tuple[int, ...] | None) -> frozenset[int]:
-    out = {0}
+def _vectors(size: int, digits: tuple[int, ...], only: tuple[int, ...] | None) -> list[bytes]:
+    out = [b""]
     for rank in range(size):
         allowed = digits if only is None or rank in only else (0,)
-        out = {k * 5 + d for k in out for d in allowed}
-    return frozenset(out)
+        out = [v + bytes([d]) for v in out for d in allowed]
+    return out
 
 
 def _load() -> None:
-    global _E9, _D9, _D7, _PAIR9, _PAIR7, _ORPH9
+    global _D9, _D7
     t = _fast.tables()
-    _PAIR9 = _keys(9, (0, 2), None)
-    _PAIR7 = _keys(7, (0, 2), None)
-    _ORPH9 = _keys(9, (0, 1, 2), (0, 8))
-    e9 = bytearray(t.exact9)
-    for key in _PAIR9 | _ORPH9:
-        if e9[key] == _fast.NOT_EXACT:
-            e9[key] = _MAYBE_SPECIAL
-    _D9 = {_digits(k, 9): v for k, v in enumerate(t.exact9) if v != _fast.NOT_EXACT}
-    _D7 = {_digits(k, 7): v for k, v in enumerate(t.exact7) if v != _fast.NOT_EXACT}
-    _E9 = bytes(e9)
-
-
-_MAYBE_SPECIAL = 254
-"""Code of a non-exact suit vector that could still be part of 七對子 or 十三幺."""
-
-
-def _digits(key: int, size: int) -> bytes:
-    out = bytearray(size)
-    for i in range(size - 1, -1, -1):
-        key, out[i] = divmod(key, 5)
-    return bytes(out)
-
-
-def _special(counts: Sequence[int], seven_pairs: bool, orphans: bool) -> bool:
-    """十三幺 / 七對子 check of a hand that is not a regular complete hand."""
-    return (seven_pairs and _is_pairs(counts)) or (orphans and _is_orphans(counts))
+    d9 = dict(t.exact9_by_counts)
+    for v in _vectors(9, (0, 2), None) + _vectors(9, (0, 1, 2), (0, 8)):
+        d9.setdefault(v, _MAYBE_SPECIAL)
+    d7 = dict(t.exact7_by_counts)
+    for v in _vectors(7, (0, 2), None) + _vectors(7, (1, 2), None):
+        d7.setdefault(v, _MAYBE_SPECIAL)
+    _D7 = d7
+    _D9 = d9
 
 
 def is_complete_counts(
@@ -200,33 +180,36 @@ def is_complete_counts(
 
     :raises InvalidHandError: when ``counts`` is not a sequence of integers.
     """
-    if not _E9:
+    if not _D9:
         _load()
-    c = counts
     try:
-        v = _E9[
-            390625 * c[0] + 78125 * c[1] + 15625 * c[2] + 3125 * c[3] + 625 * c[4]
-            + 125 * c[5] + 25 * c[6] + 5 * c[7] + c[8]
-        ]  # fmt: skip
-        if v == 255:
-            return False
-        b = bytes(c)
-    except (IndexError, ValueError):
+        b = bytes(counts)
+    except ValueError:
         return False
     except TypeError:
         raise InvalidHandError(f"counts must be 34 integers, got {counts!r}") from None
-    if b.translate(None, _VALID) or len(b) != 34:
+    # each suit must split exactly into sets and at most one pair (or, code 254, could still be
+    # part of 七對子 / 十三幺); counts outside 0-4 are in no table, so they fail here
+    d9 = _D9
+    v = d9.get(b[0:9])
+    if v is None:
         return False
-    if v != _MAYBE_SPECIAL:
-        d9 = _D9
-        total = v + d9.get(b[9:18], 255) + d9.get(b[18:27], 255)
-        if total + _D7.get(b[27:34], 255) == 68 - meld_count:
-            return True
-    if meld_count:
+    w = d9.get(b[9:18])
+    if w is None:
+        return False
+    x = d9.get(b[18:27])
+    if x is None:
+        return False
+    y = _D7.get(b[27:34])
+    if y is None:
+        return False
+    if v + w + x + y == 68 - meld_count and len(b) == 34:
+        return True
+    if meld_count or len(b) != 34:
         return False
     if seven_pairs and not b.translate(None, _ZERO_TWO) and b.count(2) == 7:
         return True
-    return thirteen_orphans and 0 not in b[27:34] and _is_orphans(c)
+    return thirteen_orphans and _is_orphans(counts)
 
 
 def _valid(counts: Sequence[int]) -> bool:
