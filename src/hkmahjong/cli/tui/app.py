@@ -71,7 +71,7 @@ class ParlorApp(App[int]):
         self.renderer = renderer or TileRenderer()
         self.bot_delay = bot_delay
         self.claim_timer = claim_timer
-        self.save_path = save_path or Path("hkmj-match.json")
+        self.save_path = save_path or Path("hkmj-match.jsonl")
         self.options = Options()
         self.table: TableInfo | None = None
         self.countdown: float | None = None

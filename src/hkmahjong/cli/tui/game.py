@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,6 +131,7 @@ class ParlorGame(GameController):
     ) -> None:
         self.ruleset = ruleset
         self.walls = walls
+        self._lock = threading.RLock()  # bots play in a worker thread; saving may come meanwhile
         self.match = match
         self.match_seed = match_seed
         self.opponents = opponents
@@ -315,9 +317,10 @@ class ParlorGame(GameController):
         """
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
-        if not self.human_to_act():
-            raise IllegalActionError("it is not your turn to act")
-        self._apply(self.human_seat, action)
+        with self._lock:
+            if not self.human_to_act():
+                raise IllegalActionError("it is not your turn to act")
+            self._apply(self.human_seat, action)
 
     def _apply(self, seat: Wind, action: Action) -> None:
         events = self.state.apply(seat, action)
@@ -327,6 +330,10 @@ class ParlorGame(GameController):
 
     def bot_step(self) -> bool:
         """The first bot still to act chooses and plays; True unless it passed unseen."""
+        with self._lock:
+            return self._bot_step()
+
+    def _bot_step(self) -> bool:
         for seat in self.state.to_act:
             player = self.player_at(seat)
             if player == 0:
@@ -560,7 +567,9 @@ class ParlorGame(GameController):
         The record holds each hand's commitment, never the seed of a hand in play; the key file
         holds the match seed and the bot level, which resuming needs.
         """
-        path.write_text(self.record.dumps(), encoding="utf-8")
+        with self._lock:
+            text = self.record.dumps()
+        path.write_text(text, encoding="utf-8")
         key = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
