@@ -85,8 +85,10 @@ class ParlorApp(App[int]):
         """Status line, the three other seats in play order, own discards, own hand, actions."""
         yield StatusBar(id="status")
         with Vertical(id="table"):
-            for offset in (1, 2, 3, 0):
+            for offset in (1, 2, 3):
                 yield SeatPanel(id=f"seat-{offset}", classes="seat")
+            yield Static("", id="spacer")
+            yield SeatPanel(id="seat-0", classes="seat")
         yield HandView(self.renderer, id="hand")
         with Horizontal(id="actions"):
             for name in _BUTTONS:
