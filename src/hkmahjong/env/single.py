@@ -4,7 +4,7 @@
 >>> from hkmahjong.env import SingleSeatEnv
 >>> e = SingleSeatEnv(opponents=("random", "random", "random"))
 >>> obs, info = e.reset(seed=0)
->>> obs["action_mask"].sum() > 0
+>>> bool(obs["action_mask"].sum() > 0)
 True
 
 Works with action-masking learners: the mask is in the observation and in :meth:`action_masks`.
