@@ -162,43 +162,52 @@ class _Chunk:
     seconds: float
 
 
+def _play_hand(
+    cfg: ArenaConfig,
+    ruleset: Ruleset,
+    new_hand: NewHand,
+    wall: int,
+    names: Sequence[str],
+    stats: dict[str, BotStats],
+) -> HandOutcome:
+    bots: list[BaseBot] = [
+        get_bot(n, seed=f"{cfg.seed}:{wall}:{i}", ruleset=ruleset, time_budget=cfg.time_budget)
+        for i, n in enumerate(names)
+    ]
+    state = new_hand(ruleset, seed=hand_seed(cfg.seed, wall), hand_number=wall)
+    steps = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        st = stats[names[seat]]
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            view = state.view(seat)
+            t0 = time.perf_counter()
+            action = bots[seat].choose(view, legal)
+            dt = time.perf_counter() - t0
+            st.decisions += 1
+            st.latency[_bucket(dt)] += 1
+        if action.kind is ActionKind.FALSE_WIN:
+            st.under_minimum += 1
+        state.apply(seat, action)
+        steps += 1
+        if steps > 5000:
+            raise ArenaError(f"hand of wall {wall} with {names} did not end")
+    out = state.outcome
+    assert out is not None
+    return out
+
+
 def _play_set(
     cfg: ArenaConfig, ruleset: Ruleset, new_hand: NewHand, wall: int
 ) -> tuple[dict[str, BotStats], dict[str, float]]:
     stats: dict[str, BotStats] = {n: BotStats() for n in set(cfg.bots)}
     per_set: dict[str, list[float]] = {n: [] for n in set(cfg.bots)}
-    seed = hand_seed(cfg.seed, wall)
     for rot in range(cfg.rotations):
         names = [cfg.bots[(i - rot) % 4] for i in range(4)]
-        bots: list[BaseBot] = [
-            get_bot(
-                n, seed=f"{cfg.seed}:{wall}:{rot}:{i}", ruleset=ruleset, time_budget=cfg.time_budget
-            )
-            for i, n in enumerate(names)
-        ]
-        state = new_hand(ruleset, seed=seed, hand_number=wall)
-        steps = 0
-        while not state.is_over:
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            st = stats[names[seat]]
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                view = state.view(seat)
-                t0 = time.perf_counter()
-                action = bots[seat].choose(view, legal)
-                dt = time.perf_counter() - t0
-                st.decisions += 1
-                st.latency[_bucket(dt)] += 1
-            if action.kind is ActionKind.FALSE_WIN:
-                st.under_minimum += 1
-            state.apply(seat, action)
-            steps += 1
-            if steps > 5000:
-                raise ArenaError(f"hand of wall {wall} rotation {rot} did not end")
-        out = state.outcome
-        assert out is not None
+        out = _play_hand(cfg, ruleset, new_hand, wall, names, stats)
         for seat in Wind:
             s = stats[names[seat]]
             s.hands += 1

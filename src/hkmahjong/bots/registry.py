@@ -26,10 +26,17 @@ _FACTORIES: dict[str, _Factory] = {
     "fan": lambda seed, r, b: FanBot(seed, ruleset=r, time_budget=b),
     "strong": lambda seed, r, b: StrongBot(seed, ruleset=r, time_budget=b, level="expert"),
 }
+
+
+def _level_factory(level: str) -> _Factory:
+    def make(seed: int | str | None, r: Ruleset | None, b: float) -> BaseBot:
+        return StrongBot(seed, ruleset=r, time_budget=b, level=level)
+
+    return make
+
+
 for _level in LEVELS:
-    _FACTORIES[_level] = lambda seed, r, b, _lv=_level: StrongBot(
-        seed, ruleset=r, time_budget=b, level=_lv
-    )
+    _FACTORIES[_level] = _level_factory(_level)
 
 BOT_NAMES: tuple[str, ...] = ("random", "efficient", "fan", "strong")
 """The bot tiers, weakest first."""

@@ -13,14 +13,18 @@ Difficulty and style knobs (the practice room's easy / normal / hard / expert):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hkmahjong.bots.base import Candidate, Situation, claim_meld
 from hkmahjong.bots.danger import Threat, liability_tiles, threats, tile_danger
+from hkmahjong.bots.evaluate import shanten_all
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.planner import best_route, offense
 from hkmahjong.engine import Action, ActionKind, PlayerView
-from hkmahjong.rules import Ruleset
+from hkmahjong.hand import Hand
+from hkmahjong.rules import FanId, Ruleset
+from hkmahjong.scoring import WinContext, score_hand
+from hkmahjong.tiles import Tile, tiles_from_counts
 
 __all__ = ["LEVELS", "StrongBot", "Style"]
 
@@ -33,17 +37,19 @@ class Style:
     defense: float = 1.0
     value_weight: float = 1.0
     noise: float = 0.0
-    step_value: float = 1.0
-    """Jade a distance step is worth, as a fraction of the route's expected jade."""
-    step_floor: float = 0.5
-    """The least jade a distance step is worth (how readily it folds a hopeless hand)."""
+    fold_ratio: float = 1.5
+    """Fold when the risk of the best attacking discard exceeds this share of the hand's EV."""
+    fold_floor: float = 1.0
+    """Never fold over a risk below this many jade."""
+    tiebreak: float = 0.0
+    """While attacking: route-rank points given up per jade of risk (picks the safer of equals)."""
 
 
 LEVELS: dict[str, Style] = {
-    "easy": Style(aggression=1.0, defense=0.15, value_weight=0.8, noise=1.5),
-    "normal": Style(aggression=1.0, defense=0.5, value_weight=0.9, noise=0.5),
-    "hard": Style(aggression=1.0, defense=0.8, value_weight=1.0, noise=0.1),
-    "expert": Style(aggression=1.0, defense=1.0, value_weight=1.0, noise=0.0),
+    "easy": Style(defense=0.0, value_weight=0.8, noise=3.0),
+    "normal": Style(defense=0.4, value_weight=0.9, noise=0.5),
+    "hard": Style(defense=0.7, noise=0.05),
+    "expert": Style(),
 }
 """Difficulty presets (簡單 / 普通 / 困難 / 專家); ``strong`` plays ``expert``."""
 
@@ -71,12 +77,6 @@ class StrongBot(FanBot):
         n = self.style.noise
         return self.rng.uniform(-n, n) if n else 0.0
 
-    def _exchange(self, s: Situation, counts: list[int]) -> tuple[float, str]:
-        """Rank points per jade of risk: a distance step (10 points) is worth half the route's EV."""
-        ev, _, route, p = offense(s, counts, value_weight=self.style.value_weight)
-        step = max(self.style.step_value * ev * self.style.aggression, self.style.step_floor)
-        return 10.0 / step, f"{route.name} d{route.distance} p{p:.2f} EV {ev:.2f}"
-
     def _score(self, view: PlayerView, legal: list[Action]) -> tuple[list[Candidate], str]:
         cands, summary = super()._score(view, legal)
         kinds = {a.kind for a in legal}
@@ -86,16 +86,22 @@ class StrongBot(FanBot):
         th = threats(s)
         liab = liability_tiles(s)
         st = self.style
-        if ActionKind.DISCARD in kinds:
-            best = max(
-                (c for c in cands if c.action.kind is ActionKind.DISCARD), key=lambda c: c.score
-            )
+        offered = [c for c in cands if c.action.kind is ActionKind.DISCARD]
+        if offered:
+            best = max(offered, key=lambda c: c.score)
             assert best.action.tile is not None
-            s.counts[int(best.action.tile)] -= 1
-            rate, note = self._exchange(s, s.counts)
-            s.counts[int(best.action.tile)] += 1
+            bt = int(best.action.tile)
+            s.counts[bt] -= 1
+            ev, _, route, p = offense(s, s.counts, value_weight=st.value_weight)
+            s.counts[bt] += 1
+            best_danger = tile_danger(th, bt) + liab.get(bt, 0.0)
         else:
-            rate, note = self._exchange(s, s.counts)
+            ev, _, route, p = offense(s, s.counts, value_weight=st.value_weight)
+            best_danger = 0.0
+        fold = (
+            st.defense * best_danger > st.fold_ratio * st.aggression * ev
+            and best_danger > st.fold_floor
+        )
         out: list[Candidate] = []
         for c in cands:
             a = c.action
@@ -103,20 +109,109 @@ class StrongBot(FanBot):
                 assert a.tile is not None
                 t = int(a.tile)
                 danger = tile_danger(th, t) + liab.get(t, 0.0)
-                score = c.score - st.defense * rate * danger + self._noise()
+                if fold:
+                    score = -10.0 * danger + 0.01 * c.score
+                else:
+                    score = c.score - st.defense * st.tiebreak * danger
+                    if t in liab:
+                        score -= 100.0
+                score += self._noise()
                 flag = " 包牌!" if t in liab else ""
                 out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}{flag}"))
             elif a.kind in (ActionKind.CHOW, ActionKind.PUNG) and c.score > -1e5:
                 danger = self._claim_risk(s, a, th, liab)
-                out.append(
-                    Candidate(
-                        a, c.score - st.defense * rate * danger, f"{c.note}; risk {danger:.2f}"
-                    )
-                )
+                score = c.score - st.defense * st.tiebreak * danger
+                if fold:
+                    score = -1e5
+                out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}"))
             else:
                 out.append(c)
         risk = ", ".join(f"{t.seat.letter} ready {t.p_ready:.0%} ~{t.fan} fan" for t in th)
-        return out, f"{summary + '; ' if summary else ''}plan {note}; risk: {risk}"
+        mode = "FOLD" if fold else "push"
+        plan = (
+            f"{mode}: {route.name} d{route.distance} p{p:.2f} EV {ev:.2f} vs risk {best_danger:.2f}"
+        )
+        return out, f"{summary + '; ' if summary else ''}{plan}; {risk}"
+
+    def _discards(self, s: Situation, discards: list[Action]) -> list[Candidate]:
+        """The ``fan`` ranking, with every ready (聽牌) candidate's waits scored exactly."""
+        cands = super()._discards(s, discards)
+        r = self.ruleset
+        flags = {"seven_pairs": r.seven_pairs, "thirteen": r.plays(FanId.THIRTEEN_ORPHANS)}
+        out: list[Candidate] = []
+        for c in cands:
+            assert c.action.tile is not None
+            t = int(c.action.tile)
+            s.counts[t] -= 1
+            ready = shanten_all(s.counts, len(s.melds), **flags) == 0
+            if ready and not self.over_budget():
+                by_discard, self_only = self._wait_quality(s, s.counts)
+                s.counts[t] += 1
+                if by_discard + self_only == 0:
+                    out.append(
+                        Candidate(c.action, c.score - 12.0, c.note + ", ready but no valid win")
+                    )
+                else:
+                    bonus = 0.15 * by_discard + 0.05 * self_only
+                    note = f"{c.note}, waits {by_discard} winnable/{self_only} 自摸 only"
+                    out.append(Candidate(c.action, c.score + bonus, note))
+                continue
+            s.counts[t] += 1
+            out.append(c)
+        return out
+
+    def _wait_quality(self, s: Situation, counts: list[int]) -> tuple[int, int]:
+        """Unseen copies of waits that win on a discard, and of waits that win only by 自摸."""
+        r = self.ruleset
+        view = s.view
+        base = tiles_from_counts(counts)
+        by_discard = self_only = 0
+        for t in range(34):
+            if s.unseen[t] <= 0:
+                continue
+            counts[t] += 1
+            done = shanten_all(counts, len(s.melds), seven_pairs=r.seven_pairs) < 0
+            counts[t] -= 1
+            if not done:
+                continue
+            hand = Hand((*base, Tile(t)), s.melds, view.bonus[view.seat])
+            ctx = WinContext(
+                self_drawn=False,
+                seat_wind=view.seat,
+                prevailing_wind=view.prevailing_wind,
+                winning_tile=Tile(t),
+            )
+            if score_hand(hand, ctx, r).valid_win:
+                by_discard += s.unseen[t]
+            elif score_hand(hand, replace(ctx, self_drawn=True), r).valid_win:
+                self_only += s.unseen[t]
+        return by_discard, self_only
+
+    def _claim(self, s: Situation, a: Action, pass_rank: float) -> Candidate:
+        """The ``fan`` claim, refused when it only leads to a ready hand that cannot win."""
+        c = super()._claim(s, a, pass_rank)
+        if c.score < -1e5 or a.kind is ActionKind.KONG or self.over_budget():
+            return c
+        tile = s.view.pending_tile
+        assert tile is not None
+        meld, used = claim_meld(a, tile)
+        after = s.with_meld(meld, used)
+        r = self.ruleset
+        ready_any = winnable = False
+        for t in range(34):
+            if not after.counts[t] or (t == int(tile) and r.no_swap_discard):
+                continue
+            after.counts[t] -= 1
+            if shanten_all(after.counts, len(after.melds), seven_pairs=r.seven_pairs) == 0:
+                ready_any = True
+                d, so = self._wait_quality(after, after.counts)
+                winnable = winnable or d + so > 0
+            after.counts[t] += 1
+            if winnable:
+                break
+        if ready_any and not winnable:
+            return Candidate(a, -1e6, c.note + "; ready but no valid win after it")
+        return c
 
     def _claim_risk(
         self, s: Situation, a: Action, th: list[Threat], liab: dict[int, float]
