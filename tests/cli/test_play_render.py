@@ -108,3 +108,23 @@ def test_wide_glyphs_are_laid_out_two_cells_wide() -> None:
     finally:
         use_wide_glyphs(False)
     assert rich_cell_len(Tile.M1.glyph) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "label"),
+    [
+        ("zh-Hant", "discard 5m", "打 5萬"),
+        ("zh-Hant", "chow 345p", "上 3筒4筒5筒"),
+        ("zh-Hant", "concealed_kong 7z", "暗槓 中"),
+        ("zh-Hans", "added_kong 5m", "加杠 5万"),
+        ("zh-Hans", "win", "胡"),
+        ("en", "self_draw", "self draw"),
+        ("en", "discard 1z", "discard E"),
+    ],
+)
+def test_action_labels(lang: str, text: str, label: str) -> None:
+    """Actions (動作) as the screen shows them: the hint's suggestion and the replay's captions."""
+    from hkmahjong.cli.tui.game import action_label
+    from hkmahjong.engine import Action
+
+    assert action_label(Action.from_text(text), TileRenderer(lang, "text")) == label

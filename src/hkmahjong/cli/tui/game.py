@@ -55,6 +55,7 @@ __all__ = [
     "BotLike",
     "ParlorGame",
     "SaveError",
+    "action_label",
     "key_path",
     "length_from_option",
     "table_snapshot",
@@ -520,7 +521,7 @@ class ParlorGame(GameController):
         except InvalidHandError:
             useful = {}
         useful_sorted = tuple(sorted(useful.items(), key=lambda kv: (-kv[1], kv[0])))
-        text = self._action_text(suggestion) if suggestion is not None else "-"
+        text = action_label(suggestion, self.renderer) if suggestion is not None else "-"
         return HintInfo(
             shanten=sh,
             waits=tuple(wait_list),
@@ -538,27 +539,6 @@ class ParlorGame(GameController):
         )
         result = score_hand(hand.add(tile), ctx, self.ruleset)
         return result.total_fan if result.valid_win else None
-
-    def _action_text(self, action: Action) -> str:
-        r = self.renderer
-        words = {
-            ActionKind.DISCARD: "discard",
-            ActionKind.WIN: "win",
-            ActionKind.SELF_DRAW: "self_draw",
-            ActionKind.BONUS_WIN: "win",
-            ActionKind.PUNG: "pung",
-            ActionKind.KONG: "kong",
-            ActionKind.CONCEALED_KONG: "kong",
-            ActionKind.ADDED_KONG: "kong",
-            ActionKind.CHOW: "chow",
-            ActionKind.PASS: "pass",
-        }
-        word = tr(self.lang, words.get(action.kind, "pass"))
-        if action.tile is None:
-            return word
-        if action.kind is ActionKind.CHOW:
-            return word + " " + "".join(r.bare(Tile(action.tile + k)) for k in range(3))
-        return f"{word} {r.bare(action.tile)}"
 
     # --- save and resume --------------------------------------------------------------------
     def save(self, path: Path) -> Path:
@@ -703,6 +683,35 @@ def table_snapshot(
         ruleset=ruleset,
         length=length,
     )
+
+
+_ACTION_WORDS = {
+    ActionKind.DISCARD: "discard",
+    ActionKind.WIN: "win",
+    ActionKind.SELF_DRAW: "self_draw",
+    ActionKind.BONUS_WIN: "win",
+    ActionKind.PUNG: "pung",
+    ActionKind.KONG: "kong",
+    ActionKind.CONCEALED_KONG: "kong",
+    ActionKind.ADDED_KONG: "kong",
+    ActionKind.CHOW: "chow",
+    ActionKind.PASS: "pass",
+}
+
+
+def action_label(action: Action, renderer: TileRenderer) -> str:
+    """動作 in the screen language with tile labels, e.g. ``打 5萬``, ``上 3筒4筒5筒``."""
+    if renderer.lang == "en":
+        word = action.text.split()[0].replace("_", " ")
+    elif action.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+        word = action.kind.zh if renderer.lang == "zh-Hant" else action.kind.zh.replace("槓", "杠")
+    else:
+        word = tr(renderer.lang, _ACTION_WORDS.get(action.kind, "pass"))
+    if action.tile is None:
+        return word
+    if action.kind is ActionKind.CHOW:
+        return word + " " + "".join(renderer.bare(Tile(action.tile + k)) for k in range(3))
+    return f"{word} {renderer.bare(action.tile)}"
 
 
 def key_path(path: Path) -> Path:

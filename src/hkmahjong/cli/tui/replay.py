@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from hkmahjong.cli.tui.game import table_snapshot
+from hkmahjong.cli.tui.game import action_label, table_snapshot
 from hkmahjong.cli.tui.i18n import tr
 from hkmahjong.cli.tui.model import TableInfo
 from hkmahjong.cli.tui.render import TileRenderer
@@ -96,8 +96,7 @@ def _caption(
         dealer = names[step.hand.dealer]
         return f"{tr(r.lang, 'hand_no', n=step.hand.number + 1)} · {tr(r.lang, 'dealer')}: {dealer}"
     who = names[seat_players[step.seat]]
-    action = step.action
-    words = action.zh if r.lang != "en" else action.text
+    words = action_label(step.action, r)
     events = [e.text for e in step.events if e.kind in (EventKind.WIN, EventKind.EXHAUSTIVE_DRAW)]
     tail = f"  → {'; '.join(events)}" if events else ""
     return f"{r.wind(step.seat)} {who}: {words}{tail}"
