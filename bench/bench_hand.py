@@ -16,6 +16,7 @@ Usage: ``python bench/bench_hand.py [--full] [--n N] [--seed S] [--repeat R]``
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import subprocess
 import sys
@@ -120,21 +121,36 @@ def rates(
 
     Time is this process's CPU time (``time.process_time``), so other jobs on a shared machine
     do not count against whichever library happened to run during them. The corpus is cut into
-    chunks of 500; every chunk is timed ``repeat`` times per function, the functions interleaved,
-    and the best time of each chunk is kept.
+    chunks of 500; every chunk is timed ``repeat`` times per function, the functions interleaved
+    in a rotating order, each timed run right after an untimed one on the same chunk (so no
+    library is timed with the caches full of another library's data), and the best time of each
+    chunk is kept.
     """
     total = dict.fromkeys(fns, 0.0)
+    gc.collect()
+    gc.disable()  # as timeit does: a collection would be charged to whoever runs at that moment
+    try:
+        _chunks(fns, count, repeat, total)
+    finally:
+        gc.enable()
+    return {name: count / t for name, t in total.items()}
+
+
+def _chunks(
+    fns: dict[str, Callable[[int, int], object]], count: int, repeat: int, total: dict[str, float]
+) -> None:
     for lo in range(0, count, CHUNK):
         hi = min(count, lo + CHUNK)
         best = dict.fromkeys(fns, float("inf"))
-        for _ in range(repeat):
-            for name, fn in fns.items():
+        names = list(fns)
+        for r in range(repeat):
+            for name in names[r % len(names) :] + names[: r % len(names)]:
+                fns[name](lo, hi)  # warm-up: the run just before filled the caches with its data
                 t0 = time.process_time()
-                fn(lo, hi)
+                fns[name](lo, hi)
                 best[name] = min(best[name], time.process_time() - t0)
         for name in fns:
             total[name] += best[name]
-    return {name: count / t for name, t in total.items()}
 
 
 def import_time() -> float:
@@ -199,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--full", action="store_true", help="125,000 hands (cross-check included)")
     ap.add_argument("--n", type=int, default=None, help="hands per corpus")
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument(
         "--exhaustive", action="store_true", help="only: every single-suit vector vs the oracle"
     )

@@ -69,6 +69,10 @@ class Tables:
         off += 8 * n_e7
         if off != len(raw):
             raise InvalidHandError("hand table file has trailing bytes; rebuild it")
+        self.number_by_counts = _by_counts(9, SMALL_SUIT, self.number)
+        """Counts (9 bytes) of every number-suit vector of at most 9 tiles -> its profile id."""
+        self.honour_by_counts = _by_counts(7, SMALL_SUIT, self.honour)
+        """Counts (7 bytes) of every honour vector of at most 9 tiles -> its profile id."""
         self.exact9 = bytes(exact9)
         """Per number-suit vector: ``64 * pairs + sets`` if it splits exactly, else 255."""
         self.exact7 = bytes(exact7)
@@ -78,9 +82,27 @@ class Tables:
         """Approximate memory held by the tables."""
         parts = (self.number, self.honour, self.honour_orphans, self.comb, self.exact9)
         size = sum(map(sys.getsizeof, (*parts, self.exact7, *self.final)))
-        for d in (self.exact9_by_counts, self.exact7_by_counts, self.index):
+        dicts = (self.exact9_by_counts, self.exact7_by_counts, self.index)
+        for d in (*dicts, self.number_by_counts, self.honour_by_counts):
             size += sys.getsizeof(d) + sum(map(sys.getsizeof, d))
         return size + sum(sys.getsizeof(p) for p in self.profiles)
+
+
+SMALL_SUIT = 9
+"""Suit vectors of at most this many tiles are also indexed by their count bytes."""
+
+
+def _by_counts(size: int, max_tiles: int, table: bytes) -> dict[bytes, int]:
+    level = [(b"", 0, 0)]
+    digits = [bytes([d]) for d in range(5)]
+    for _ in range(size):
+        level = [
+            (prefix + digits[d], tiles + d, index * 5 + d)
+            for prefix, tiles, index in level
+            for d in range(5)
+            if tiles + d <= max_tiles
+        ]
+    return {prefix: table[index] for prefix, _, index in level}
 
 
 def _index(counts: Sequence[int]) -> int:

@@ -123,16 +123,19 @@ _COMB = b""
 _FINAL: list[bytes] = []
 _NU = 0
 _HORPH = b""
+_SMALL9: dict[bytes, int] = {}
+_SMALL7: dict[bytes, int] = {}
 _TWO_PLUS = b"\x02\x03\x04"
 _TERM = bytes((a > 0) + (b > 0) + (16 if max(a, b) >= 2 else 0) for a in range(5) for b in range(5))
 """十三幺 code of a suit's 1 and 9 (index 5 * count1 + count9): kinds present + 16 if a pair."""
 
 
 def _load() -> None:
-    global _NUM, _HON, _COMB, _FINAL, _NU, _HORPH
+    global _NUM, _HON, _COMB, _FINAL, _NU, _HORPH, _SMALL9, _SMALL7
     t = _fast.tables()
-    _NUM, _HON, _COMB, _FINAL, _NU = t.number, t.honour, t.comb, t.final, t.size
-    _HORPH = t.honour_orphans
+    _NUM, _HON, _COMB, _FINAL = t.number, t.honour, t.comb, t.final
+    _HORPH, _SMALL9, _SMALL7 = t.honour_orphans, t.number_by_counts, t.honour_by_counts
+    _NU = t.size
 
 
 def _bad_counts(counts: Sequence[int], meld_count: int) -> InvalidHandError:
@@ -188,24 +191,38 @@ def shanten_counts(
     num = _NUM
     nu = _NU
     comb = _COMB
-    x = num[
-        390625 * c[0] + 78125 * c[1] + 15625 * c[2] + 3125 * c[3] + 625 * c[4]
-        + 125 * c[5] + 25 * c[6] + 5 * c[7] + c[8]
-    ]  # fmt: skip
-    y = num[
-        390625 * c[9] + 78125 * c[10] + 15625 * c[11] + 3125 * c[12] + 625 * c[13]
-        + 125 * c[14] + 25 * c[15] + 5 * c[16] + c[17]
-    ]  # fmt: skip
-    w = num[
-        390625 * c[18] + 78125 * c[19] + 15625 * c[20] + 3125 * c[21] + 625 * c[22]
-        + 125 * c[23] + 25 * c[24] + 5 * c[25] + c[26]
-    ]  # fmt: skip
-    zk = 15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31] + 5 * c[32] + c[33]
-    dist = _FINAL[4 - meld_count][comb[comb[x * nu + y] * nu + w] * nu + _HON[zk]]
+    small = _SMALL9
+    x = small.get(b[0:9])
+    if x is None:
+        x = num[
+            390625 * c[0] + 78125 * c[1] + 15625 * c[2] + 3125 * c[3] + 625 * c[4]
+            + 125 * c[5] + 25 * c[6] + 5 * c[7] + c[8]
+        ]  # fmt: skip
+    y = small.get(b[9:18])
+    if y is None:
+        y = num[
+            390625 * c[9] + 78125 * c[10] + 15625 * c[11] + 3125 * c[12] + 625 * c[13]
+            + 125 * c[14] + 25 * c[15] + 5 * c[16] + c[17]
+        ]  # fmt: skip
+    w = small.get(b[18:27])
+    if w is None:
+        w = num[
+            390625 * c[18] + 78125 * c[19] + 15625 * c[20] + 3125 * c[21] + 625 * c[22]
+            + 125 * c[23] + 25 * c[24] + 5 * c[25] + c[26]
+        ]  # fmt: skip
+    z = _SMALL7.get(b[27:34])
+    if z is None:
+        z = _HON[
+            15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31] + 5 * c[32]
+            + c[33]
+        ]  # fmt: skip
+    dist = _FINAL[4 - meld_count][comb[comb[x * nu + y] * nu + w] * nu + z]
     if dist > 1 and not meld_count:
-        if thirteen_orphans:
+        # 十三幺 needs every honour: each one missing is a tile to draw
+        if thirteen_orphans and b.count(0, 27) < dist:
+            zk = 15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31]
             code = (
-                _HORPH[zk]
+                _HORPH[zk + 5 * c[32] + c[33]]
                 + _TERM[5 * c[0] + c[8]]
                 + _TERM[5 * c[9] + c[17]]
                 + _TERM[5 * c[18] + c[26]]
