@@ -451,3 +451,21 @@ async def test_game_keys_wait_while_a_popup_is_open(kit: ModuleType) -> None:
         assert not isinstance(app.screen, HintScreen)
         assert _east_melds(game) == []
         assert game.state.view(Wind.EAST).discards[Wind.SOUTH][0] is Tile.P5
+
+
+@pilot_test
+async def test_enter_after_a_click_still_discards(kit: ModuleType) -> None:
+    """After clicking 提示 with the mouse, Enter discards (the buttons never keep the focus)."""
+    game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
+    app = kit.make_app(game)
+    async with app.run_test() as pilot:
+        await kit.settle(pilot)
+        await pilot.click("#btn-hint")
+        await pilot.pause()
+        assert isinstance(app.screen, HintScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("enter")
+        await kit.settle(pilot)
+        assert not isinstance(app.screen, HintScreen)
+        assert len(game.state.view(Wind.EAST).discards[Wind.EAST]) == 1

@@ -102,6 +102,9 @@ class ParlorApp(App[int]):
 
     def on_mount(self) -> None:
         """Draw the first state and let the bots play until it is the human's turn."""
+        for button in self.query(Button):
+            button.can_focus = False  # Enter and space always mean "discard", never "press"
+        self.query_one(HandView).focus()
         self.refresh_table()
         self.set_interval(0.25, self._tick)
         self.kick()
