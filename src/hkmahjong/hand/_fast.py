@@ -10,11 +10,11 @@ marks the vectors that split *exactly* into sets and at most one pair (for win d
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
 import zlib
 from collections.abc import Sequence
-from importlib import resources
 
 from hkmahjong.errors import InvalidHandError
 
@@ -119,7 +119,14 @@ def tables() -> Tables:
     """The tables, loaded on first use."""
     global _TABLES
     if _TABLES is None:
-        data = resources.files("hkmahjong.hand").joinpath("data/suit_tables.bin").read_bytes()
+        path = os.path.join(os.path.dirname(__file__), "data", "suit_tables.bin")
+        if os.path.exists(path):
+            with open(path, "rb") as fh:
+                data = fh.read()
+        else:  # installed in a zip: importlib.resources is slow to import, so only then
+            from importlib import resources
+
+            data = resources.files("hkmahjong.hand").joinpath("data/suit_tables.bin").read_bytes()
         _TABLES = Tables(zlib.decompress(data))
     return _TABLES
 
