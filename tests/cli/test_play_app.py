@@ -36,6 +36,16 @@ def pilot_test(
     return run
 
 
+async def _wait_for_timer(pilot: Any, app: Any, limit: float = 10.0) -> None:
+    """Wait (at most ``limit`` seconds, for loaded machines) until the claim timer has passed."""
+    waited = 0.0
+    while app.countdown is not None and waited < limit:
+        await pilot.pause(0.1)
+        waited += 0.1
+    assert app.countdown is None
+    await pilot.pause(0.1)
+
+
 def _message(app: object) -> str:
     widget = cast(Static, app.query_one("#message"))  # type: ignore[attr-defined]
     return str(widget.render())
@@ -283,7 +293,7 @@ async def test_claim_timer_counts_down_then_passes(kit: ModuleType) -> None:
         await kit.settle(pilot)
         assert app.options.mode == "claim"
         assert "1秒" in str(app.query_one("#countdown", Static).render())
-        await pilot.pause(1.6)
+        await _wait_for_timer(pilot, app)
         await kit.settle(pilot)
         assert _east_melds(game) == []
         view = game.state.view(Wind.EAST)
@@ -446,7 +456,7 @@ async def test_game_keys_wait_while_a_popup_is_open(kit: ModuleType) -> None:
         await pilot.press("p", "k", "c", "left")
         await pilot.pause()
         assert _east_melds(game) == []
-        await pilot.pause(1.6)
+        await _wait_for_timer(pilot, app)
         await kit.settle(pilot)
         assert not isinstance(app.screen, HintScreen)
         assert _east_melds(game) == []
