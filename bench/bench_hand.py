@@ -205,8 +205,22 @@ def exhaustive_oracle() -> int:
             checked += 1
             if checked % 50_000 == 0:
                 print(f"  {checked:,} vectors, {time.perf_counter() - t0:.0f} s", flush=True)
-    print(f"exhaustive oracle: {checked:,} single-suit vectors (0-14 tiles), {bad} mismatches")
-    return 0 if bad == 0 else 1
+    print(
+        f"exhaustive oracle, profiles: {checked:,} single-suit vectors (0-14 tiles), {bad} mismatches"
+    )
+    from test_exhaustive import fast_arrangements  # type: ignore[import-not-found]
+
+    arranged = bad_arr = 0
+    for c in oracle.all_vectors(9, 14):
+        if sum(c) % 3 != 1:
+            arranged += 1
+            if fast_arrangements(c) != oracle.oracle_arrangements(c):
+                bad_arr += 1
+                print("  ARRANGEMENTS DIFFER", c)
+    print(
+        f"exhaustive oracle, arrangements: {arranged:,} number-suit vectors, {bad_arr} mismatches"
+    )
+    return 0 if bad == 0 and bad_arr == 0 else 1
 
 
 def main(argv: list[str] | None = None) -> int:
