@@ -202,6 +202,7 @@ async def test_self_drawn_win(kit: ModuleType) -> None:
         await pilot.press("enter")
         await kit.settle(pilot)
         assert app.options.mode == "turn" and app.options.win is not None
+        assert "電腦3: 打 5索" in _message(app)  # what 上家 did last
         assert str(app.query_one("#btn-win", Button).label) == "自摸"
         await pilot.click("#btn-win")
         await kit.settle(pilot)

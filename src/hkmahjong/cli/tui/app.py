@@ -168,6 +168,9 @@ class ParlorApp(App[int]):
             prompt = tr(lang, "waiting")
         else:
             prompt = ""
+        last = self.table.last_action if self.table is not None else ""
+        if last and opts.mode in ("turn", "wait") and not self.choosing_chow:
+            prompt = f"{last}  ·  {prompt}"
         if self.last_message:
             prompt = f"{self.last_message}  {prompt}"
         self.query_one("#message", Static).update(prompt)

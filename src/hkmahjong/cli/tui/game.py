@@ -11,7 +11,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -232,7 +232,7 @@ class ParlorGame(GameController):
         """The table from the human seat's view (every hand revealed once the hand is over)."""
         me = self.human_seat
         view = self.state.view(me)
-        return table_snapshot(
+        table = table_snapshot(
             self.state,
             me,
             names=[self.match.players[p] for p in self.seat_players],
@@ -247,6 +247,16 @@ class ParlorGame(GameController):
             length=self.match.length.zh,
             reveal=self.state.is_over,
         )
+        return replace(table, last_action=self._last_action(me))
+
+    def _last_action(self, me: Wind) -> str:
+        for entry in reversed(self.log):
+            if entry.hand != self.hand_index or entry.seat == me:
+                return ""
+            action = Action.from_text(entry.action)
+            if action.kind is not ActionKind.PASS:
+                return f"{self.name_at(entry.seat)}: {action_label(action, self.renderer)}"
+        return ""
 
     def _last_discard(self, view: PlayerView) -> tuple[Wind, int] | None:
         for entry in reversed(self.log):

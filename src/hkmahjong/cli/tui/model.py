@@ -56,6 +56,8 @@ class TableInfo:
     last_discard: tuple[Wind, int] | None
     ruleset: str = ""
     length: str = ""
+    last_action: str = ""
+    """What another seat did last (``電腦2: 碰``), for the message line."""
 
 
 @dataclass(frozen=True)
