@@ -85,7 +85,8 @@ def _useful_text(useful: dict[Tile, int], lang: str) -> str:
         return "none"
     total = sum(useful.values())
     items = " ".join(f"{_label(t, lang)}×{n}" for t, n in useful.items())
-    return f"{len(useful)} kinds, {total} unseen — {items}"
+    kinds = "1 kind" if len(useful) == 1 else f"{len(useful)} kinds"
+    return f"{kinds}, {total} unseen — {items}"
 
 
 def describe(
