@@ -21,6 +21,7 @@ __all__ = [
 ]
 
 ORPHAN_INDICES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ORPHAN_SET = frozenset(ORPHAN_INDICES)
 
 # A table is a tuple of (sets, has_head, max_partial_blocks) options, Pareto-pruned.
 _Options = tuple[tuple[int, int, int], ...]
@@ -105,6 +106,12 @@ def _parts(counts: Sequence[int]) -> list[_Options]:
 
 
 def _finish(a: _Options, b: _Options, need: int, kept: int) -> int:
+    floor = 3 * need + 1 - kept
+    return max(_finish_core(a, b, need), floor)
+
+
+@lru_cache(maxsize=1 << 16)
+def _finish_core(a: _Options, b: _Options, need: int) -> int:
     best = 99
     for m1, h1, t1 in a:
         for m2, h2, t2 in b:
@@ -120,8 +127,7 @@ def _finish(a: _Options, b: _Options, need: int, kept: int) -> int:
             v = 2 * (need - m) - t - hp
             if v < best:
                 best = v
-    floor = 3 * need + 1 - kept
-    return best if best > floor else floor
+    return best
 
 
 def regular_shanten(counts: Sequence[int], meld_count: int) -> int:
@@ -201,20 +207,26 @@ def useful_count(
     ]
     need = 4 - meld_count
     kept = sum(counts) + 1
+    floor = 3 * need + 1 - kept
     for t in range(34):
         if unseen[t] <= 0:
             continue
         if t < 27:
             r = t % 9
-            lo, hi = t - min(r, 2), t + min(8 - r, 2)
-            if not any(counts[j] for j in range(lo, hi + 1)) and not (
-                special and t in ORPHAN_INDICES
-            ):
-                continue
+            lo = t - (r if r < 2 else 2)
+            hi = t + (8 - r if r > 6 else 2)
+            if not (special and t in _ORPHAN_SET):
+                for j in range(lo, hi + 1):
+                    if counts[j]:
+                        break
+                else:
+                    continue
         k = t // 9 if t < 27 else 3
         counts[t] += 1
         part = _suit(tuple(counts[9 * k : 9 * k + 9])) if k < 3 else _honours(tuple(counts[27:34]))
-        s = _finish(others[k], part, need, kept)
+        s = _finish_core(others[k], part, need)
+        if s < floor:
+            s = floor
         if special and s >= base:
             s = min(s, shanten_all(counts, meld_count, **flags))
         counts[t] -= 1

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from hkmahjong.bots.base import Situation
 from hkmahjong.bots.evaluate import pung_shanten, shanten_all, useful_count
-from hkmahjong.bots.routes import Route, plan_routes
+from hkmahjong.bots.routes import Route, RouteSpec, make_route, plan_routes, route_specs
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.scoring.payment import share_for
 
@@ -33,25 +33,29 @@ def efficiency(s: Situation, counts: list[int], meld_count: int) -> tuple[int, i
 
 def route_rank(route: Route, min_fan: int) -> float:
     """番路 rank for the ``fan`` bot: distance first (toward a hand worth the minimum), then fan."""
-    if route.fan_discard >= min_fan:
+    return _rank(route.distance, route.fan_discard, route.fan_self, min_fan)
+
+
+def _rank(distance: int, fan_discard: int, fan_self: int, min_fan: int) -> float:
+    if fan_discard >= min_fan:
         penalty = 0.0
-    elif route.fan_self >= min_fan:
+    elif fan_self >= min_fan:
         penalty = 1.5
     else:
-        penalty = 6.0 + 2.0 * (min_fan - route.fan_self)
-    return -10.0 * (route.distance + penalty) + 0.3 * min(route.fan_discard, min_fan + 5)
+        penalty = 6.0 + 2.0 * (min_fan - fan_self)
+    return -10.0 * (distance + penalty) + 0.3 * min(fan_discard, min_fan + 5)
 
 
 def best_route(s: Situation, counts: list[int]) -> tuple[float, Route]:
     """The best route of a 13-tile state by :func:`route_rank`, with its rank."""
     min_fan = s.route_ctx.ruleset.min_fan
-    best: tuple[float, Route] | None = None
-    for route in plan_routes(counts, s.route_ctx):
-        rank = route_rank(route, min_fan)
+    best: tuple[float, RouteSpec] | None = None
+    for spec in route_specs(counts, s.route_ctx):
+        rank = _rank(spec[0], spec[1], spec[2], min_fan)
         if best is None or rank > best[0]:
-            best = (rank, route)
+            best = (rank, spec)
     assert best is not None
-    return best
+    return best[0], make_route(best[1])
 
 
 def route_waits(s: Situation, counts: list[int], route: Route) -> int:

@@ -165,8 +165,33 @@ def _shanten(
     return shanten_all(key, meld_count, thirteen=thirteen, seven_pairs=seven)
 
 
+RouteSpec = tuple[int, int, int, "int | None", bool, bool, str, str, tuple[int, ...]]
+"""(distance, fan_discard, fan_self, suit, honours, pungs_only, mask name, shape name, forced)."""
+
+
+def make_route(spec: RouteSpec) -> Route:
+    """The :class:`Route` of a spec from :func:`route_specs`."""
+    dist, fan, fan_self, suit, honours, pungs, mname, sname, forced = spec
+    names = [n for n in (mname, sname) if n]
+    names += [Tile(t).zh for t in forced]
+    return Route(
+        name=" + ".join(names) or "雞糊",
+        distance=dist,
+        fan_discard=fan,
+        fan_self=fan_self,
+        suit=suit,
+        honours=honours,
+        pungs_only=pungs,
+    )
+
+
 def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
     """Every plausible route for concealed ``counts`` (13 tiles, kongs counted 3) under ``ctx``."""
+    return [make_route(spec) for spec in route_specs(counts, ctx)]
+
+
+def route_specs(counts: Sequence[int], ctx: RouteContext) -> list[RouteSpec]:
+    """Every plausible route as plain tuples (the fast form of :func:`plan_routes`)."""
     st = ctx.static
     meld_count = len(ctx.melds)
     values = st.values
@@ -200,7 +225,7 @@ def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
             forced_sets.append((pair_values[0], pair_values[1]))
     base_fan = st.sure + st.concealed_fan
     limit = st.limit
-    routes: list[Route] = []
+    routes: list[RouteSpec] = []
     for mname, suit, honours, mfan in masks:
         if suit is None:
             masked = list(counts)
@@ -239,18 +264,8 @@ def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
                 if limit is not None:
                     fan = min(fan, limit)
                     fan_self = min(fan_self, limit)
-                names = [n for n in (mname, sname) if n]
-                names += [Tile(t).zh for t in forced]
                 routes.append(
-                    Route(
-                        name=" + ".join(names) or "雞糊",
-                        distance=dist,
-                        fan_discard=fan,
-                        fan_self=fan_self,
-                        suit=suit,
-                        honours=honours,
-                        pungs_only=shape == "pungs",
-                    )
+                    (dist, fan, fan_self, suit, honours, shape == "pungs", mname, sname, forced)
                 )
     return routes
 
