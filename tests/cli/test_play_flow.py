@@ -185,3 +185,28 @@ def test_layout_fits_80_columns(kit: ModuleType, lang: str) -> None:
             assert "parlor" in status
 
     asyncio.run(run())
+
+
+def test_save_at_the_end_of_the_match_writes_a_complete_record(
+    kit: ModuleType, tmp_path: Path
+) -> None:
+    """s on the standings saves the whole match; hkmj replay --verify accepts it."""
+    game = build_game(seed="end-save", length="one", opponents="easy", lang="en")
+    path = tmp_path / "done.jsonl"
+    app = ParlorApp(game, renderer=game.renderer, bot_delay=0, save_path=path)
+
+    async def run() -> None:
+        async with app.run_test() as pilot:
+            await kit.settle(pilot)
+            while not isinstance(app.screen, HandEndScreen):
+                await pilot.press("enter" if app.options.mode == "turn" else "x")
+                await kit.settle(pilot)
+            await pilot.press("enter")
+            await kit.settle(pilot)
+            assert isinstance(app.screen, MatchEndScreen)
+            assert "s saves the record" in str(app.screen.body)
+            await pilot.press("s")
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert main(["replay", "--verify", str(path)]) == 0

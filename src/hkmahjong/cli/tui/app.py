@@ -392,8 +392,13 @@ class ParlorApp(App[int]):
             path = self.controller.save(self.save_path)
         except (OSError, MahjongError) as exc:
             self.say(str(exc))
+            if len(self.screen_stack) > 1:
+                self.notify(str(exc), severity="error")
             return
-        self.say(tr(self.renderer.lang, "saved", path=str(path)))
+        message = tr(self.renderer.lang, "saved", path=str(path))
+        self.say(message)
+        if len(self.screen_stack) > 1:
+            self.notify(message)  # the message line is behind the pop-up
 
     def action_quit_game(self) -> None:
         """Quit after a second q."""

@@ -61,6 +61,11 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "next_hand": ("Enter 下一局", "Enter 下一局", "Enter: next hand"),
     "match_over": ("全場完", "全场完", "Match over"),
     "standings": ("排名", "排名", "Standings"),
+    "save_record": (
+        "s 儲存牌譜（hkmj replay 可重播）",
+        "s 保存牌谱（hkmj replay 可重播）",
+        "s saves the record (hkmj replay shows it again)",
+    ),
     "history": ("每局記錄", "每局记录", "Hand history"),
     "close": ("Esc 關閉", "Esc 关闭", "Esc: close"),
     "quit_confirm": (

@@ -104,7 +104,8 @@ def match_end_text(info: MatchEndInfo, lang: str) -> Text:
     text.append("\n" + tr(lang, "history") + "\n", style="bold")
     for line in info.history:
         text.append(f"  {line}\n")
-    text.append("\nq / Esc", style="dim")
+    text.append("\n" + tr(lang, "save_record") + "\n", style="dim")
+    text.append("q / Esc / Enter", style="dim")
     return text
 
 
@@ -140,7 +141,12 @@ class HintScreen(_TextScreen):
 
 
 class HandEndScreen(_TextScreen):
-    """結算: the end of a hand; Enter goes on to the next hand."""
+    """結算: the end of a hand; Enter goes on to the next hand, s saves."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *_TextScreen.BINDINGS,
+        Binding("s", "app.save", "save", show=False),
+    ]
 
 
 class MatchEndScreen(_TextScreen):
@@ -149,4 +155,5 @@ class MatchEndScreen(_TextScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         *_TextScreen.BINDINGS,
         Binding("q", "close(True)", "quit", show=False),
+        Binding("s", "app.save", "save", show=False),
     ]
