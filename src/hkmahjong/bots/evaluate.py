@@ -96,21 +96,47 @@ def _honours(key: tuple[int, ...]) -> _Options:
     return acc
 
 
-def _parts(counts: Sequence[int]) -> list[_Options]:
-    return [
-        _suit(tuple(counts[0:9])),
-        _suit(tuple(counts[9:18])),
-        _suit(tuple(counts[18:27])),
-        _honours(tuple(counts[27:34])),
-    ]
+_TABLES: list[_Options] = []
+_TABLE_ID: dict[_Options, int] = {}
 
 
-def _finish(a: _Options, b: _Options, need: int, kept: int) -> int:
-    floor = 3 * need + 1 - kept
-    return max(_finish_core(a, b, need), floor)
+def _intern(opts: _Options) -> int:
+    i = _TABLE_ID.get(opts)
+    if i is None:
+        i = _TABLE_ID[opts] = len(_TABLES)
+        _TABLES.append(opts)
+    return i
 
 
 @lru_cache(maxsize=1 << 16)
+def _suit_id(key: tuple[int, ...]) -> int:
+    return _intern(_suit(key))
+
+
+@lru_cache(maxsize=1 << 12)
+def _honours_id(key: tuple[int, ...]) -> int:
+    return _intern(_honours(key))
+
+
+@lru_cache(maxsize=1 << 18)
+def _combine_id(a: int, b: int) -> int:
+    return _intern(_combine(_TABLES[a], _TABLES[b]))
+
+
+@lru_cache(maxsize=1 << 18)
+def _finish_id(a: int, b: int, need: int) -> int:
+    return _finish_core(_TABLES[a], _TABLES[b], need)
+
+
+def _parts(counts: Sequence[int]) -> list[int]:
+    return [
+        _suit_id(tuple(counts[0:9])),
+        _suit_id(tuple(counts[9:18])),
+        _suit_id(tuple(counts[18:27])),
+        _honours_id(tuple(counts[27:34])),
+    ]
+
+
 def _finish_core(a: _Options, b: _Options, need: int) -> int:
     best = 99
     for m1, h1, t1 in a:
@@ -136,7 +162,10 @@ def regular_shanten(counts: Sequence[int], meld_count: int) -> int:
     Tiles the hand lacks count as exchanges, so a route-masked hand gets a true distance.
     """
     p = _parts(counts)
-    return _finish(_combine(p[0], p[1]), _combine(p[2], p[3]), 4 - meld_count, sum(counts))
+    need = 4 - meld_count
+    best = _finish_id(_combine_id(p[0], p[1]), _combine_id(p[2], p[3]), need)
+    floor = 3 * need + 1 - sum(counts)
+    return best if best > floor else floor
 
 
 def pung_shanten(counts: Sequence[int], meld_count: int) -> int:
@@ -200,10 +229,10 @@ def useful_count(
             special = True
     parts = _parts(counts)
     others = [
-        _combine(_combine(parts[1], parts[2]), parts[3]),
-        _combine(_combine(parts[0], parts[2]), parts[3]),
-        _combine(_combine(parts[0], parts[1]), parts[3]),
-        _combine(_combine(parts[0], parts[1]), parts[2]),
+        _combine_id(_combine_id(parts[1], parts[2]), parts[3]),
+        _combine_id(_combine_id(parts[0], parts[2]), parts[3]),
+        _combine_id(_combine_id(parts[0], parts[1]), parts[3]),
+        _combine_id(_combine_id(parts[0], parts[1]), parts[2]),
     ]
     need = 4 - meld_count
     kept = sum(counts) + 1
@@ -223,8 +252,12 @@ def useful_count(
                     continue
         k = t // 9 if t < 27 else 3
         counts[t] += 1
-        part = _suit(tuple(counts[9 * k : 9 * k + 9])) if k < 3 else _honours(tuple(counts[27:34]))
-        s = _finish_core(others[k], part, need)
+        part = (
+            _suit_id(tuple(counts[9 * k : 9 * k + 9]))
+            if k < 3
+            else _honours_id(tuple(counts[27:34]))
+        )
+        s = _finish_id(others[k], part, need)
         if s < floor:
             s = floor
         if special and s >= base:
