@@ -183,6 +183,9 @@ async def test_win_on_discard_shows_breakdown(kit: ModuleType) -> None:
         body = str(app.screen.body)
         assert FanId.SMALL_DRAGONS.zh in body and FanId.SMALL_DRAGONS.en in body
         assert sum(outcome.deltas) == 0 and outcome.deltas[Wind.EAST] > 0
+        await pilot.press("q")  # q on the result arms quitting; Enter goes on instead
+        await pilot.pause()
+        assert app.quit_armed and app.is_running
         assert outcome.deltas[Wind.SOUTH] < 0  # the discarder pays (全銃, P)
         await pilot.press("enter")  # one-hand match: on to the standings
         await pilot.pause()

@@ -407,6 +407,8 @@ class ParlorApp(App[int]):
             return
         self.quit_armed = True
         self.say(tr(self.renderer.lang, "quit_confirm"))
+        if len(self.screen_stack) > 1:
+            self.notify(tr(self.renderer.lang, "quit_confirm"))
 
     @on(HandView.TileClicked)
     def _tile_clicked(self, event: HandView.TileClicked) -> None:

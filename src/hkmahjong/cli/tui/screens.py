@@ -146,6 +146,7 @@ class HandEndScreen(_TextScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         *_TextScreen.BINDINGS,
         Binding("s", "app.save", "save", show=False),
+        Binding("q", "app.quit_game", "quit", show=False),
     ]
 
 
