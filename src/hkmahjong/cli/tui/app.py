@@ -169,7 +169,12 @@ class ParlorApp(App[int]):
         else:
             prompt = ""
         last = self.table.last_action if self.table is not None else ""
-        if last and opts.mode in ("turn", "wait") and not self.choosing_chow:
+        if (
+            last
+            and opts.mode in ("turn", "wait")
+            and not self.choosing_chow
+            and not self.last_message
+        ):
             prompt = f"{last}  ·  {prompt}"
         if self.last_message:
             prompt = f"{self.last_message}  {prompt}"

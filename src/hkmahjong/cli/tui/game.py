@@ -530,7 +530,9 @@ class ParlorGame(GameController):
             useful = useful_tiles(hand, others, seven_pairs=seven)
         except InvalidHandError:
             useful = {}
-        useful_sorted = tuple(sorted(useful.items(), key=lambda kv: (-kv[1], kv[0])))
+        useful_sorted = tuple(
+            sorted(((t, n) for t, n in useful.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
+        )
         text = action_label(suggestion, self.renderer) if suggestion is not None else "-"
         return HintInfo(
             shanten=sh,
