@@ -210,3 +210,18 @@ def test_save_at_the_end_of_the_match_writes_a_complete_record(
 
     asyncio.run(run())
     assert main(["replay", "--verify", str(path)]) == 0
+
+
+def test_claim_timer_from_option_or_ruleset() -> None:
+    """--claim-timer wins; otherwise a ruleset that sets a claim timer is followed; else none."""
+    from hkmahjong.cli.tui.launch import claim_timer_for
+
+    game = build_game(seed="t", length="one")
+    assert claim_timer_for(6.0, game) == 6.0
+    assert claim_timer_for(None, game) == getattr(game.ruleset, "claim_timer", None)
+
+    class Timed:
+        claim_timer = 8
+
+    game.ruleset = Timed()  # type: ignore[assignment]
+    assert claim_timer_for(None, game) == 8.0

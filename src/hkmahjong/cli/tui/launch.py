@@ -16,7 +16,7 @@ from hkmahjong.cli.tui.render import (
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import load_ruleset
 
-__all__ = ["build_game", "play_from_args", "run_play_app", "tile_renderer"]
+__all__ = ["build_game", "claim_timer_for", "play_from_args", "run_play_app", "tile_renderer"]
 
 DEFAULT_SAVE = Path("hkmj-match.jsonl")
 
@@ -86,6 +86,14 @@ def run_play_app(
     return int(result or 0)
 
 
+def claim_timer_for(option: float | None, game: ParlorGame) -> float | None:
+    """The claim timer: ``--claim-timer``, else the ruleset's ``claim_timer`` if it has one."""
+    if option is not None:
+        return option
+    value = getattr(game.ruleset, "claim_timer", None)
+    return float(value) if isinstance(value, int | float) and value > 0 else None
+
+
 def play_from_args(args: argparse.Namespace) -> int:
     """``hkmj play``: a new or resumed match from the parsed options.
 
@@ -115,7 +123,7 @@ def play_from_args(args: argparse.Namespace) -> int:
     return run_play_app(
         game,
         renderer=renderer,
-        claim_timer=args.claim_timer,
+        claim_timer=claim_timer_for(args.claim_timer, game),
         save_path=save_path,
         bot_delay=max(0.0, args.speed),
     )
