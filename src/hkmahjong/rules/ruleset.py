@@ -32,6 +32,7 @@ from hkmahjong.rules.payment import PaymentRules
 
 __all__ = [
     "MATCH_LENGTHS",
+    "NO_LIMIT_STACKS",
     "SWITCHES",
     "DealBonusWin",
     "FrozenMap",
@@ -150,6 +151,12 @@ MATCH_LENGTHS: tuple[str, ...] = (
 )
 """Match lengths (場) a ruleset may offer — the values of ``hkmahjong.engine.match.MatchLength``
 (RULES.md §2: P offers 四圈, 八局, 十六局, until bankrupt, online 四局; ML adds 單局 and 東圈)."""
+
+# 無限番: "例牌也按普通番種計算番數（例如大四喜複計混一色對對糊或字一色…）" (W2 其他規則, W1 the
+# same sentence). Under no limit these inclusions are lifted: the limit hand also counts them.
+NO_LIMIT_STACKS: Mapping[FanId, frozenset[FanId]] = {
+    FanId.GREAT_WINDS: frozenset({FanId.ALL_PUNGS}),
+}
 
 _P_MATCHES = ("four-rounds", "8-hands", "16-hands", "bankruptcy", "online")
 
@@ -433,11 +440,21 @@ class Ruleset:
         """A fan total capped at the limit (unchanged under no limit)."""
         return total if self.limit is None else min(total, self.limit)
 
+    def exclusions_in_force(self) -> dict[FanId, frozenset[FanId]]:
+        """不重複計: the exclusions that apply at this limit (no limit lifts ``NO_LIMIT_STACKS``, W2)."""
+        out = dict(self.exclusions)
+        if self.limit is None:
+            for f, lifted in NO_LIMIT_STACKS.items():
+                if f in out:
+                    out[f] = out[f] - lifted
+        return out
+
     def excluded_by(self, present: Iterable[FanId]) -> frozenset[FanId]:
         """Every pattern included by (so not counted alongside) one of ``present``."""
+        excl = self.exclusions_in_force()
         out: set[FanId] = set()
         for f in present:
-            out.update(self.exclusions.get(f, ()))
+            out.update(excl.get(f, ()))
         return frozenset(out)
 
     def counted(self, present: Iterable[FanId]) -> tuple[FanId, ...]:

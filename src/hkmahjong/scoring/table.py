@@ -95,12 +95,13 @@ def _compile(rs: Ruleset) -> FanTable:
         bonus_win_decline=rs.bonus_win_decline,
         bonus_set_played=FanId.BONUS_SET in values,
     )
+    excl = rs.exclusions_in_force()
     enabled = [PATTERNS[f] for f in FanId if f in values and f is not FanId.CHICKEN]
     return FanTable(
         name=rs.name,
         values=values,
         limit_hands=frozenset(rs.limit_hands),
-        implies=dict(rs.exclusions),
+        implies=excl,
         limit=rs.limit,
         min_fan=rs.min_fan,
         seven_pairs=rs.seven_pairs,
@@ -110,7 +111,7 @@ def _compile(rs: Ruleset) -> FanTable:
         chicken=FanId.CHICKEN in values,
         switches=sw,
         vals=tuple(values.get(f, 0) for f in FANS),
-        impl=tuple(frozenset(FAN_INDEX[g] for g in rs.exclusions.get(f, ())) for f in FANS),
+        impl=tuple(frozenset(FAN_INDEX[g] for g in excl.get(f, ())) for f in FANS),
         limit_flags=tuple(f in rs.limit_hands for f in FANS),
         placement=(_placement(values, sw, False), _placement(values, sw, True)),
         limit_vals=tuple(
