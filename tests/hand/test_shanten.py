@@ -247,3 +247,18 @@ def test_fast_path_matches_dynamic_programming() -> None:
             expected = dp_shanten(c, k, sp, to)
             assert shanten_counts(c, k, seven_pairs=sp, thirteen_orphans=to) == expected, c
         assert (shanten_counts(c, k) == -1) == is_complete_counts(c, k)
+
+
+def test_one_suit_hands_match_dynamic_programming() -> None:
+    """清一色-like hands (10-14 tiles of one suit: the index path, not the small-suit lookup)."""
+    rng = random.Random(17)
+    for i in range(600):
+        suit = rng.randrange(3) * 9
+        pool = [suit + r for r in range(9) for _ in range(4)]
+        size = rng.choice((13, 14))
+        own = rng.randrange(10, size + 1)
+        tiles = rng.sample(pool, own) + rng.sample(
+            [t for t in range(27, 34) for _ in range(4)], size - own
+        )
+        c = counts34(tiles)
+        assert shanten_counts(c, seven_pairs=i % 2 == 0) == dp_shanten(c, 0, i % 2 == 0, True), c
