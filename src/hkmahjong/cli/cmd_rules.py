@@ -110,11 +110,12 @@ def render_ruleset(r: Ruleset, *, show_all: bool = False) -> str:
                 f"Not played: {names + '; ' if names else ''}{optional} optional 自訂 patterns "
                 "(--all lists them)"
             )
-    if r.exclusions:
+    excl = r.exclusions_in_force()
+    if excl:
         lines += ["", "包括 exclusions (when the first applies, the others are not counted):"]
         for fid in FanId:
-            if fid in r.exclusions and fid in r.fan:
-                inner = [f for f in FanId if f in r.exclusions[fid]]
+            if fid in excl and fid in r.fan and excl[fid]:
+                inner = [f for f in FanId if f in excl[fid]]
                 lines.append(
                     f"  {fid.zh} {fid.value} includes "
                     + ", ".join(f"{f.zh} {f.value}" for f in inner)

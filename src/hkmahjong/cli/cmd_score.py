@@ -18,6 +18,7 @@ from hkmahjong.scoring.batch import (
     payment_json,
     result_json,
     score_line,
+    settlement_extras,
 )
 from hkmahjong.scoring.payment import settle_win
 from hkmahjong.tiles import Tile, Wind, parse_tiles
@@ -67,6 +68,23 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--winning-tile", metavar="T", help="the winning tile (default: best)")
     parser.add_argument("--discarder", metavar="S", help="seat that discarded (or kong declarer)")
     parser.add_argument("--liable", metavar="S", help="seat liable to pay the whole win (包牌)")
+    parser.add_argument(
+        "--kong-discarder",
+        metavar="S",
+        help="出槓: seat that discarded the tile of the exposed kong whose replacement won",
+    )
+    parser.add_argument(
+        "--co-winner",
+        metavar="S",
+        action="append",
+        default=[],
+        help="一炮多響: another seat that won on the same discard (repeatable; it pays nothing)",
+    )
+    parser.add_argument(
+        "--balances",
+        metavar="E=N,S=N,W=N,N=N",
+        help="what each seat holds: a payer pays at most that (破產, until-bankrupt matches)",
+    )
     parser.add_argument("--lang", default="zh-Hant", choices=("zh-Hant", "zh-Hans", "en"))
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     flags = parser.add_argument_group("how the hand was won")
@@ -104,6 +122,30 @@ def _context(args: argparse.Namespace) -> WinContext:
     return WinContext(**kw)
 
 
+def _extras(args: argparse.Namespace, rules: Ruleset, ctx: WinContext) -> dict[str, Any]:
+    """--kong-discarder, --co-winner and --balances checked as the batch fields are.
+
+    :raises MahjongError: naming the flag and what is allowed.
+    """
+    obj: dict[str, Any] = {}
+    if args.kong_discarder:
+        obj["kong_discarder_seat"] = args.kong_discarder
+    if args.co_winner:
+        obj["co_winner_seats"] = list(args.co_winner)
+    if args.balances:
+        bal: dict[str, Any] = {}
+        for part in args.balances.split(","):
+            key, sep, value = part.partition("=")
+            if not sep or not value.strip().isdigit():
+                raise MahjongError(
+                    f"--balances {args.balances!r}: expected E=N,S=N,W=N,N=N (whole jade >= 0)"
+                )
+            bal[key.strip()] = int(value)
+        obj["balances"] = bal
+    extras: dict[str, Any] = settlement_extras(obj, rules, ctx)
+    return extras
+
+
 def _hand(args: argparse.Namespace) -> Hand:
     text = args.hand + (" " + args.bonus if args.bonus else "")
     if args.bonus and not all(t.is_bonus for t in parse_tiles(args.bonus)):
@@ -129,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
     result = score_hand(hand, ctx, rules)
     discarder = Wind.parse(args.discarder) if args.discarder else None
     liable = Wind.parse(args.liable) if args.liable else None
+    extras = _extras(args, rules, ctx)
     self_paid = ctx.self_drawn or ctx.seven_bonus or ctx.eight_bonus
     if args.json:
         out: dict[str, Any] = {"hand": hand.text}
@@ -141,13 +184,23 @@ def run(args: argparse.Namespace) -> int:
             discarder=discarder,
             liable=liable,
             robbed_kong=ctx.robbing_kong,
+            **extras,
         )
         if pay is not None:
             out["payment"] = pay
         print(json.dumps(out, ensure_ascii=False))
         return 0
     sys.stdout.write(
-        render(hand, ctx, result, rules, lang=args.lang, discarder=discarder, liable=liable)
+        render(
+            hand,
+            ctx,
+            result,
+            rules,
+            lang=args.lang,
+            discarder=discarder,
+            liable=liable,
+            extras=extras,
+        )
     )
     return 0
 
@@ -246,8 +299,12 @@ def render(
     lang: str = "zh-Hant",
     discarder: Wind | None = None,
     liable: Wind | None = None,
+    extras: dict[str, Any] | None = None,
 ) -> str:
-    """The human breakdown: hand, context, items as a table, total, limit and payments."""
+    """The human breakdown: hand, context, items as a table, total, limit and payments.
+
+    ``extras``: ``kong_discarder``, ``co_winners`` and ``balances`` for the settlement.
+    """
     lines: list[str] = []
     how = "自摸 self-drawn" if ctx.self_drawn else "食出銃 on a discard"
     if ctx.robbing_kong:
@@ -265,7 +322,7 @@ def render(
         lines.append(f"{_w('arr', lang)}: {' '.join(arrangement_texts(result))}")
     if result.items:
         rows = [(*_name(i.fan_id, lang), i.count, i.fan) for i in result.items]
-        w1 = max(_width(r[0]) for r in rows) + 2
+        w1 = max(_width(r[0] + (f" ×{r[2]}" if r[2] > 1 else "")) for r in rows) + 2
         w2 = max(_width(r[1]) for r in rows) + 2
         lines.append("")
         for primary, secondary, count, fan in rows:
@@ -280,7 +337,7 @@ def render(
         lines.append(f"不成糊 not a valid win [{result.reason}]: {result.message}")
         return "\n".join(lines) + "\n"
     lines.append(result.message)
-    lines.extend(_payment_lines(result, ctx, rules, lang, discarder, liable))
+    lines.extend(_payment_lines(result, ctx, rules, lang, discarder, liable, extras or {}))
     return "\n".join(lines) + "\n"
 
 
@@ -291,6 +348,7 @@ def _payment_lines(
     lang: str,
     discarder: Wind | None,
     liable: Wind | None,
+    extras: dict[str, Any],
 ) -> list[str]:
     self_paid = ctx.self_drawn or ctx.seven_bonus or ctx.eight_bonus
     pay = payment_json(
@@ -308,6 +366,7 @@ def _payment_lines(
             ruleset=rules,
             liable=liable,
             robbed_kong=ctx.robbing_kong,
+            **extras,
         )
         for line in settlement.lines:
             out.append("  " + line.text("zh" if lang != "en" else "en"))

@@ -28,6 +28,7 @@ __all__ = [
     "result_json",
     "score_line",
     "score_record",
+    "settlement_extras",
 ]
 
 
@@ -167,8 +168,14 @@ def payment_json(
     discarder: Wind | None,
     liable: Wind | None,
     robbed_kong: bool = False,
+    kong_discarder: Wind | None = None,
+    co_winners: tuple[Wind, ...] = (),
+    balances: Mapping[Wind, int] | None = None,
 ) -> dict[str, Any] | None:
-    """The ``payment`` object (share amounts, and ``settlement`` when the seats are known)."""
+    """The ``payment`` object (share amounts, and ``settlement`` when the seats are known).
+
+    :raises PaymentError: when the seats do not fit the kind of win (a MahjongError).
+    """
     if not result.valid_win:
         return None
     full_flush = any(i.fan_id.value == "FULL_FLUSH" for i in result.items)
@@ -184,6 +191,9 @@ def payment_json(
             ruleset=ruleset,
             liable=liable,
             robbed_kong=robbed_kong,
+            kong_discarder=kong_discarder if self_drawn else None,
+            co_winners=co_winners,
+            balances=balances,
         )
         out["settlement"] = settlement.as_json()
     return out
@@ -256,21 +266,82 @@ def score_record(obj: Any, default_rules: Ruleset, load: RulesLoader) -> dict[st
     winner = ctx_obj.get("winner_seat")
     discarder = ctx_obj.get("discarder_seat")
     liable = ctx_obj.get("liable_seat")
-    has_seats = any(x is not None for x in (winner, discarder, liable))
+    kong_discarder = ctx_obj.get("kong_discarder_seat")
+    has_seats = any(x is not None for x in (winner, discarder, liable, kong_discarder))
     winner_w = _wind(winner, "context.winner_seat") if winner is not None else seat
     discarder_w = _wind(discarder, "context.discarder_seat") if discarder is not None else None
     liable_w = _wind(liable, "context.liable_seat") if liable is not None else None
+    extras = settlement_extras(ctx_obj, ruleset, ctx)
     payment = payment_json(
         result,
         ruleset,
         self_drawn=self_drawn or ctx.eight_bonus or ctx.seven_bonus,
-        winner=winner_w if has_seats else None,
+        winner=winner_w if has_seats or extras["co_winners"] else None,
         discarder=discarder_w,
         liable=liable_w,
         robbed_kong=ctx.robbing_kong,
+        **extras,
     )
     if payment is not None:
         out["payment"] = payment
+    return out
+
+
+def settlement_extras(
+    ctx_obj: Mapping[str, Any], ruleset: Ruleset, ctx: WinContext
+) -> dict[str, Any]:
+    """The optional settlement fields of a batch ``context``, as :func:`payment_json` keywords.
+
+    ``kong_discarder_seat`` (出槓), ``co_winner_seats`` (一炮多響) and ``balances`` (破產 cap).
+
+    :raises BatchError: naming the field and what is allowed.
+    """
+    kong = ctx_obj.get("kong_discarder_seat")
+    kong_w = _wind(kong, "context.kong_discarder_seat") if kong is not None else None
+    if kong_w is not None and not (ctx.self_drawn and ctx.kong_replacement):
+        raise BatchError(
+            "context.kong_discarder_seat (出槓) is only for a self-drawn win on a kong "
+            "replacement: add self_drawn = true and special 'kong_replacement'"
+        )
+    return {
+        "kong_discarder": kong_w,
+        "co_winners": _co_winner_seats(ctx_obj.get("co_winner_seats"), ruleset, ctx.robbing_kong),
+        "balances": _balances(ctx_obj.get("balances")),
+    }
+
+
+def _co_winner_seats(value: Any, ruleset: Ruleset, robbing_kong: bool) -> tuple[Wind, ...]:
+    """``context.co_winner_seats``: the other winners of the same discard (一炮多響)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise BatchError(f"context.co_winner_seats = {value!r}: expected a list such as ['W']")
+    seats = tuple(_wind(v, f"context.co_winner_seats[{i}]") for i, v in enumerate(value))
+    if seats and not (ruleset.multiple_winners or robbing_kong):
+        raise BatchError(
+            f"context.co_winner_seats: {ruleset.name!r} plays 截糊 (one winner per discard); "
+            "several winners need switches.multiple_winners = true (一炮多響) or a robbed kong"
+        )
+    return seats
+
+
+def _balances(value: Any) -> dict[Wind, int] | None:
+    """``context.balances``: what each seat holds, for the 'until bankrupt' cap (破產)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise BatchError(f'context.balances = {value!r}: expected an object such as {{"E": 100}}')
+    out: dict[Wind, int] = {}
+    for key, amount in value.items():
+        seat = _wind(key, "context.balances key")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise BatchError(
+                f"context.balances.{key} = {amount!r}: expected a whole number of jade >= 0"
+            )
+        out[seat] = amount
+    missing = [w.letter for w in Wind if w not in out]
+    if missing:
+        raise BatchError(f"context.balances: missing seat(s) {', '.join(missing)}")
     return out
 
 

@@ -415,13 +415,16 @@ def settle_win_fan(
     robbed_kong: bool = False,
     kong_discarder: Wind | None = None,
     balances: Mapping[Wind, int | float] | None = None,
+    co_winners: Iterable[Wind] = (),
 ) -> Settlement:
     """結算一糊: settle one win from its fan total (plain arguments; see :func:`settle_win`).
 
     Payers pay in turn order after the winner (the discarder first), which decides who is
     short when ``balances`` run out. ``discarder`` is the kong declarer for a robbed kong; ``kong_discarder`` whoever discarded the
     tile of an exposed kong whose replacement won (出槓); ``liable`` the seat that pays the whole
-    win (包牌, from :func:`hkmahjong.scoring.liability.decide_liability`).
+    win (包牌, from :func:`hkmahjong.scoring.liability.decide_liability`); ``co_winners`` the other
+    seats that won on the same discard or robbed the same kong (一炮多響): as in
+    :func:`settle_wins`, they pay this winner nothing.
 
     :raises PaymentError: when the seats do not fit the kind of win.
     """
@@ -429,6 +432,7 @@ def settle_win_fan(
     claim = WinClaim(
         _check_seat(winner, "winner"), fan, is_limit, full_flush, liable, liable_half_discard
     )
+    others = _co_winners(co_winners, winner=winner, discarder=discarder, self_drawn=self_drawn)
     obligations = _win_obligations(
         claim,
         discarder=discarder,
@@ -437,7 +441,25 @@ def settle_win_fan(
         robbed_kong=robbed_kong,
         kong_discarder=kong_discarder,
     )
-    return _apply(obligations, payment, balances)
+    return _apply([ob for ob in obligations if ob[0] not in others], payment, balances)
+
+
+def _co_winners(
+    seats: Iterable[Wind], *, winner: Wind, discarder: Wind | None, self_drawn: bool
+) -> frozenset[Wind]:
+    """The checked set of co-winners of one discard (一炮多響)."""
+    out = frozenset(_check_seat(s, "co_winner") for s in seats)
+    if not out:
+        return out
+    if self_drawn:
+        raise PaymentError(
+            "a self-draw has no co-winners (一炮多響 is for a discard or robbed kong)"
+        )
+    if winner in out:
+        raise PaymentError(f"co_winners lists the winner {winner.letter} itself")
+    if discarder is not None and discarder in out:
+        raise PaymentError(f"the discarder {discarder.letter} cannot also win on its discard")
+    return out
 
 
 def settle_win(
@@ -452,6 +474,7 @@ def settle_win(
     robbed_kong: bool = False,
     kong_discarder: Wind | None = None,
     balances: Mapping[Wind, int | float] | None = None,
+    co_winners: Iterable[Wind] = (),
 ) -> Settlement:
     """結算一糊: what each seat pays or receives for a scored win under the table's rules.
 
@@ -474,6 +497,7 @@ def settle_win(
         robbed_kong=robbed_kong,
         kong_discarder=kong_discarder,
         balances=balances,
+        co_winners=co_winners,
     )
 
 
