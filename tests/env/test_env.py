@@ -239,3 +239,22 @@ def test_fast_state_encoder_equals_view_observation(rules: str) -> None:
             e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
             steps += 1
     assert steps > 300
+
+
+def test_every_observation_is_inside_the_observation_space() -> None:
+    """Scores can go negative once a hand is paid (ml: 1-fan minimum, random players do win)."""
+    e = raw_env(rules="ml", hands=3)
+    rng = random.Random(0)
+    space = e.observation_space("player_0")
+    negative_seen = False
+    for seed in range(3):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            assert space.contains(obs), agent
+            negative_seen |= bool((obs["observation"] < 0).any())
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    assert negative_seen

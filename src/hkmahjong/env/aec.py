@@ -36,6 +36,7 @@ from hkmahjong.env.encoding import (
     StateEncoder,
     index_action,
     mask_and_actions,
+    observation_bounds,
     oracle_observation,
 )
 from hkmahjong.errors import MahjongError
@@ -110,15 +111,18 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agent_name_mapping = {a: i for i, a in enumerate(AGENTS)}
+        low, high = observation_bounds()
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (NUM_PLANES, 34), dtype=np.float32),
+                "observation": spaces.Box(low, high, (NUM_PLANES, 34), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
             }
         )
         self._obs_spaces = {a: obs_space for a in AGENTS}
         self._act_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
-        self.oracle_space = spaces.Box(0.0, np.inf, (NUM_ORACLE_PLANES, 34), dtype=np.float32)
+        olow = np.concatenate([low, np.zeros((NUM_ORACLE_PLANES - NUM_PLANES, 34), np.float32)])
+        ohigh = np.concatenate([high, np.ones((NUM_ORACLE_PLANES - NUM_PLANES, 34), np.float32)])
+        self.oracle_space = spaces.Box(olow, ohigh, dtype=np.float32)
         self.state_: HandState | None = None
         self._agent_at_seat: list[str] = list(AGENTS)
         self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}

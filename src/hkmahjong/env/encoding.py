@@ -54,6 +54,7 @@ __all__ = [
     "index_action",
     "mask_and_actions",
     "observation",
+    "observation_bounds",
     "oracle_observation",
 ]
 
@@ -232,6 +233,18 @@ _S_PHASE_BASE = _P["phase=turn"] - _SCALARS
 _S_CONCEALED = _P["seat0_concealed_count/14"] - _SCALARS
 _ROTATIONS = [np.array([(seat + r) % 4 for r in range(4)]) for seat in range(4)]
 _OWN_AND_VISIBLE_THRESH = np.arange(1, 5, dtype=np.int16).reshape(1, 4, 1)
+
+
+def observation_bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Per-plane bounds of the observation: every plane lies in [0, 1] except the discard
+    positions (at most 2: a river never holds 64 tiles) and the match scores (any sign)."""
+    low = np.zeros((NUM_PLANES, 34), dtype=np.float32)
+    high = np.ones((NUM_PLANES, 34), dtype=np.float32)
+    for r in range(4):
+        high[_P[f"seat{r}_discard_position/32"]] = 2.0
+        low[_P[f"seat{r}_score/256"]] = -np.inf
+        high[_P[f"seat{r}_score/256"]] = np.inf
+    return low, high
 
 
 class _Source(Protocol):
