@@ -310,3 +310,43 @@ def test_liable_seat_is_a_feeder_or_the_discarder(
         assert decision.rule and decision.reason_zh and decision.reason_en
     else:
         assert not decision.half_discard
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rules=rulesets(),
+    fan=st.integers(0, 20),
+    winner=seats,
+    discarder=seats,
+    co=st.sets(seats),
+    robbed=st.booleans(),
+    balances=balances_st,
+)
+def test_one_of_several_winners_is_zero_sum(
+    rules: Ruleset,
+    fan: int,
+    winner: Wind,
+    discarder: Wind,
+    co: set[Wind],
+    robbed: bool,
+    balances: dict[Wind, int] | None,
+) -> None:
+    """RULES.md §9 一炮多響 one win at a time (co_winners): zero-sum; a co-winner never pays."""
+    if discarder is winner:
+        discarder = winner.next()
+    co -= {winner, discarder}
+    s = settle_win_fan(
+        fan,
+        False,
+        winner=winner,
+        discarder=discarder,
+        self_drawn=False,
+        payment=rules.payment,
+        min_fan=rules.min_fan,
+        limit=rules.limit,
+        robbed_kong=robbed,
+        balances=balances,
+        co_winners=co,
+    )
+    check(s, balances, rules.payment.bankrupt_cap)
+    assert not any(line.payer in co for line in s.lines)
