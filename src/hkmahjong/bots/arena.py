@@ -160,6 +160,7 @@ class _Chunk:
     """Per hand-set: each bot name's mean points per hand in that set."""
     hands: int
     seconds: float
+    """CPU seconds the worker spent on this chunk."""
 
 
 def _play_hand(
@@ -235,7 +236,7 @@ def _play_set(
 def _run_chunk(args: tuple[ArenaConfig, NewHand, range]) -> _Chunk:
     cfg, new_hand, walls = args
     ruleset = get_preset(cfg.ruleset)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     stats: dict[str, BotStats] = {n: BotStats() for n in set(cfg.bots)}
     set_points: dict[str, list[float]] = {n: [] for n in set(cfg.bots)}
     hands = 0
@@ -246,7 +247,7 @@ def _run_chunk(args: tuple[ArenaConfig, NewHand, range]) -> _Chunk:
         for n, p in per.items():
             set_points[n].append(p)
         hands += cfg.rotations
-    return _Chunk(stats, set_points, hands, time.perf_counter() - t0)
+    return _Chunk(stats, set_points, hands, time.process_time() - t0)
 
 
 def mean_ci(values: Sequence[float], z: float = 1.959964) -> tuple[float, float]:
