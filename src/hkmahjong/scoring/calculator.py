@@ -47,7 +47,7 @@ from hkmahjong.scoring.patterns import (
 )
 from hkmahjong.scoring.result import FanItem, ScoreResult
 from hkmahjong.scoring.table import FanTable, table_for
-from hkmahjong.tiles import ORPHANS, Tile
+from hkmahjong.tiles import ORPHANS, Tile, Wind
 
 __all__ = ["score_hand", "score_waits"]
 
@@ -169,6 +169,10 @@ def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple
         return "invalid_hand", (
             f"winning tile {Tile(wt).mpsz} is not among the concealed tiles of {hand.text!r}"
         )
+    if ctx.heavenly or ctx.earthly or ctx.first_go_around:
+        bad = _first_turn_conflict(ctx, bonus_win)
+        if bad is not None:
+            return "invalid_context", bad
     if not (
         ctx.robbing_kong
         or ctx.kong_replacement
@@ -200,6 +204,22 @@ def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple
         return "invalid_context", f"花糊 (seven bonus tiles) is not a win under {tab.name!r}"
     if ctx.eight_bonus and FanId.EIGHT_BONUS not in tab.values:
         return "invalid_context", f"八仙過海 is not a win under {tab.name!r}"
+    return None
+
+
+def _first_turn_conflict(ctx: WinContext, bonus_win: bool) -> str | None:
+    """天糊 / 地糊 / 人糊 asked for a seat or a way of winning they cannot have (RULES.md §7)."""
+    dealer = ctx.seat_wind is Wind.EAST
+    if ctx.heavenly and not dealer:
+        return "天糊 is the dealer's win (seat E); this seat is " + ctx.seat_wind.letter
+    if ctx.heavenly and not (ctx.self_drawn or bonus_win):
+        return "天糊 is the dealer's self-drawn first fourteen tiles: add --self-drawn"
+    if ctx.earthly and dealer:
+        return "地糊 is a non-dealer's win on the dealer's first discard; seat E is the dealer"
+    if ctx.earthly and ctx.self_drawn and not bonus_win:
+        return "地糊 is a win on the dealer's first discard (W2, C), not a self-draw"
+    if ctx.first_go_around and dealer:
+        return "人糊 is a non-dealer's win in the first go-around; seat E is the dealer"
     return None
 
 
