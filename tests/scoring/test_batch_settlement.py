@@ -125,3 +125,16 @@ def test_cli_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bal = ["--balances", "E=3,S=0,W=100,N=0"]
     assert main(["score", "123m456p789s234m55s", "--seat", "S", "--self-drawn", *bal]) == 0
     assert "破產" in capsys.readouterr().out
+
+
+def test_winner_seat_is_the_seat_wind() -> None:
+    """BATCH_FORMATS.md 'winner at its seat wind'; RULES.md §2 a seat is named by its wind.
+
+    W2 正統 正花: 2f/2g are South's own bonus tiles, so winner_seat S alone scores them.
+    """
+    hand = {"concealed": "123m456p789s234m55s"}
+    ctx = {"winner_seat": "S", "discarder_seat": "E", "flowers": ["2f", "3g"]}
+    out = _score({"id": "w", "hand": hand, "context": ctx})
+    assert {i["id"]: i["fan"] for i in out["items"]}["SEAT_BONUS"] == 1  # type: ignore[index,union-attr]
+    clash = _score({"id": "c", "hand": hand, "context": ctx | {"seat_wind": "W"}})
+    assert "must agree" in str(clash["error"])

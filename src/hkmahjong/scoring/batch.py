@@ -242,7 +242,18 @@ def score_record(obj: Any, default_rules: Ruleset, load: RulesLoader) -> dict[st
             "message": str(exc),
         }
     self_drawn = _field(ctx_obj, "self_drawn", bool, "context.") or False
-    seat = _wind(ctx_obj.get("seat_wind", "E"), "context.seat_wind")
+    winner_given = ctx_obj.get("winner_seat")
+    if winner_given is not None:
+        winner_seat = _wind(winner_given, "context.winner_seat")
+    seat = _wind(
+        ctx_obj.get("seat_wind", "E" if winner_given is None else winner_given),
+        "context.seat_wind",
+    )
+    if winner_given is not None and winner_seat is not seat:
+        raise BatchError(
+            f"context.seat_wind = {seat.letter!r} but winner_seat = {winner_seat.letter!r}: "
+            "a seat is named by its wind, so they must agree (give one of them)"
+        )
     prevailing = _wind(ctx_obj.get("prevailing_wind", "E"), "context.prevailing_wind")
     special = ctx_obj.get("special") or []
     if not isinstance(special, list):
