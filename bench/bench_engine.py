@@ -28,6 +28,7 @@ from hkmahjong.engine.actions import ActionKind
 from hkmahjong.engine.players import RandomPlayer, play_hand
 from hkmahjong.engine.record import hand_seed, seed_from_text
 from hkmahjong.engine.state import HandState
+from hkmahjong.engine.view import Phase
 from hkmahjong.engine.wall import full_tile_set
 from hkmahjong.rules import PassRule, Ruleset, get_preset, preset_names
 from hkmahjong.tiles import Wind
@@ -199,9 +200,12 @@ def _check(state: HandState, ruleset: Ruleset, n: int) -> None:
         if not state.legal_actions(seat):
             raise AssertionError(f"{where}: {seat.letter} must act but has no legal action")
     total = 144 if ruleset.bonus_tiles else 136
+    # While an added kong may be robbed (搶槓), its tile is in transit: shown as the pending tile,
+    # in neither the declarer's hand nor its meld. A concealed kong's tiles stay in the hand.
+    in_transit = int(state.phase is Phase.ROB and getattr(state, "pending_kind", "") == "added")
     for seat in Wind:
         v = state.view(seat)
-        seen = len(v.concealed) + v.tiles_left + ruleset.dead_wall
+        seen = len(v.concealed) + v.tiles_left + ruleset.dead_wall + in_transit
         for other in Wind:
             if other != seat:
                 seen += v.concealed_counts[other]
