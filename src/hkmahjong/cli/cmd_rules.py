@@ -125,7 +125,7 @@ def render_ruleset(r: Ruleset, *, show_all: bool = False) -> str:
     for key in SWITCHES:
         switch_rows.append((key, _fmt(getattr(r, key)), field_doc(key)))
     lines += _table(switch_rows, indent="  ")
-    lines += ["", "Payment (付款, [payment]):"]
+    lines += ["", "Payment (付款, [payment]; each key and its seed: docs/payment.md):"]
     pay_rows = [(key, _fmt(value)) for key, value in r.payment.to_dict().items()]
     lines += _table(pay_rows, indent="  ")
     return "\n".join(lines) + "\n"
