@@ -149,6 +149,8 @@ def test_full_table_without_preset() -> None:
         ("preset = 'parlor'\n[exclusions]\nALL_PUNGS = 'X'", ["exclusions.ALL_PUNGS", "list"]),
         ("preset = 'parlor'\nfan = 3", ["fan = 3", "[fan]"]),
         ("preset = 'nowhere'", ["'nowhere'", "parlor", "qingzhang"]),
+        # docs/ruleset-toml.md: a file with neither a preset nor [fan] would score nothing
+        ("limit = 'none'\n[switches]\nseven_pairs = false", ["no preset and no [fan]", "parlor"]),
         ("preset = 'parlor'\n[fan\n", ["not valid TOML"]),
         ("preset = 'parlor'\n[fan]\nNEW = { limit = true }", ["'NEW'", "unknown"]),
         ("preset = 'parlor'\n[fan]\nTHREE_KONGS = { limit = true }", ["needs fan = N"]),

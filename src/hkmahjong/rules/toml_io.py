@@ -111,6 +111,12 @@ def _from_dict(data: Mapping[str, Any]) -> Ruleset:
             raise RulesetError(f"{key} = {value!r}: unknown key; {_where_hint(key)}")
     # without a preset it is a full table: no pattern is played unless listed under [fan], and
     # switches not given keep their defaults (the parlor's)
+    if "preset" not in data and "fan" not in data:
+        raise RulesetError(
+            'no preset and no [fan] table: nothing would score; allowed preset = "parlor" '
+            "(or qingzhang, ml, cuhk) plus overrides, or a full table listing its patterns "
+            "under [fan] (docs/ruleset-toml.md)"
+        )
     base = get_preset(data["preset"]) if "preset" in data else Ruleset(name="custom")
     changes: dict[str, Any] = {}
     overrides = [k for k in data if k != "preset"]
