@@ -8,11 +8,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from hkmahjong.engine.actions import Action
+from hkmahjong.engine.actions import Action, ActionKind
 from hkmahjong.engine.match import Match, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
 from hkmahjong.engine.record import GameRecord, RecordError, seed_from_text, verify
-from hkmahjong.engine.view import PlayerView
+from hkmahjong.engine.state import HandState
+from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.errors import IllegalActionError
 from hkmahjong.rules import Ruleset, get_preset
 from hkmahjong.tiles import Wind
@@ -155,5 +156,54 @@ def test_bankrupt_resettlement_keeps_who_fed_the_kong() -> None:
     match = Match(length=MatchLength.BANKRUPTCY, starting_balance=50)
     capped = match_result(outcome, rules, match, events)
     assert capped.deltas == (-50, 0, 50, 0)
-    blind = match_result(outcome, rules, match)  # without events: treated as a plain self-draw
-    assert blind.deltas[Wind.SOUTH] < 0
+    # the win record itself carries who fed the kong: events are only a fallback
+    assert outcome.wins[0].kong_discarder == Wind.EAST
+    assert match_result(outcome, rules, match) == capped
+
+
+def _false_win_state(seed: bytes) -> HandState:
+    """A physical-table hand in which South declares a false win (詐糊) on its first turn."""
+    state = HandState.new(get_preset("parlor"), seed=seed, physical_table=True)
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        false_win = Action.from_text("false_win")
+        if seat == Wind.SOUTH and state.phase is Phase.TURN and false_win in legal:
+            state.apply(seat, false_win)
+        else:
+            state.apply(seat, next(a for a in legal if a.kind is not ActionKind.FALSE_WIN))
+    return state
+
+
+def test_bankrupt_false_win_pays_what_it_holds() -> None:
+    """RULES.md §9 (P: 打到破產, a payer who cannot cover pays what it holds) with §11 詐糊: a
+    false win the offender cannot cover is paid up to its balance, not refused."""
+    from hkmahjong.engine.record import match_result
+
+    state = _false_win_state(b"false-win")
+    outcome = state.outcome
+    assert outcome is not None and outcome.false_winners == (Wind.SOUTH,)
+    assert outcome.false_wins[0].self_drawn and outcome.deltas[Wind.SOUTH] < -10
+    match = Match(length=MatchLength.BANKRUPTCY, starting_balance=10)
+    capped = match_result(outcome, get_preset("parlor"), match)
+    assert capped.deltas[Wind.SOUTH] == -10 and sum(capped.deltas) == 0
+    assert all(capped.deltas[s] >= 0 for s in Wind if s != Wind.SOUTH)
+    assert capped.false_winners == (Wind.SOUTH,)
+    entry = match.record(capped)  # no MatchError: South is bankrupt at 0
+    assert entry.balances[match.player_at(Wind.SOUTH)] == 0 and match.finished
+    # a balance that covers the penalty is charged in full
+    rich = Match(length=MatchLength.BANKRUPTCY, starting_balance=10_000)
+    assert match_result(outcome, get_preset("parlor"), rich).deltas == outcome.deltas
+
+
+def test_physical_table_bankruptcy_match_replays() -> None:
+    """RULES.md §9 / §11: a physical-table match until bankruptcy with false wins plays to its
+    end (false wins capped at what the offender holds) and its record verifies."""
+    match = Match(length=MatchLength.BANKRUPTCY, starting_balance=40)
+    players = [RandomPlayer(f"bk{i}") for i in range(4)]
+    record = run_match(
+        match, get_preset("parlor"), players, match_seed=seed_from_text("bk"), physical_table=True
+    )
+    assert match.finished and min(match.balances) == 0 and sum(match.balances) == 160
+    assert any(e.result.false_winners for e in match.ledger)
+    assert verify(GameRecord.loads(record.dumps())).hands == len(match.ledger)

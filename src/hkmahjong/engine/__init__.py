@@ -5,7 +5,14 @@ Public surface for bots and clients: :class:`Action`, :class:`Event`, :class:`Pl
 """
 
 from hkmahjong.engine.actions import Action, ActionKind
-from hkmahjong.engine.events import Event, EventKind, HandOutcome, Visibility, WinRecord
+from hkmahjong.engine.events import (
+    Event,
+    EventKind,
+    FalseWinRecord,
+    HandOutcome,
+    Visibility,
+    WinRecord,
+)
 from hkmahjong.engine.view import Phase, PlayerView
 
 __all__ = [
@@ -13,6 +20,7 @@ __all__ = [
     "ActionKind",
     "Event",
     "EventKind",
+    "FalseWinRecord",
     "HandOutcome",
     "Phase",
     "PlayerView",

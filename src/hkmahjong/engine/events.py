@@ -138,11 +138,24 @@ class WinRecord:
     result: ScoreResult
     liable: Wind | None = None
     """包牌: the seat that pays the whole amount, when a liability trigger applies."""
+    liable_half_discard: bool = False
+    """The liable seat pays only the discard half (the liability decision's ``half_discard``)."""
+    kong_discarder: Wind | None = None
+    """出槓: who discarded the tile of the exposed kong whose replacement won, else None."""
 
     @property
     def self_drawn(self) -> bool:
         """自摸 (including 花糊/八仙過海, paid as a self-draw)."""
         return self.discarder is None
+
+
+@dataclass(frozen=True, slots=True)
+class FalseWinRecord:
+    """詐糊 of a hand: who declared it, self-drawn or on whose discard (to price it, RULES.md §11)."""
+
+    seat: Wind
+    self_drawn: bool
+    would_be_discarder: Wind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +171,8 @@ class HandOutcome:
     false_winners: tuple[Wind, ...] = ()
     drawn: bool = False
     lines: tuple[str, ...] = field(default=())
+    false_wins: tuple[FalseWinRecord, ...] = ()
+    """Details of each false win (parallel to ``false_winners``), to re-price it with balances."""
 
     @property
     def winners(self) -> tuple[Wind, ...]:

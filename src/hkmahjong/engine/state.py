@@ -31,7 +31,14 @@ from hkmahjong.engine.actions import (
 )
 from hkmahjong.engine.claims import resolve
 from hkmahjong.engine.context import trigger_from_json, trigger_to_json, unseen_before
-from hkmahjong.engine.events import Event, EventKind, HandOutcome, Visibility, WinRecord
+from hkmahjong.engine.events import (
+    Event,
+    EventKind,
+    FalseWinRecord,
+    HandOutcome,
+    Visibility,
+    WinRecord,
+)
 from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.engine.wall import (
     DEAL_POSITIONS,
@@ -1111,19 +1118,33 @@ class HandState:
             )
             total = total + settlement
             wins.append(
-                WinRecord(_W[s], None if disc is None else _W[disc], hand, ctx, res, liable)
+                WinRecord(
+                    _W[s],
+                    None if disc is None else _W[disc],
+                    hand,
+                    ctx,
+                    res,
+                    liable,
+                    liable_half_discard=decision.half_discard,
+                    kong_discarder=_W[kd] if kd >= 0 else None,
+                )
             )
         false_winners: list[Wind] = []
+        false_wins: list[FalseWinRecord] = []
         for spec in self.false_specs:
             s = int(spec["seat"])
             disc = spec["discarder"]
+            record = FalseWinRecord(
+                _W[s], bool(spec["self_drawn"]), None if disc is None else _W[disc]
+            )
             total = total + settle_false_win(
-                _W[s],
+                record.seat,
                 rs,
-                self_drawn=bool(spec["self_drawn"]),
-                would_be_discarder=None if disc is None else _W[disc],
+                self_drawn=record.self_drawn,
+                would_be_discarder=record.would_be_discarder,
             )
             false_winners.append(_W[s])
+            false_wins.append(record)
         d = total.as_tuple()
         return HandOutcome(
             deltas=(d[0], d[1], d[2], d[3]),
@@ -1131,6 +1152,7 @@ class HandState:
             false_winners=tuple(false_winners),
             drawn=self.drawn,
             lines=tuple(line.text() for line in total.lines),
+            false_wins=tuple(false_wins),
         )
 
     # ------------------------------------------------------------------------------------------
