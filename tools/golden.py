@@ -360,6 +360,29 @@ SCENARIOS: list[Scenario] = [
             (W, "self_draw"),
         ],
     ),
+    Scenario(
+        "liability_twelve_tiles",
+        "包十二張 fourth exposed set — RULES.md §10 (W1/W2 full gun, on in qingzhang): E feeds W's "
+        "fourth exposed set; W later self-draws; E pays all",
+        preset="qingzhang",
+        deals={
+            E: "1m 4p 7p 2s 3s 6s 8m 9m 8p 1z 2z 3z 4z 5z",
+            W: "11m 99p 33s 77z 6z 1s 9s 2m 5m",
+        },
+        draws="9p 3s 8s 7z 5p 5s 2s 6z",
+        script=[
+            (E, "discard 1m"),
+            (W, "pung"),
+            (W, "discard 1s"),
+            (W, "pung"),
+            (W, "discard 9s"),
+            (W, "pung"),
+            (W, "discard 2m"),
+            (W, "pung"),
+            (W, "discard 5m"),
+            (W, "self_draw"),
+        ],
+    ),
 ]
 
 
