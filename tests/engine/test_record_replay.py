@@ -167,6 +167,22 @@ def test_cli_sim_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "line 1: recorded by engine version 0.0" in capsys.readouterr().err
 
 
+def test_cli_sim_plays_the_whole_length(capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md §2 match lengths: hkmj sim --length plays that length (--hands only caps it and
+    the cap is reported); --length open plays exactly --hands hands (default 16)."""
+    args = ["sim", "--seed", "L", "--quiet", "--rules", "ml", "--bots", "random-win"]
+    assert main([*args, "--length", "8-hands"]) == 0
+    assert "8 hands (ml" in capsys.readouterr().out
+    assert main([*args, "--length", "east-round"]) == 0
+    out = capsys.readouterr().out
+    assert "note:" not in out and int(out.split()[0]) >= 4
+    assert main([*args, "--length", "east-round", "--hands", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 hands") and "note: stopped after 2 hands" in out
+    assert main([*args]) == 0
+    assert capsys.readouterr().out.startswith("16 hands")
+
+
 def test_cli_sim_with_named_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """hkmj sim --bots takes built-in players and bots of hkmahjong.bots by name."""
     log = tmp_path / "b.jsonl"

@@ -26,9 +26,19 @@ _BUILTIN: dict[str, Callable[[str], Controller]] = {
 }
 
 
+SAFETY_CAP = 1000
+"""Hands after which a match of another length than ``open`` stops when --hands is not given."""
+
+
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``sim`` options."""
-    parser.add_argument("--hands", type=int, default=16, help="hands to play (default 16)")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=None,
+        help="hands to play: exactly this many with --length open (default 16); with another "
+        f"length, a cap (default {SAFETY_CAP}: random players may draw hand after hand)",
+    )
     parser.add_argument(
         "--seed",
         default=None,
@@ -95,12 +105,13 @@ def _controller(name: str, seed: str, ruleset: Ruleset | None, budget: float) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the match and write its record."""
-    if args.hands < 1:
+    if args.hands is not None and args.hands < 1:
         raise MahjongError(f"--hands must be at least 1, got {args.hands}")
     ruleset = load_ruleset(args.rules)
     try:
         length = MatchLength.parse(args.length)
-        match = Match(length=length, starting_balance=args.start, max_hands=args.hands)
+        cap = args.hands or (16 if length is MatchLength.OPEN else SAFETY_CAP)
+        match = Match(length=length, starting_balance=args.start, max_hands=cap)
     except MatchError as exc:
         raise MahjongError(str(exc)) from None
     seed_text = args.seed if args.seed is not None else new_match_seed().hex()
@@ -136,6 +147,12 @@ def run(args: argparse.Namespace) -> int:
         f"{rate:.0f} hands/s{logged}",
         file=out,
     )
+    if length is not MatchLength.OPEN and not _length_reached(match):
+        print(
+            f"note: stopped after {match.hand_number} hands (--hands cap) before the match "
+            f"length {length.value} was reached",
+            file=out,
+        )
     return 0
 
 
@@ -147,3 +164,13 @@ def _save(record: GameRecord, path: str) -> None:
         Path(path).write_text(record.dumps(), encoding="utf-8")
     except OSError as exc:
         raise MahjongError(f"cannot write the record to {path}: {exc.strerror}") from None
+
+
+def _length_reached(match: Match) -> bool:
+    """Whether the match ended by its own length (not by the --hands cap)."""
+    hands, deals = match.length.hand_limit, match.length.deal_limit
+    if hands is not None and match.hand_number >= hands:
+        return True
+    if deals is not None and match.deals_passed >= deals:
+        return True
+    return match.length is MatchLength.BANKRUPTCY and any(b <= 0 for b in match.balances)
