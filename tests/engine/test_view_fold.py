@@ -115,3 +115,34 @@ def test_views_are_folds_of_the_events_a_seat_sees(preset: str) -> None:
                     fold.see(event)
                 if not state.is_over:
                     fold.check(state.view(fold.seat))
+
+
+def test_a_window_hides_who_else_may_claim() -> None:
+    """RULES.md §6 / issue 4 "decides without seeing the others' decisions": in a claim or robbing
+    window a seat's view names only itself (if it must decide) in ``to_act`` — not the other seats
+    that could claim (that would reveal a pair or a ready hand) — and another seat's decision does
+    not change it."""
+    rng = random.Random(11)
+    rules = get_preset("parlor")
+    windows = several = 0
+    for n in range(60):
+        state = HandState.new(rules, seed=b"window-%d" % n)
+        while not state.is_over:
+            deciding = state.to_act
+            if state.phase.value in ("claim", "rob"):
+                windows += 1
+                several += len(deciding) > 1
+                before = {seat: state.view(seat) for seat in Wind}
+                for seat in Wind:
+                    assert before[seat].to_act == ((seat,) if seat in deciding else ())
+                first = deciding[0]
+                legal = state.legal_actions(first)
+                state.apply(first, legal[rng.randrange(len(legal))])
+                if state.phase.value in ("claim", "rob") and state.pending_tile >= 0:
+                    for seat in Wind:
+                        if seat != first and seat in deciding:
+                            assert state.view(seat) == before[seat], "a decision leaked"
+                continue
+            legal = state.legal_actions(deciding[0])
+            state.apply(deciding[0], legal[rng.randrange(len(legal))])
+    assert windows > 100 and several > 0

@@ -1163,12 +1163,18 @@ class HandState:
         phase = self.phase_
         pending = self.pending_tile if phase is _CLAIM or phase is _ROB else -1
         outcome = self.outcome
+        if phase is _TURN:
+            to_act: tuple[Wind, ...] = (_W[self.current],)
+        elif phase is _OVER:
+            to_act = ()
+        else:  # a window: who else may claim (holds a pair, can win) or has decided is hidden
+            to_act = (_W[s],) if self.options[s] and self.decisions[s] is None else ()
         return PlayerView(
             seat=_W[s],
             prevailing_wind=self.prevailing_wind,
             hand_number=self.hand_number,
             phase=phase,
-            to_act=self.to_act,
+            to_act=to_act,
             current=_W[self.current],
             concealed=self._concealed(s),
             last_drawn=_T[self.last_drawn]

@@ -42,7 +42,9 @@ class PlayerView:
     hand_number: int
     phase: Phase
     to_act: tuple[Wind, ...]
-    """Seats that must decide now (in a window: every seat still deciding, decisions unseen)."""
+    """Seats that must decide now, as far as this seat may know: on a turn the current seat; in a
+    claim or robbing window only this seat, if it must decide — who else may claim (which would
+    reveal a pair or a ready hand) and who has decided are hidden."""
     current: Wind
     """Whose turn it is (the discarder during a claim window, the kong declarer while robbing)."""
     concealed: tuple[Tile, ...]
