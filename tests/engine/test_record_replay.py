@@ -118,6 +118,15 @@ def test_swapped_wall_seed_is_caught(text: str) -> None:
         verify(GameRecord.loads(forged))
 
 
+def test_tampered_hand_commitment_names_the_hand_line(text: str) -> None:
+    """Fair walls (issue 4): a hand line whose published commitment was edited is named itself
+    when its seed is the one derived from the (committed) match seed."""
+    hands = [i for i, o in enumerate(lines_of(text), 1) if o["t"] == "hand"]
+    forged = rewrite(text, hands[1], commitment="0" * 64)
+    with pytest.raises(RecordError, match=rf"line {hands[1]}: hand 1: the commitment does not"):
+        verify(GameRecord.loads(forged))
+
+
 def test_recorded_result_must_follow(text: str) -> None:
     """A hand end whose payments were edited does not hold."""
     ends = [i for i, o in enumerate(lines_of(text), 1) if o["t"] == "end"]

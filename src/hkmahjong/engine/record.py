@@ -624,8 +624,19 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
             seed = hand_seed(record.match_seed, hand.number)
         where = hand.end_line or hand.line
         if commitment(seed) != hand.commitment:
+            if record.match_seed is not None and seed == hand_seed(record.match_seed, hand.number):
+                # the seed follows from the (verified) match seed: the hand line's commitment is bad
+                raise RecordError(
+                    f"hand {hand.number}: the commitment does not match the hand's seed "
+                    f"(revealed on line {where}, derived from the match seed)",
+                    hand.line,
+                    src,
+                )
             raise RecordError(
-                f"hand {hand.number}: the revealed seed does not match its commitment", where, src
+                f"hand {hand.number}: the revealed seed does not match its commitment "
+                f"(line {hand.line})",
+                where,
+                src,
             )
         if record.match_seed is not None and seed != hand_seed(record.match_seed, hand.number):
             raise RecordError(
