@@ -146,3 +146,24 @@ def test_a_window_hides_who_else_may_claim() -> None:
             legal = state.legal_actions(deciding[0])
             state.apply(deciding[0], legal[rng.randrange(len(legal))])
     assert windows > 100 and several > 0
+
+
+@pytest.mark.parametrize("preset", ["parlor", "qingzhang"])
+def test_cached_view_parts_are_never_stale(preset: str) -> None:
+    """The per-seat cache behind ``view`` (melds, bonus tiles, discards, claimed flags) always
+    equals a fresh build: at every step of random hands with kongs, robbing and claims."""
+    rng = random.Random(5)
+    rules = get_preset(preset)
+    for n in range(25):
+        state = HandState.new(rules, seed=b"cache-%d" % n, physical_table=n % 5 == 0)
+        while True:
+            fresh = state.clone()
+            fresh._pub = [None, None, None, None]
+            for seat in Wind:
+                assert state.view(seat) == fresh.view(seat)
+            if state.is_over:
+                break
+            seat = rng.choice(state.to_act)
+            legal = state.legal_actions(seat)
+            kongs = [a for a in legal if a.kind.name.endswith("KONG") or a.kind.name == "WIN"]
+            state.apply(seat, kongs[0] if kongs and rng.random() < 0.7 else rng.choice(legal))

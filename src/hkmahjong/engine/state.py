@@ -62,6 +62,8 @@ __all__ = ["HandState", "StateError"]
 
 _T = [Tile(i) for i in range(42)]
 _W = list(Wind)
+_Public = tuple[tuple[Meld, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[bool, ...]]
+"""One seat's public part of a view: melds, bonus tiles, discards, claimed flags."""
 _DISCARD = [Action.discard(i) for i in range(34)]
 _CKONG = [Action.concealed_kong(i) for i in range(34)]
 _AKONG = [Action.added_kong(i) for i in range(34)]
@@ -113,6 +115,7 @@ class HandState:
 
     __slots__ = (
         "_legal",
+        "_pub",
         "_win_cache",
         "any_claim",
         "bonus",
@@ -209,6 +212,7 @@ class HandState:
     outcome_cache: HandOutcome | None
     initial_events: list[Event]
     _legal: list[list[Action] | None]
+    _pub: list[_Public | None]
     _win_cache: dict[int, tuple[Hand, WinContext, ScoreResult]]
 
     # ------------------------------------------------------------------------------------------
@@ -231,6 +235,7 @@ class HandState:
         self.bonus = [[], [], [], []]
         self.rivers = [[], [], [], []]
         self.taken = [[], [], [], []]
+        self._pub = [None, None, None, None]
         self.phase_ = _TURN
         self.current = 0
         self.last_drawn = -1
@@ -335,6 +340,7 @@ class HandState:
             for seat in range(4):
                 for b in pending[seat]:
                     self.bonus[seat].append(_T[b])
+                    self._pub[seat] = None
                     ev.append(Event(EventKind.BONUS, _W[seat], _T[b]))
                     r = self._take(from_tail=True)
                     if r is None:
@@ -482,6 +488,7 @@ class HandState:
         ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=source, visibility=_SEAT))
         while t >= 34:
             self.bonus[seat].append(_T[t])
+            self._pub[seat] = None
             ev.append(Event(EventKind.BONUS, _W[seat], _T[t]))
             t = self._take(from_tail=True)
             if t is None:
@@ -773,6 +780,7 @@ class HandState:
         self.hands[s][t] -= 1
         self.rivers[s].append(_T[t])
         self.taken[s].append(False)
+        self._pub[s] = None
         self.turns_done[s] += 1
         self.last_drawn = -1
         self.draw_source = ""
@@ -824,6 +832,7 @@ class HandState:
         else:
             self.hands[s][t] -= 4
             self.melds[s].append(Meld(MeldKind.CONCEALED_KONG, _T[t]))
+            self._pub[s] = None
             self.pending_kind = "concealed"
             ev.append(Event(EventKind.CONCEALED_KONG, _W[s], _T[t]))
         any_option = False
@@ -853,6 +862,7 @@ class HandState:
             for i, m in enumerate(melds):
                 if m.kind is MeldKind.PUNG and m.first == t:
                     melds[i] = Meld(MeldKind.ADDED_KONG, m.first, m.source)
+                    self._pub[s] = None
                     break
             ev.append(Event(EventKind.KONG_DONE, _W[s], _T[t]))
         self._close_window()
@@ -922,6 +932,7 @@ class HandState:
 
     def _give_tile(self, s: int, t: int) -> None:
         d = self.pending_from
+        self._pub[d] = None
         if self.pending_kind == "discard":
             self.taken[d][-1] = True
         elif self.pending_kind == "concealed":
@@ -960,6 +971,7 @@ class HandState:
     def _claim(self, s: int, action: Action, ev: list[Event]) -> None:
         d, t = self.pending_from, self.pending_tile
         self.taken[d][-1] = True
+        self._pub[d] = None
         counts = self.hands[s]
         src = (s - d) % 4
         kind = action.kind
@@ -979,6 +991,7 @@ class HandState:
         self.go += 1
         self.triggers.extend(self._triggers(s, meld))
         self.melds[s].append(meld)
+        self._pub[s] = None
         self.any_claim = True
         self.last_claim_go[s] = self.go
         ev.append(Event(EventKind.CLAIM, _W[s], _T[t], meld=meld, source=_W[d]))
@@ -1163,6 +1176,11 @@ class HandState:
         phase = self.phase_
         pending = self.pending_tile if phase is _CLAIM or phase is _ROB else -1
         outcome = self.outcome
+        pub = self._pub
+        p0 = pub[0] or self._public(0)
+        p1 = pub[1] or self._public(1)
+        p2 = pub[2] or self._public(2)
+        p3 = pub[3] or self._public(3)
         if phase is _TURN:
             to_act: tuple[Wind, ...] = (_W[self.current],)
         elif phase is _OVER:
@@ -1180,10 +1198,10 @@ class HandState:
             last_drawn=_T[self.last_drawn]
             if s == self.current and self.last_drawn >= 0 and phase is _TURN
             else None,
-            melds=tuple(map(tuple, self.melds)),
-            bonus=tuple(map(tuple, self.bonus)),
-            discards=tuple(map(tuple, self.rivers)),
-            claimed=tuple(map(tuple, self.taken)),
+            melds=(p0[0], p1[0], p2[0], p3[0]),
+            bonus=(p0[1], p1[1], p2[1], p3[1]),
+            discards=(p0[2], p1[2], p2[2], p3[2]),
+            claimed=(p0[3], p1[3], p2[3], p3[3]),
             concealed_counts=tuple(map(sum, self.hands)),
             tiles_left=self.tiles_left,
             pending_tile=_T[pending] if pending >= 0 else None,
@@ -1191,6 +1209,18 @@ class HandState:
             scores=outcome.deltas if outcome is not None else None,
             outcome=outcome,
         )
+
+    def _public(self, s: int) -> _Public:
+        """Seat ``s``'s exposed melds, bonus tiles, discards and claimed flags as tuples (cached
+        until one of them changes: every change sets ``self._pub[s] = None``)."""
+        p = (
+            tuple(self.melds[s]),
+            tuple(self.bonus[s]),
+            tuple(self.rivers[s]),
+            tuple(self.taken[s]),
+        )
+        self._pub[s] = p
+        return p
 
     def clone(self) -> HandState:
         """An independent copy (events already returned are shared: they are immutable)."""
