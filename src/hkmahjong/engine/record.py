@@ -296,7 +296,7 @@ class _Parser:
             try:
                 obj = json.loads(raw)
             except json.JSONDecodeError as exc:
-                raise self.fail(f"not JSON ({exc.msg} at column {exc.colno})", n) from None
+                raise self.fail(f"not JSON: {exc.msg} (column {exc.colno})", n) from None
             if not isinstance(obj, dict):
                 raise self.fail("a record line must be a JSON object", n)
             kind = obj.get("t")
