@@ -448,6 +448,14 @@ def all_transcripts() -> dict[str, str]:
         "golden-east",
         fast,
     )
+    out["match_four_rounds.txt"] = match_transcript(
+        "four wind rounds (四圈) — RULES.md §2: the prevailing wind advances 東 → 南 → 西 → 北 each "
+        "time the deal has passed all four players; the match ends after sixteen passes",
+        Match(("A", "B", "C", "D"), MatchLength.FOUR_ROUNDS, max_hands=400),
+        _rules("parlor", **fast),
+        "golden-four",
+        fast,
+    )
     out["match_bankruptcy.txt"] = match_transcript(
         "bankruptcy (打到破產) — RULES.md §2, §9: play until someone is broke; a payer pays at most "
         "what it holds",

@@ -4,7 +4,8 @@ One file per preset and per tricky transition (RULES.md §2–§12): robbing a k
 一炮多響 (§6), consecutive kong replacements (§8 槓上槓), a kong with no replacement left (§12),
 bonus replacement at the deal (§3.4, §4), 八仙過海 (§8), 天糊 and 地糊 (§7), the liability
 triggers 大三元, 大四喜, 十八羅漢 (§10, P) and the fourth exposed set 包十二張 (§10, W1/W2 full gun,
-qingzhang), dealer rotation across a wind round (§2) and bankruptcy (§2, §9). On a difference, read the diff: if the change is intended, run
+qingzhang), dealer rotation across a wind round and four wind rounds (§2) and bankruptcy
+(§2, §9). On a difference, read the diff: if the change is intended, run
 ``.venv/bin/python tools/golden.py`` and commit the files.
 """
 
