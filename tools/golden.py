@@ -408,6 +408,17 @@ def preset_transcript(preset: str) -> str:
     return "\n".join([*head, *play_transcript(trial, [], fallback=greedy)]) + "\n"
 
 
+def _uncapped(hand: Any, ruleset: Ruleset) -> tuple[int | float, ...]:
+    """The engine's own settlement of a recorded hand (before a bankruptcy cap), by seat."""
+    state = HandState.new(
+        ruleset, seed=hand.seed, prevailing_wind=hand.prevailing, hand_number=hand.number
+    )
+    for a in hand.actions:
+        state.apply(a.seat, a.action)
+    assert state.outcome is not None
+    return tuple(state.outcome.deltas)
+
+
 def match_transcript(
     title: str, match: Match, ruleset: Ruleset, seed: str, changes: Mapping[str, Any]
 ) -> str:
@@ -425,6 +436,10 @@ def match_transcript(
         deltas = " ".join(f"{p}{d:+}" for p, d in zip(m.players, e.deltas, strict=True))
         bal = " ".join(f"{b}" for b in e.balances)
         lines.append(f"          deltas {deltas}  balances {bal}")
+        full = _uncapped(hand, ruleset)
+        if full != tuple(r.deltas):
+            owed = " ".join(f"{p}{full[(i - e.dealer) % 4]:+}" for i, p in enumerate(m.players))
+            lines.append(f"          capped: the hand's own settlement was {owed}")
 
     run_match(match, ruleset, players, match_seed=seed_from_text(seed), on_hand=on_hand)
     lines.append(
