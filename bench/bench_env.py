@@ -72,6 +72,25 @@ def aec_env(hands: int, observe: bool = True) -> tuple[int, float]:
     return steps, time.perf_counter() - t0
 
 
+def aec_env_mask_only(hands: int) -> tuple[int, float]:
+    """The AEC adapter without the feature planes: last(observe=False) and the mask only."""
+    e = raw_env(rules="parlor")
+    steps = 0
+    t0 = time.perf_counter()
+    for h in range(hands):
+        rng = random.Random(h)
+        e.reset(seed=h)
+        for agent in e.agent_iter():
+            _, _, term, trunc, _ = e.last(observe=False)
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(e.action_mask(agent))
+            e.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps, time.perf_counter() - t0
+
+
 def selfplay_env(hands: int) -> tuple[int, float]:
     sp = SelfPlayEnv(rules="parlor")
     steps = 0
@@ -98,6 +117,7 @@ def main() -> None:
         ("engine players", engine_players),
         ("minimal loop", bare_engine),
         ("AEC env", aec_env),
+        ("AEC, no planes", aec_env_mask_only),
         ("self-play env", selfplay_env),
     )
     totals = {name: [0, 0.0] for name, _ in drivers}
@@ -120,7 +140,8 @@ def main() -> None:
         )
     print(
         "engine players = the engine's own random-player driver (a view per decision), the "
-        "reference;\nminimal loop = legal actions + apply only (no view, no observation)."
+        "reference;\nminimal loop = legal actions + apply only (no view, no observation);\n"
+        "AEC, no planes = the PettingZoo adapter with the mask but without the feature planes."
     )
 
 

@@ -239,6 +239,16 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             "action_mask": mask,
         }
 
+    def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
+        """Only the legal-action mask of ``agent`` (cheaper than :meth:`observe`)."""
+        st = self.state_
+        assert st is not None
+        legal = st.legal_actions(self._seat_of_agent[agent])
+        mask, by_index = mask_and_actions(legal, pending_tile(st))
+        if legal:
+            self._shown = (legal, by_index)
+        return mask
+
     def _seat_scores(self) -> list[float]:
         """Match scores by seat of the current hand."""
         d = self._dealer_player
