@@ -37,10 +37,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--step", action="store_true", help="wait for Enter after each action (interactive)"
     )
+    parser.add_argument(
+        "--tui",
+        action="store_true",
+        help="step through the record in the terminal parlor's interface (hkmj play's screen)",
+    )
+    parser.add_argument(
+        "--lang", default="zh-Hant", choices=("zh-Hant", "zh-Hans", "en"), help="with --tui"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Show or verify the record."""
+    if args.tui and not args.verify:
+        from hkmahjong.cli.tui.replay import run_replay_app
+
+        return run_replay_app(args.file, lang=args.lang)
     record = GameRecord.load(args.file)
     out = sys.stdout
     if args.verify:
