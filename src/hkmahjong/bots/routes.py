@@ -65,13 +65,24 @@ class RouteContext:
     def static(self) -> _Static:
         """What does not change between the candidate discards of one decision (computed once)."""
         if self._static is None:
-            object.__setattr__(self, "_static", _Static.of(self))
+            key = (self.melds, self.bonus, self.seat, self.prevailing, id(self.ruleset))
+            st = _STATICS.get(key)
+            if st is None or st.ruleset is not self.ruleset:
+                if len(_STATICS) > 4096:
+                    _STATICS.clear()
+                    _SPECS.clear()
+                st = _STATICS[key] = _Static.of(self)
+            object.__setattr__(self, "_static", st)
         assert self._static is not None
         return self._static
 
 
-@dataclass(frozen=True, slots=True)
+_STATICS: dict[tuple[object, ...], _Static] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class _Static:
+    ruleset: Ruleset
     values: dict[int, int]
     meld_suits: frozenset[int]
     honour_melds: tuple[int, ...]
@@ -102,6 +113,7 @@ class _Static:
         if concealed and ctx.bonus and not r.concealed_hand_with_bonus_tiles:
             concealed = False
         return cls(
+            ruleset=r,
             values=values,
             meld_suits=frozenset(m.first // 9 for m in melds if m.first < 27),
             honour_melds=honour_melds,
@@ -193,6 +205,19 @@ def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
 def route_specs(counts: Sequence[int], ctx: RouteContext) -> list[RouteSpec]:
     """Every plausible route as plain tuples (the fast form of :func:`plan_routes`)."""
     st = ctx.static
+    key = (id(st), tuple(counts))
+    found = _SPECS.get(key)
+    if found is None:
+        if len(_SPECS) > 50_000:
+            _SPECS.clear()
+        found = _SPECS[key] = _route_specs(counts, ctx, st)
+    return found
+
+
+_SPECS: dict[tuple[int, tuple[int, ...]], list[RouteSpec]] = {}
+
+
+def _route_specs(counts: Sequence[int], ctx: RouteContext, st: _Static) -> list[RouteSpec]:
     meld_count = len(ctx.melds)
     values = st.values
     made_values = [t for t in st.honour_melds if t in values]
