@@ -68,6 +68,14 @@ class LinearPolicy:
         self.w = rng.normal(0.0, 0.01, (NUM_PLANES * 34, NUM_ACTIONS)).astype(np.float32)
         self.b = np.zeros(NUM_ACTIONS, dtype=np.float32)
 
+    @classmethod
+    def load(cls, path: str) -> LinearPolicy:
+        """Weights saved with ``--save``."""
+        data = np.load(path)
+        policy = cls(np.random.default_rng(0))
+        policy.w, policy.b = data["w"], data["b"]
+        return policy
+
     def logits(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
         z = x @ self.w + self.b
         return np.where(mask, z, -1e9)
@@ -152,6 +160,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--eval-hands", type=int, default=400, help="walls per evaluation (default 400)"
     )
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--save", help="write the trained weights (.npz) for evaluate_policy.py")
     args = ap.parse_args(argv)
     budget = args.minutes * 60
     t0 = time.perf_counter()
@@ -162,6 +171,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     policy = LinearPolicy(np.random.default_rng(args.seed))
     accs = train(policy, x, m, y, budget * 0.5, args.seed)
     print(f"trained {len(accs)} epochs; agreement with the teacher {accs[-1]:.1%}")
+    if args.save:
+        np.savez(args.save, w=policy.w, b=policy.b)
+        print(f"saved the weights to {args.save}")
     walls = range(10_000_000, 10_000_000 + args.eval_hands)
     learned = play(policy, "player_1", walls, args.seed)
     baseline = play(random_policy(args.seed + 7), "player_1", walls, args.seed)

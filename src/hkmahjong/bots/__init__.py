@@ -7,7 +7,7 @@
 
 from hkmahjong.bots.base import Bot, Candidate, Decision, Explanation
 from hkmahjong.bots.fan import FanBot
-from hkmahjong.bots.registry import BOT_NAMES, LEVEL_NAMES, BotNameError, get_bot
+from hkmahjong.bots.registry import BOT_NAMES, LEVEL_NAMES, BotNameError, get_bot, register_bot
 from hkmahjong.bots.simple import EfficientBot, RandomBot
 from hkmahjong.bots.strong import LEVELS, StrongBot, Style
 
@@ -26,4 +26,5 @@ __all__ = [
     "StrongBot",
     "Style",
     "get_bot",
+    "register_bot",
 ]

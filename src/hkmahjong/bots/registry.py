@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from hkmahjong.bots.base import BaseBot
 from hkmahjong.bots.fan import FanBot
@@ -11,7 +12,7 @@ from hkmahjong.bots.strong import LEVELS, StrongBot
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import Ruleset
 
-__all__ = ["BOT_NAMES", "LEVEL_NAMES", "BotNameError", "get_bot"]
+__all__ = ["BOT_NAMES", "LEVEL_NAMES", "BotNameError", "get_bot", "register_bot"]
 
 
 class BotNameError(MahjongError):
@@ -60,6 +61,36 @@ def get_bot(
         key = key.removeprefix("strong-")
     factory = _FACTORIES.get(key)
     if factory is None:
-        known = ", ".join((*BOT_NAMES, *LEVEL_NAMES))
+        known = ", ".join((*BOT_NAMES, *LEVEL_NAMES, *_CUSTOM))
         raise BotNameError(f"unknown bot {name_or_level!r}; known bots: {known}")
     return factory(seed, ruleset, time_budget)
+
+
+_CUSTOM: list[str] = []
+
+
+def register_bot(
+    name: str,
+    factory: Callable[[int | str | None, Ruleset | None, float], Any],
+    *,
+    replace: bool = False,
+) -> None:
+    """Make ``factory(seed, ruleset, time_budget)`` available as bot ``name`` wherever a bot is
+    asked for by name (the arena, ``hkmj sim``, the env's opponents) — e.g. a learned policy.
+
+    The object it returns needs only ``choose(view, legal) -> Action``. With ``--jobs`` the arena's
+    worker processes are forked, so they see bots registered before the run.
+
+    :raises BotNameError: for an empty name, a built-in bot's name, or a name already registered
+        (unless ``replace``).
+    """
+    key = name.strip().lower()
+    if not key:
+        raise BotNameError("a bot name cannot be empty")
+    if key in _FACTORIES and key not in _CUSTOM:
+        raise BotNameError(f"{name!r} is a built-in bot; choose another name")
+    if key in _CUSTOM and not replace:
+        raise BotNameError(f"bot {name!r} is registered already (pass replace=True)")
+    _FACTORIES[key] = factory
+    if key not in _CUSTOM:
+        _CUSTOM.append(key)
