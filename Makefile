@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src/hkmahjong/errors.py src/hkmahjong/tiles.py src/hkmahjong/hand src/hkmahjong/rules src/hkmahjong/scoring src/hkmahjong/engine src/hkmahjong/bots
+	$(BIN)/mypy --strict src/hkmahjong
 
 layers: $(STAMP)
 	$(BIN)/lint-imports
