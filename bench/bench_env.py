@@ -54,26 +54,8 @@ def bare_engine(hands: int) -> tuple[int, float]:
     return steps, time.perf_counter() - t0
 
 
-def aec_env(hands: int, observe: bool = True) -> tuple[int, float]:
-    e = raw_env(rules="parlor")
-    steps = 0
-    t0 = time.perf_counter()
-    for h in range(hands):
-        rng = random.Random(h)
-        e.reset(seed=h)
-        for _agent in e.agent_iter():
-            obs, _, term, trunc, _ = e.last(observe=True)
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-    return steps, time.perf_counter() - t0
-
-
-def aec_env_mask_only(hands: int) -> tuple[int, float]:
-    """The AEC adapter without the feature planes: last(observe=False) and the mask only."""
+def aec_env(hands: int, planes: bool = True) -> tuple[int, float]:
+    """Random agents through the AEC env; ``planes=False`` reads only the mask (no feature planes)."""
     e = raw_env(rules="parlor")
     steps = 0
     t0 = time.perf_counter()
@@ -81,14 +63,20 @@ def aec_env_mask_only(hands: int) -> tuple[int, float]:
         rng = random.Random(h)
         e.reset(seed=h)
         for agent in e.agent_iter():
-            _, _, term, trunc, _ = e.last(observe=False)
+            obs, _, term, trunc, _ = e.last(observe=planes)
             if term or trunc:
                 e.step(None)
                 continue
-            legal = np.flatnonzero(e.action_mask(agent))
+            mask = obs["action_mask"] if planes else e.action_mask(agent)
+            legal = np.flatnonzero(mask)
             e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
     return steps, time.perf_counter() - t0
+
+
+def aec_env_mask_only(hands: int) -> tuple[int, float]:
+    """The AEC adapter without the feature planes: last(observe=False) and the mask only."""
+    return aec_env(hands, planes=False)
 
 
 def selfplay_env(hands: int) -> tuple[int, float]:
