@@ -94,3 +94,39 @@ def test_registry_names_and_errors() -> None:
     assert get_bot("normal").name == "strong-normal"
     with pytest.raises(BotNameError, match="known bots: random, efficient, fan, strong"):
         get_bot("genius")
+
+
+def test_strong_discards_the_safer_of_equally_ranked_tiles() -> None:
+    """RULES.md §8 "Other presets" (ml, seed 002: the discarder pays alone): among discards the
+    route rank leaves tied, ``strong`` (tiebreak > 0) gives up the one with the least 放銃 risk."""
+    from hkmahjong.bots.strong import StrongBot, Style
+
+    ruleset = get_preset("ml")
+    checked = 0
+    for wall in range(6):
+        state = HandState.new(ruleset, seed=hand_seed("tiebreak", wall), hand_number=wall)
+        plain = StrongBot(1, ruleset=ruleset, style=Style(tiebreak=0.0))
+        safe = StrongBot(1, ruleset=ruleset)
+        others = [get_bot("fan", seed=i, ruleset=ruleset) for i in range(4)]
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            view = state.view(seat)
+            if seat == Wind.EAST and len(legal) > 1:
+                exp = plain.explain(view, legal)
+                discards = [c for c in exp.candidates if c.action.kind is ActionKind.DISCARD]
+                if exp.chosen.kind is ActionKind.DISCARD and "FOLD" not in exp.summary:
+                    risk = {
+                        c.action: float(c.note.rsplit("risk ", 1)[1].split()[0]) for c in discards
+                    }
+                    top = max(c.score for c in discards)
+                    tied = [risk[c.action] for c in discards if c.score >= top - 1e-9]
+                    if len(set(tied)) > 1:
+                        chosen = safe.choose(view, legal)
+                        assert risk[chosen] <= min(tied), (chosen, risk, tied)
+                        checked += 1
+                action = safe.choose(view, legal)
+            else:
+                action = others[seat].choose(view, legal) if len(legal) > 1 else legal[0]
+            state.apply(seat, action)
+    assert checked >= 3
