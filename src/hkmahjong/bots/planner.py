@@ -124,7 +124,7 @@ def win_value(
     r = s.route_ctx.ruleset
     draws = max(s.view.tiles_left / 4.0, 0.25)
     unseen_total = max(sum(s.unseen), 1)
-    disc_shares = r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
+    disc_shares = _discarder_shares(r)
     best: RouteValue | None = None
     for route in plan_routes(counts, s.route_ctx):
         if route_filter is not None and not route_filter(route):
@@ -132,24 +132,8 @@ def win_value(
         by_discard = route.fan_discard >= r.min_fan
         if not by_discard and route.fan_self < r.min_fan:
             continue
-        if route.distance <= 0:
-            w = route_waits(s, counts, route)
-            per_draw = w / unseen_total * (2.5 if by_discard else 1.0)
-            p = 1.0 - math.exp(-min(draws, _HORIZON) * per_draw)
-        else:
-            k = _STEP_PLAIN
-            if route.suit is not None:
-                k *= _STEP_FLUSH
-            if route.pungs_only:
-                k *= _STEP_PUNGS
-            p = 0.55 * k**route.distance * min(1.0, draws / _HORIZON) ** (route.distance + 1)
-            if not by_discard:
-                p *= 0.55
-        gain_self = 3 * _share(route.fan_self, r)
-        gain = gain_self
-        if by_discard:
-            gain = 0.4 * gain_self + 0.6 * disc_shares * _share(route.fan_discard, r) / 1.0
-        gain = gain**value_weight
+        p = _win_chance(s, counts, route, draws, unseen_total, by_discard)
+        gain = _route_gain(route, r, by_discard, disc_shares) ** value_weight
         value = RouteValue(route, p, gain)
         if best is None or value.ev > best.ev:
             best = value
@@ -166,21 +150,41 @@ def offense(
     if not by_discard and route.fan_self < r.min_fan:
         return 0.0, rank, route, 0.0
     draws = max(s.view.tiles_left / 4.0, 0.25)
+    p = _win_chance(s, counts, route, draws, max(sum(s.unseen), 1), by_discard)
+    gain = _route_gain(route, r, by_discard, _discarder_shares(r))
+    return p * gain**value_weight, rank, route, p
+
+
+def _discarder_shares(r: Ruleset) -> int:
+    """Shares a discarder pays: the full-gun multiple, or 4 under half gun (2 + 1 + 1)."""
+    return r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
+
+
+def _win_chance(
+    s: Situation,
+    counts: list[int],
+    route: Route,
+    draws: float,
+    unseen_total: int,
+    by_discard: bool,
+) -> float:
+    """Poisson estimate of completing ``route`` from the draws left (see :func:`win_value`)."""
     if route.distance <= 0:
         w = route_waits(s, counts, route)
-        per_draw = w / max(sum(s.unseen), 1) * (2.5 if by_discard else 1.0)
-        p = 1.0 - math.exp(-min(draws, _HORIZON) * per_draw)
-    else:
-        k = _STEP_PLAIN
-        if route.suit is not None:
-            k *= _STEP_FLUSH
-        if route.pungs_only:
-            k *= _STEP_PUNGS
-        p = 0.55 * k**route.distance * min(1.0, draws / _HORIZON) ** (route.distance + 1)
-        if not by_discard:
-            p *= 0.55
-    disc_shares = r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
+        per_draw = w / unseen_total * (2.5 if by_discard else 1.0)
+        return 1.0 - math.exp(-min(draws, _HORIZON) * per_draw)
+    k = _STEP_PLAIN
+    if route.suit is not None:
+        k *= _STEP_FLUSH
+    if route.pungs_only:
+        k *= _STEP_PUNGS
+    p = 0.55 * k**route.distance * min(1.0, draws / _HORIZON) ** (route.distance + 1)
+    return p if by_discard else p * 0.55
+
+
+def _route_gain(route: Route, r: Ruleset, by_discard: bool, disc_shares: int) -> float:
+    """Jade a win on ``route`` earns: all self-draw, or a 40/60 mix with a discard win."""
     gain = 3 * _share(route.fan_self, r)
     if by_discard:
         gain = 0.4 * gain + 0.6 * disc_shares * _share(route.fan_discard, r)
-    return p * gain**value_weight, rank, route, p
+    return gain
