@@ -20,6 +20,7 @@ from hkmahjong.scoring.batch import (
     score_line,
     settlement_extras,
 )
+from hkmahjong.scoring.context import SPECIAL_FLAGS
 from hkmahjong.scoring.payment import settle_win
 from hkmahjong.tiles import Tile, Wind, parse_tiles
 
@@ -31,21 +32,11 @@ DEFAULT_PRIORITY = 10
 EXAMPLE = "234m44466p [111s] (7777z) 2f2g"
 EXAMPLE_ARGS = ["--seat", "S", "--winning-tile", "6p", "--discarder", "E", "--last-tile"]
 
+_CLI_FLAG_NAMES = {"double_kong_replacement": "double_kong", "concealed_kong_before": "kong_first"}
+"""Option names that differ from the batch format's ``special`` words."""
 _FLAG_FIELDS = {
     "self_drawn": "self_drawn",
-    "last_tile": "last_tile",
-    "kong_replacement": "kong_replacement",
-    "double_kong": "double_kong_replacement",
-    "bonus_replacement": "bonus_replacement",
-    "robbing_kong": "robbing_kong",
-    "heavenly": "heavenly",
-    "earthly": "earthly",
-    "first_go_around": "first_go_around",
-    "seven_bonus": "seven_bonus",
-    "eight_bonus": "eight_bonus",
-    "early_ready": "early_ready",
-    "declined_bonus_win": "declined_bonus_win",
-    "kong_first": "concealed_kong_before",
+    **{_CLI_FLAG_NAMES.get(word, word): name for word, name in SPECIAL_FLAGS.items()},
 }
 
 
