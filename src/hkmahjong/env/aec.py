@@ -227,20 +227,17 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
-        st = self.state_
-        assert st is not None
-        seat = self._seat_of_agent[agent]
-        legal = st.legal_actions(seat)
-        mask, by_index = mask_and_actions(legal, pending_tile(st))
-        if legal:
-            self._shown = (legal, by_index)
+        mask = self.action_mask(agent)
+        assert self.state_ is not None
+        seat = int(self._seat_of_agent[agent])
         return {
-            "observation": self._encoder.encode(st, int(seat), self._seat_scores()),
+            "observation": self._encoder.encode(self.state_, seat, self._seat_scores()),
             "action_mask": mask,
         }
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
-        """Only the legal-action mask of ``agent`` (cheaper than :meth:`observe`)."""
+        """Only the legal-action mask of ``agent`` (cheaper than :meth:`observe`); remembers the
+        action behind each index so :meth:`step` need not search the legal list again."""
         st = self.state_
         assert st is not None
         legal = st.legal_actions(self._seat_of_agent[agent])
