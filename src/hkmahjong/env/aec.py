@@ -35,7 +35,7 @@ from hkmahjong.env.encoding import (
     OBSERVATION_VERSION,
     StateEncoder,
     index_action,
-    mask_and_actions,
+    mask_and_keys,
     observation_bounds,
     oracle_observation,
 )
@@ -127,13 +127,17 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._agent_at_seat: list[str] = list(AGENTS)
         self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}
         self._encoder = StateEncoder()
-        self._shown: tuple[list[Action], dict[int, Action]] = ([], {})
+        self._shown: list[tuple[list[Action], int | None, list[int]] | None] = [None] * 4
+        """Per seat: the legal list, claimed tile and flat indices behind the last mask shown."""
+        self._rewards_set = False
         self._seed = 0
         self._hand = 0
         self._dealer_player = 0
         self._prevailing = Wind.EAST
         self._dealer_turns = 0
         self.match_scores = [0.0, 0.0, 0.0, 0.0]
+        self._scores_key: tuple[list[float], int] = ([], -1)
+        self._scores = [0.0, 0.0, 0.0, 0.0]
 
     # --- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -166,6 +170,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self.match_scores = [0.0, 0.0, 0.0, 0.0]
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewards_set = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -201,6 +206,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             s = int(self.seat_of(a))
             self.rewards[a] = self.reward_scale * self._reward_fn(outcome, s)
             self.match_scores[self.agent_name_mapping[a]] += float(outcome.deltas[s])
+        self._rewards_set = True
         self._accumulate_rewards()
         self._hand += 1
         if self._hand >= self.hands_per_episode:
@@ -229,9 +235,10 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
         mask = self.action_mask(agent)
         assert self.state_ is not None
-        seat = int(self._seat_of_agent[agent])
         return {
-            "observation": self._encoder.encode(self.state_, seat, self._seat_scores()),
+            "observation": self._encoder.encode(
+                self.state_, self._seat_of_agent[agent], self._current_scores()
+            ),
             "action_mask": mask,
         }
 
@@ -240,16 +247,43 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         action behind each index so :meth:`step` need not search the legal list again."""
         st = self.state_
         assert st is not None
-        legal = st.legal_actions(self._seat_of_agent[agent])
-        mask, by_index = mask_and_actions(legal, pending_tile(st))
-        if legal:
-            self._shown = (legal, by_index)
+        seat = self._seat_of_agent[agent]
+        legal = st.legal_actions(seat)
+        pending = pending_tile(st)
+        mask, keys = mask_and_keys(legal, pending)
+        self._shown[seat] = (legal, pending, keys)
         return mask
+
+    def _chosen(self, agent: str, seat: Wind, action: int | np.integer[Any]) -> Action:
+        """The legal action behind flat index ``action`` for ``agent``.
+
+        :raises IllegalActionError: naming the action and the legal set when it is not legal.
+        """
+        st = self.state_
+        assert st is not None
+        legal = st.legal_actions(seat)
+        index = int(action)
+        pending = pending_tile(st)
+        shown = self._shown[seat]
+        if shown is not None and shown[0] == legal and shown[1] == pending:
+            try:  # the mask shown for this very legal list
+                return legal[shown[2].index(index)]
+            except ValueError:
+                pass
+        return index_action(index, legal, pending, who=self._who(agent))
 
     def _seat_scores(self) -> list[float]:
         """Match scores by seat of the current hand."""
         d = self._dealer_player
         return [self.match_scores[(s + d) % 4] for s in range(4)]
+
+    def _current_scores(self) -> list[float]:
+        """:meth:`_seat_scores`, recomputed only when the scores or the dealer changed."""
+        key_scores, key_dealer = self._scores_key
+        if key_dealer != self._dealer_player or key_scores != self.match_scores:
+            self._scores_key = (list(self.match_scores), self._dealer_player)
+            self._scores = self._seat_scores()
+        return self._scores
 
     def oracle_observe(self, agent: str) -> npt.NDArray[np.float32]:
         """Full-information planes (every hand and the wall) — for training only."""
@@ -277,20 +311,16 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         st = self.state_
         assert st is not None
         seat = self._seat_of_agent[agent]
-        legal = st.legal_actions(seat)
         if action is None:
+            legal = st.legal_actions(seat)
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
-        index = int(action)
-        shown_legal, by_index = self._shown
-        known = by_index.get(index) if shown_legal is legal else None
-        if known is not None:
-            chosen = known  # the mask just shown for this very legal list
-        else:
-            chosen = index_action(index, legal, pending_tile(st), who=self._who(agent))
+        chosen = self._chosen(agent, seat, action)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        if self._rewards_set:
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewards_set = False
         st.apply(seat, chosen)
         self._after_step()
 

@@ -53,6 +53,7 @@ __all__ = [
     "describe_action",
     "index_action",
     "mask_and_actions",
+    "mask_and_keys",
     "observation",
     "observation_bounds",
     "oracle_observation",
@@ -123,16 +124,32 @@ def mask_and_actions(
     legal: Sequence[Action], pending_tile: int | None = None
 ) -> tuple[npt.NDArray[np.int8], dict[int, Action]]:
     """The legal-action mask and the action behind each set index."""
-    by_id = _INDEX_BY_ID
-    chosen = {
-        (by_id[id(a)] if id(a) in by_id else action_index(a, pending_tile)): a
-        for a in legal
-        if a.kind is not ActionKind.FALSE_WIN
-    }
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    if chosen:
-        mask[list(chosen)] = 1
-    return mask, chosen
+    mask, keys = mask_and_keys(legal, pending_tile)
+    return mask, {i: a for i, a in zip(keys, legal, strict=True) if i >= 0}
+
+
+def _offered_index(action: Action, pending_tile: int | None) -> int:
+    """The flat index of ``action``, or −1 for ``false_win`` (never offered by the env)."""
+    if action.kind is ActionKind.FALSE_WIN:
+        return -1
+    index = _INDEX_BY_ID.get(id(action))
+    return action_index(action, pending_tile) if index is None else index
+
+
+def mask_and_keys(
+    legal: Sequence[Action], pending_tile: int | None = None
+) -> tuple[npt.NDArray[np.int8], list[int]]:
+    """The legal-action mask and the flat index of each action of ``legal`` (−1 for one the env
+    does not offer: ``false_win``)."""
+    try:
+        keys = list(map(_INDEX_OF_ID, map(id, legal)))  # every action but a chow is interned
+    except KeyError:
+        keys = [_offered_index(a, pending_tile) for a in legal]
+    cells = bytearray(NUM_ACTIONS)
+    for i in keys:
+        if i >= 0:
+            cells[i] = 1
+    return np.frombuffer(cells, dtype=np.int8), keys
 
 
 def index_action(
@@ -157,6 +174,7 @@ def index_action(
 
 
 _INDEX_BY_ID = _build_index_by_id()
+_INDEX_OF_ID = _INDEX_BY_ID.__getitem__
 
 
 def describe_action(index: int) -> str:
@@ -231,8 +249,6 @@ _S_TILES = _P["tiles_left/144"] - _SCALARS
 _S_PHASE = {Phase.TURN: 0, Phase.CLAIM: 1, Phase.ROB: 2}
 _S_PHASE_BASE = _P["phase=turn"] - _SCALARS
 _S_CONCEALED = _P["seat0_concealed_count/14"] - _SCALARS
-_ROTATIONS = [np.array([(seat + r) % 4 for r in range(4)]) for seat in range(4)]
-_OWN_AND_VISIBLE_THRESH = np.arange(1, 5, dtype=np.int16).reshape(1, 4, 1)
 
 
 def observation_bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -272,134 +288,387 @@ class _Source(Protocol):
     def tiles_left(self) -> int: ...
 
 
-class StateEncoder:
-    """Builds the observation planes of one seat. ``encode`` reads a ``HandState`` on the env's hot
-    path using only what that seat may see (its own concealed tiles and public facts); each seat's
-    public block (melds, discards) is cached between steps — a step changes at most two of them.
-
-    :func:`observation` (from a ``PlayerView``) runs the same code on a shim of the view, and
-    ``tests/env`` checks both agree on random states: the env cannot leak what a view hides.
-    """
-
-    __slots__ = ("_discarded", "_keys", "_public", "_pubvis", "_state")
-
-    def __init__(self) -> None:
-        self._state: object | None = None
-        self._keys: list[tuple[int, int, tuple[Meld, ...]] | None] = [None] * 4
-        self._public = np.zeros((4, _SEAT_BLOCK, 34), dtype=np.float32)
-        self._discarded: list[list[int]] = [[0] * 34 for _ in range(4)]
-        self._pubvis = np.zeros((2, 34), dtype=np.int16)
-        """Row 0 stays zero; row 1 counts every meld tile and unclaimed discard (all seats)."""
-
-    def _reset(self, state: object) -> None:
-        self._state = state
-        self._keys = [None] * 4
-        self._public[:] = 0.0
-        self._discarded = [[0] * 34 for _ in range(4)]
-        self._pubvis[:] = 0
-
-    def _refresh(self, src: _Source, s: int) -> None:
-        river = src.rivers[s]
-        taken = src.taken[s]
-        melds = tuple(src.melds[s])
-        key = (len(river), taken.count(True), melds)
-        old = self._keys[s]
-        if old == key:
-            return
-        self._keys[s] = key
-        block = self._public[s]
-        if old is not None and old[0] + 1 == key[0] and old[1:] == key[1:]:
-            # the common step: one more (unclaimed) discard
-            t = river[-1]
-            counts = self._discarded[s]
-            counts[t] += 1
-            if counts[t] <= 4:
-                block[3 + counts[t], t] = 1.0
-            block[8] = 0.0
-            block[8, t] = 1.0
-            block[9, t] = key[0] / RIVER_SCALE
-            self._pubvis[1, t] += 1
-            return
+def _reference_planes(
+    src: _Source,
+    seat: int,
+    match_scores: Sequence[float] | None,
+    own: Sequence[int],
+    concealed_counts: Sequence[int],
+) -> npt.NDArray[np.float32]:
+    """The definition of the planes (``OBSERVATION_VERSION`` 1), computed from scratch."""
+    obs = np.zeros((NUM_PLANES, 34), dtype=np.float32)
+    public = [0] * 34
+    for r in range(4):
+        s = (seat + r) % 4
         melded = [0] * 34
         discarded = [0] * 34
         position = [0.0] * 34
-        for m in melds:
-            for t in m.tiles:
-                melded[t] += 1
+        for m in src.melds[s]:
+            for tile in m.tiles:
+                melded[tile] += 1
+                public[tile] += 1
+        river = src.rivers[s]
+        for i, (t, gone) in enumerate(zip(river, src.taken[s], strict=True)):
+            discarded[t] += 1
+            position[t] = (i + 1) / RIVER_SCALE
+            if not gone:
+                public[t] += 1
+        base = _SEATS + _SEAT_BLOCK * r
+        counts = np.array((melded, discarded), dtype=np.int16)
+        obs[base : base + 8] = (counts[:, None, :] >= _THRESH[None]).reshape(8, 34)
+        if river:
+            obs[base + 8, river[-1]] = 1.0
+        obs[base + 9] = position
+    own_counts = np.array(own, dtype=np.int16)
+    obs[0:4] = own_counts >= _THRESH
+    obs[4:8] = own_counts + np.array(public, dtype=np.int16) >= _THRESH
+    phase = src.phase
+    if seat == src.current and phase is Phase.TURN and src.last_drawn >= 0:
+        obs[_DRAWN, src.last_drawn] = 1.0
+    if phase is Phase.CLAIM or phase is Phase.ROB:
+        obs[_PENDING, src.pending_tile] = 1.0
+    scalars = [0.0] * _NUM_SCALARS
+    scalars[seat] = 1.0
+    scalars[_S_PREVAILING + int(src.prevailing_wind)] = 1.0
+    scalars[_S_DEALER + (-seat) % 4] = 1.0
+    bonus = src.bonus
+    for r in range(4):
+        s = (seat + r) % 4
+        scalars[_S_BONUS + r] = len(bonus[s]) / 8.0
+        scalars[_S_CONCEALED + r] = concealed_counts[s] / 14.0
+        if match_scores is not None:
+            scalars[_S_SCORE + r] = float(match_scores[s]) / 256.0
+    for b in bonus[seat]:
+        scalars[_S_OWN_BONUS + (int(b) - 34)] = 1.0
+    scalars[_S_TILES] = src.tiles_left / 144.0
+    phase_row = _S_PHASE.get(phase)
+    if phase_row is not None:
+        scalars[_S_PHASE_BASE + phase_row] = 1.0
+    obs[_SCALARS:] = np.array(scalars, dtype=np.float32)[:, None]
+    return obs
+
+
+# --- the env's fast encoder ----------------------------------------------------------------------
+# Every observation is gathered in one ``take`` from the rows of one table: shared rows (each
+# seat's 10-plane block by absolute seat, the claimed-tile plane, constant rows for every value a
+# broadcast scalar can take, the match scores), and 9 rows per observer (own and visible counts,
+# own last draw). Each observer keeps an index of 86 row numbers into the table.
+_W = 34  # cells in one plane
+_T_BLOCKS = 0  # 4 × 10 rows: seat blocks, by absolute seat
+_T_ZERO = 40
+_T_ONE = 41
+_T_PENDING = 42
+_T_SCORES = 43  # 4 rows, by absolute seat
+_T_TILES = 47  # tiles_left / 144 for 0…144
+_T_CONCEALED = _T_TILES + 145  # count / 14 for 0…14
+_T_BONUS = _T_CONCEALED + 15  # count / 8 for 0…8
+_T_PRIVATE = _T_BONUS + 9  # 9 rows per observer
+_PRIVATE_ROWS = 9
+_T_ROWS = _T_PRIVATE + 4 * _PRIVATE_ROWS
+_PHASE_PLANE = {phase: _P["phase=turn"] + i for phase, i in _S_PHASE.items()}
+_PLANE_TILES = _SCALARS + _S_TILES
+_PLANE_CONCEALED = _SCALARS + _S_CONCEALED
+_PLANE_BONUS = _SCALARS + _S_BONUS
+_PLANE_OWN_BONUS = _SCALARS + _S_OWN_BONUS
+_ROTATED = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
+
+
+def _flat(buf: npt.NDArray[np.float32]) -> memoryview[float]:
+    """A flat float32 memoryview of a C-contiguous buffer (a scalar write ~50 ns, no NumPy call)."""
+    return memoryview(buf).cast("B").cast("f")  # type: ignore[arg-type]
+
+
+def _put_count(mv: memoryview[float], base: int, t: int, old: int, new: int) -> None:
+    """Move the four ``count >= k`` cells of kind ``t`` (planes from cell ``base``) from ``old``
+    to ``new``."""
+    if new > old:
+        for k in range(old, min(new, 4)):
+            mv[base + k * _W + t] = 1.0
+    else:
+        for k in range(new, min(old, 4)):
+            mv[base + k * _W + t] = 0.0
+
+
+def _own_moved(
+    mv: memoryview[float],
+    base: int,
+    t: int,
+    h: int,
+    own: list[int],
+    vis: list[int],
+    pubvis: list[int],
+) -> None:
+    """Own count of kind ``t`` is now ``h``: move its own and visible cells (private rows)."""
+    _put_count(mv, base, t, own[t], h)
+    own[t] = h
+    v = h + pubvis[t]
+    _put_count(mv, base + 4 * _W, t, vis[t], v)
+    vis[t] = v
+
+
+class _Observer:
+    """One seat's row index into the table and what its private rows were built from."""
+
+    __slots__ = ("base", "bonus", "drawn", "idx", "logpos", "own", "phase", "state", "vis")
+
+    def __init__(self, seat: int) -> None:
+        self.base = (_T_PRIVATE + _PRIVATE_ROWS * seat) * _W
+        self.idx = np.zeros(NUM_PLANES, dtype=np.intp)
+        self.state: object = None
+        self.logpos = 0
+        self.own = [0] * 34
+        self.vis = [0] * 34
+        self.drawn = -1
+        self.phase: Phase | None = None
+        self.bonus: tuple[int, ...] = ()
+
+
+class StateEncoder:
+    """Builds the observation planes of every seat of one ``HandState`` on the env's hot path.
+
+    Nothing is rebuilt from scratch on a common step. A shared layer follows the public facts: one
+    10-plane block per seat (a discard writes four cells; a claim or kong rebuilds the block) and
+    the count of every public tile, logging each tile kind whose count moved. Each seat keeps only
+    its own and visible count planes and its last draw, re-thresholding the logged kinds (and its
+    draw or the claimed tile; every kind when its hand still differs). The broadcast scalar planes
+    point at constant rows (one per value). ``encode`` gathers the 86 rows with one NumPy ``take``:
+    the result is a new array that the encoder never touches again.
+
+    The definition of the planes is :func:`observation` (from a ``PlayerView``); ``tests/env``
+    checks at every step of random games, for every seat, that both agree — the env cannot leak
+    what a view hides.
+    """
+
+    __slots__ = ("_disc", "_last", "_log", "_ml", "_mv", "_observers", "_pending", "_pubvis", "_rl",
+                 "_scores", "_state", "_table", "_tk")  # fmt: skip
+
+    def __init__(self) -> None:
+        table = np.zeros((_T_ROWS, _W), dtype=np.float32)
+        table[_T_ONE] = 1.0
+        table[_T_TILES : _T_TILES + 145] = (np.arange(145) / 144.0)[:, None]
+        table[_T_CONCEALED : _T_CONCEALED + 15] = (np.arange(15) / 14.0)[:, None]
+        table[_T_BONUS : _T_BONUS + 9] = (np.arange(9) / 8.0)[:, None]
+        self._table = table
+        self._mv = _flat(table)
+        self._observers = [_Observer(seat) for seat in range(4)]
+        self._reset(None)
+
+    def _reset(self, state: object) -> None:
+        self._state = state
+        self._table[_T_BLOCKS : _T_BLOCKS + 40] = 0.0
+        self._table[_T_PENDING] = 0.0
+        self._table[_T_SCORES : _T_SCORES + 4] = 0.0
+        self._scores: list[float] | None = None
+        self._pending = -1
+        self._rl = [0] * 4
+        """River length already in each seat's block."""
+        self._ml: list[list[Meld]] = [[], [], [], []]
+        """Each seat's melds when its block was built."""
+        self._tk: list[list[bool]] = [[], [], [], []]
+        """Each seat's claimed flags as counted in ``_pubvis``."""
+        self._disc = [[0] * 34 for _ in range(4)]
+        self._last = [-1] * 4
+        self._pubvis = [0] * 34
+        """Every meld tile and unclaimed discard of every seat, by kind."""
+        self._log: list[int] = []
+        """Every kind whose ``_pubvis`` count changed in this hand, in order."""
+
+    def _sync(self, state: HandState) -> None:
+        """Bring the shared rows and public counts up to ``state``."""
+        melds, rivers = state.melds, state.rivers
+        recount = False
+        if melds != self._ml:  # a claim or a kong: rebuild the seats whose melds changed
+            for s in range(4):
+                if melds[s] != self._ml[s]:
+                    self._rebuild_block(s, rivers[s], melds[s])
+            recount = True
+        lens = list(map(len, rivers))
+        if lens != self._rl:
+            mv = self._mv
+            pubvis, log = self._pubvis, self._log
+            for s in range(4):
+                n = lens[s]
+                rl = self._rl[s]
+                if n == rl:
+                    continue
+                river = rivers[s]
+                if n < rl:
+                    self._rebuild_block(s, river, melds[s])
+                    recount = True
+                    continue
+                counts = self._disc[s]
+                base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
+                tk = self._tk[s]
+                for i in range(rl, n):  # the common step: one more discard
+                    t = river[i]
+                    c = counts[t] + 1
+                    counts[t] = c
+                    if c <= 4:
+                        mv[base + (3 + c) * _W + t] = 1.0
+                    mv[base + 9 * _W + t] = (i + 1) / RIVER_SCALE
+                    pubvis[t] += 1  # counted as unclaimed: a claimed one shows in ``taken``
+                    log.append(t)
+                    tk.append(False)
+                last = self._last[s]
+                if last >= 0:
+                    mv[base + 8 * _W + last] = 0.0
+                t = river[n - 1]
+                mv[base + 8 * _W + t] = 1.0
+                self._last[s] = t
+                self._rl[s] = n
+        if recount or state.taken != self._tk:
+            self._recount(state)
+        phase = state.phase
+        pending = state.pending_tile if phase is Phase.CLAIM or phase is Phase.ROB else -1
+        if pending != self._pending:
+            mv = self._mv
+            if self._pending >= 0:
+                mv[_T_PENDING * _W + self._pending] = 0.0
+            if pending >= 0:
+                mv[_T_PENDING * _W + pending] = 1.0
+            self._pending = pending
+
+    def _rebuild_block(self, s: int, river: Sequence[int], ms: Sequence[Meld]) -> None:
+        melded = [0] * 34
+        discarded = [0] * 34
+        position = [0.0] * 34
+        for m in ms:
+            for tile in m.tiles:
+                melded[tile] += 1
         for i, t in enumerate(river):
             discarded[t] += 1
             position[t] = (i + 1) / RIVER_SCALE
-        counts2 = np.array((melded, discarded), dtype=np.int16)
-        block[0:8] = (counts2[:, None, :] >= _THRESH[None]).reshape(8, 34)
+        block = self._table[_T_BLOCKS + _SEAT_BLOCK * s : _T_BLOCKS + _SEAT_BLOCK * (s + 1)]
+        counts = np.array((melded, discarded), dtype=np.int16)
+        block[0:8] = (counts[:, None, :] >= _THRESH[None]).reshape(8, 34)
         block[8] = 0.0
+        self._last[s] = -1
         if river:
+            self._last[s] = river[-1]
             block[8, river[-1]] = 1.0
         block[9] = position
-        self._discarded[s] = discarded
-        self._pubvis[1] = self._recount(src)  # rare: claims, kongs, a new hand
+        self._disc[s] = discarded
+        self._rl[s] = len(river)
+        self._ml[s] = list(ms)
 
-    @staticmethod
-    def _recount(src: _Source) -> npt.NDArray[np.int16]:
+    def _recount(self, state: HandState) -> None:
+        """Recount the public tiles (after a claim, a kong, a win): log every kind that moved."""
         visible = [0] * 34
         for s in range(4):
-            for m in src.melds[s]:
+            for m in state.melds[s]:
                 for tile in m.tiles:
                     visible[tile] += 1
-            for k, gone in zip(src.rivers[s], src.taken[s], strict=True):
+            for k, gone in zip(state.rivers[s], state.taken[s], strict=True):
                 if not gone:
                     visible[k] += 1
-        return np.array(visible, dtype=np.int16)
+            self._tk[s] = list(state.taken[s])
+        old = self._pubvis
+        self._log.extend(t for t in range(34) if visible[t] != old[t])
+        self._pubvis = visible
+
+    def _start(self, ob: _Observer, state: HandState, seat: int) -> None:
+        """Point ``ob`` at ``state``: constant rows set, private rows cleared, every kind checked."""
+        ob.state = state
+        ob.own = [0] * 34
+        ob.vis = [0] * 34
+        ob.drawn = -1
+        ob.phase = None
+        ob.bonus = ()
+        private = _T_PRIVATE + _PRIVATE_ROWS * seat
+        self._table[private : private + _PRIVATE_ROWS] = 0.0
+        idx = ob.idx
+        idx[:] = _T_ZERO
+        idx[0:8] = range(private, private + 8)
+        idx[_DRAWN] = private + 8
+        idx[_PENDING] = _T_PENDING
+        for r, s in enumerate(_ROTATED[seat]):
+            start = _SEATS + _SEAT_BLOCK * r
+            idx[start : start + _SEAT_BLOCK] = range(_SEAT_BLOCK * s, _SEAT_BLOCK * (s + 1))
+            idx[_SCALARS + _S_SCORE + r] = _T_SCORES + s
+        for plane in (seat, _S_PREVAILING + int(state.prevailing_wind), _S_DEALER + (-seat) % 4):
+            idx[_SCALARS + plane] = _T_ONE
+        ob.logpos = -1  # the first update checks every kind
 
     def encode(
-        self,
-        state: HandState | _Source,
-        seat: int,
-        match_scores: Sequence[float] | None = None,
-        *,
-        own: Sequence[int] | None = None,
-        concealed_counts: Sequence[int] | None = None,
+        self, state: HandState, seat: int, match_scores: Sequence[float] | None = None
     ) -> npt.NDArray[np.float32]:
-        """The planes of ``seat`` (equal to ``observation(state.view(seat))`` for a HandState)."""
+        """The planes of ``seat``: equal to ``observation(state.view(seat), match_scores)``; a new
+        array each call (safe to keep: the encoder never writes to it again)."""
         if state is not self._state:
             self._reset(state)
-        for s in range(4):
-            self._refresh(state, s)
-        if own is None:
-            own = state.hands[seat]  # type: ignore[union-attr]
-        if concealed_counts is None:
-            concealed_counts = [sum(h) for h in state.hands]  # type: ignore[union-attr]
-        rot = _ROTATIONS[seat]
-        obs = np.empty((NUM_PLANES, 34), dtype=np.float32)
-        both = np.array(own, dtype=np.int16) + self._pubvis
-        obs[0:8] = (both[:, None, :] >= _OWN_AND_VISIBLE_THRESH).reshape(8, 34)
-        np.take(
-            self._public, rot, axis=0, out=obs[_SEATS : _SEATS + 40].reshape(4, _SEAT_BLOCK, 34)
-        )
-        obs[_DRAWN : _PENDING + 1] = 0.0
+        self._sync(state)
+        ob = self._observers[seat]
+        if ob.state is not state:
+            self._start(ob, state, seat)
+        idx = ob.idx
+        # own concealed and visible counts (private rows)
+        hand, own, log = state.hands[seat], ob.own, self._log
+        if ob.logpos != len(log) or hand != own:
+            mv, pubvis, vis, base = self._mv, self._pubvis, ob.vis, ob.base
+            kinds: Sequence[int] = range(34) if ob.logpos < 0 else log[ob.logpos :]
+            ob.logpos = len(log)
+            for t in kinds:
+                v = pubvis[t]
+                h = hand[t]
+                if h != own[t]:
+                    _put_count(mv, base, t, own[t], h)
+                    own[t] = h
+                v += h
+                if v != vis[t]:
+                    _put_count(mv, base + 4 * _W, t, vis[t], v)
+                    vis[t] = v
+            if hand != own:  # own draw (or a change no hint named)
+                for t in (state.last_drawn, state.pending_tile):
+                    if t >= 0 and hand[t] != own[t]:
+                        _own_moved(mv, base, t, hand[t], own, vis, pubvis)
+                if hand != own:
+                    for t in range(34):
+                        if hand[t] != own[t]:
+                            _own_moved(mv, base, t, hand[t], own, vis, pubvis)
         phase = state.phase
-        if seat == state.current and phase is Phase.TURN and state.last_drawn >= 0:
-            obs[_DRAWN, state.last_drawn] = 1.0
-        if phase is Phase.CLAIM or phase is Phase.ROB:
-            obs[_PENDING, state.pending_tile] = 1.0
-        scalars = [0.0] * _NUM_SCALARS
-        scalars[seat] = 1.0
-        scalars[_S_PREVAILING + int(state.prevailing_wind)] = 1.0
-        scalars[_S_DEALER + (-seat) % 4] = 1.0
+        drawn = state.last_drawn if phase is Phase.TURN and state.current == seat else -1
+        if drawn != ob.drawn:
+            mv = self._mv
+            cell = ob.base + 8 * _W
+            if ob.drawn >= 0:
+                mv[cell + ob.drawn] = 0.0
+            if drawn >= 0:
+                mv[cell + drawn] = 1.0
+            ob.drawn = drawn
+        # broadcast scalars: point at the constant row of the value
+        if phase is not ob.phase:
+            plane = _PHASE_PLANE.get(ob.phase)  # type: ignore[arg-type]
+            if plane is not None:
+                idx[plane] = _T_ZERO
+            plane = _PHASE_PLANE.get(phase)
+            if plane is not None:
+                idx[plane] = _T_ONE
+            ob.phase = phase
+        idx[_PLANE_TILES] = _T_TILES + state.tiles_left
+        hands = state.hands
+        s0, s1, s2, s3 = _ROTATED[seat]
+        idx[_PLANE_CONCEALED] = _T_CONCEALED + sum(hands[s0])
+        idx[_PLANE_CONCEALED + 1] = _T_CONCEALED + sum(hands[s1])
+        idx[_PLANE_CONCEALED + 2] = _T_CONCEALED + sum(hands[s2])
+        idx[_PLANE_CONCEALED + 3] = _T_CONCEALED + sum(hands[s3])
         bonus = state.bonus
-        for r in range(4):
-            s = (seat + r) % 4
-            scalars[_S_BONUS + r] = len(bonus[s]) / 8.0
-            scalars[_S_CONCEALED + r] = concealed_counts[s] / 14.0
+        lens = (len(bonus[0]), len(bonus[1]), len(bonus[2]), len(bonus[3]))
+        if lens != ob.bonus:
+            for r, s in enumerate(_ROTATED[seat]):
+                idx[_PLANE_BONUS + r] = _T_BONUS + lens[s]
+            idx[_PLANE_OWN_BONUS : _PLANE_OWN_BONUS + 8] = _T_ZERO
+            for b in bonus[seat]:
+                idx[_PLANE_OWN_BONUS + (int(b) - 34)] = _T_ONE
+            ob.bonus = lens
+        if match_scores is not None and type(match_scores) is not list:
+            match_scores = list(match_scores)
+        if match_scores != self._scores:
+            scores = self._table[_T_SCORES : _T_SCORES + 4]
+            scores[:] = 0.0
             if match_scores is not None:
-                scalars[_S_SCORE + r] = float(match_scores[s]) / 256.0
-        for b in bonus[seat]:
-            scalars[_S_OWN_BONUS + (int(b) - 34)] = 1.0
-        scalars[_S_TILES] = state.tiles_left / 144.0
-        phase_row = _S_PHASE.get(phase)
-        if phase_row is not None:
-            scalars[_S_PHASE_BASE + phase_row] = 1.0
-        obs[_SCALARS:] = np.array(scalars, dtype=np.float32)[:, None]
-        return obs
+                scores[:] = np.array([float(x) / 256.0 for x in match_scores], np.float32)[:, None]
+            self._scores = None if match_scores is None else list(match_scores)
+        return self._table.take(idx, axis=0)
 
 
 class _ViewSource:
@@ -431,12 +700,8 @@ def observation(
     own = [0] * 34
     for t in view.concealed:
         own[t] += 1
-    return StateEncoder().encode(
-        _ViewSource(view),
-        int(view.seat),
-        match_scores,
-        own=own,
-        concealed_counts=view.concealed_counts,
+    return _reference_planes(
+        _ViewSource(view), int(view.seat), match_scores, own, view.concealed_counts
     )
 
 

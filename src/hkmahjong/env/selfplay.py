@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn, pending_tile
-from hkmahjong.env.encoding import index_action
+from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn
 from hkmahjong.errors import IllegalActionError
 from hkmahjong.rules import Ruleset
 
@@ -54,7 +53,8 @@ class SelfPlayEnv:
         st = self._aec.state_
         if st is None or st.is_over or all(self._aec.terminations.values()):
             return []
-        return [self._aec.agent_at(s) for s in st.to_act]
+        at = self._aec._agent_at_seat
+        return [at[s] for s in st.to_act]
 
     def _obs(self) -> dict[str, Obs]:
         return {a: self._aec.observe(a) for a in self._acting()}
@@ -89,23 +89,16 @@ class SelfPlayEnv:
             )
         st = self._aec.state_
         assert st is not None
-        chosen = []
-        for agent in acting:
-            seat = self._aec.seat_of(agent)
-            legal = st.legal_actions(seat)
-            chosen.append(
-                (seat, index_action(int(actions[agent]), legal, pending_tile(st), who=agent))
-            )
-        rewards = {a: 0.0 for a in AGENTS}
+        aec = self._aec
+        seats = aec._seat_of_agent
+        chosen = [(seats[a], aec._chosen(a, seats[a], actions[a])) for a in acting]
+        cumulative = aec._cumulative_rewards
         for agent in AGENTS:
-            self._aec._cumulative_rewards[agent] = 0.0
+            cumulative[agent] = 0.0
         for seat, action in chosen:
-            st = self._aec.state_
-            assert st is not None
             st.apply(seat, action)
-        self._aec._after_step()
-        for agent in AGENTS:
-            rewards[agent] = float(self._aec._cumulative_rewards[agent])
+        aec._after_step()
+        rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
         obs = self._obs()
         terms = dict(self._aec.terminations)
         truncs = dict(self._aec.truncations)
