@@ -126,7 +126,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self.state_: HandState | None = None
         self._agent_at_seat: list[str] = list(AGENTS)
         self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}
-        self._encoder = StateEncoder()
+        self._encoder = StateEncoder(follow_events=True)
         self._shown: list[tuple[list[Action], int | None, list[int]] | None] = [None] * 4
         """Per seat: the legal list, claimed tile and flat indices behind the last mask shown."""
         self._rewards_set = False
@@ -321,8 +321,15 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             for a in rewards:
                 rewards[a] = 0.0
             self._rewards_set = False
-        st.apply(seat, chosen)
+        self._apply(seat, chosen)
         self._after_step()
+
+    def _apply(self, seat: Wind, action: Action) -> None:
+        """Apply ``action`` for ``seat`` to the hand; the encoder follows the events (every change
+        to the hand goes through here)."""
+        st = self.state_
+        assert st is not None
+        self._encoder.applied(st, st.apply(seat, action))
 
     def _who(self, agent: str) -> str:
         st = self.state_

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from hkmahjong.engine import Action, ActionKind, Phase, PlayerView
+from hkmahjong.engine import Action, ActionKind, Event, EventKind, Phase, PlayerView
 from hkmahjong.errors import IllegalActionError
 from hkmahjong.hand.meld import Meld
 from hkmahjong.tiles import Wind
@@ -349,28 +349,58 @@ def _reference_planes(
 
 
 # --- the env's fast encoder ----------------------------------------------------------------------
-# Every observation is gathered in one ``take`` from the rows of one table: shared rows (each
-# seat's 10-plane block by absolute seat, the claimed-tile plane, constant rows for every value a
-# broadcast scalar can take, the match scores), and 9 rows per observer (own and visible counts,
-# own last draw). Each observer keeps an index of 86 row numbers into the table.
+# Every observation is gathered with one ``take`` from the rows of one float32 table. Shared rows
+# hold the public facts by absolute seat (each seat's 10-plane block, bonus and concealed counts,
+# match score) and the planes every seat sees alike (claimed tile, tiles left, phase); private rows
+# hold each observer's own and visible counts and its last draw; constant rows hold every value a
+# broadcast scalar can take. Each observer keeps an index of 86 row numbers into the table.
 _W = 34  # cells in one plane
 _T_BLOCKS = 0  # 4 × 10 rows: seat blocks, by absolute seat
 _T_ZERO = 40
 _T_ONE = 41
 _T_PENDING = 42
-_T_SCORES = 43  # 4 rows, by absolute seat
-_T_TILES = 47  # tiles_left / 144 for 0…144
-_T_CONCEALED = _T_TILES + 145  # count / 14 for 0…14
-_T_BONUS = _T_CONCEALED + 15  # count / 8 for 0…8
-_T_PRIVATE = _T_BONUS + 9  # 9 rows per observer
+_T_TILES = 43
+_T_PHASE = 44  # 3 rows: turn, claim, rob
+_T_SCORES = 47  # 4 rows, by absolute seat
+_T_BONUS = 51  # 4 rows, by absolute seat
+_T_CONCEALED = 55  # 4 rows, by absolute seat
+_T_PRIVATE = 59  # 9 rows per observer: own ≥1…4, visible ≥1…4, own last draw
 _PRIVATE_ROWS = 9
-_T_ROWS = _T_PRIVATE + 4 * _PRIVATE_ROWS
-_PHASE_PLANE = {phase: _P["phase=turn"] + i for phase, i in _S_PHASE.items()}
-_PLANE_TILES = _SCALARS + _S_TILES
-_PLANE_CONCEALED = _SCALARS + _S_CONCEALED
-_PLANE_BONUS = _SCALARS + _S_BONUS
+_T_TILES_OF = _T_PRIVATE + 4 * _PRIVATE_ROWS  # constant rows: tiles_left / 144 for 0…144
+_T_BONUS_OF = _T_TILES_OF + 145  # count / 8 for 0…8 (the tile set has 8 bonus tiles)
+_T_CONCEALED_OF = _T_BONUS_OF + 9  # count / 14 for 0…14
+_T_ROWS = _T_CONCEALED_OF + 15
+_PHASE_ROW = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
+_DISCARD, _DRAW = EventKind.DISCARD, EventKind.DRAW
+_DECISION, _DECLINE = EventKind.DECISION, EventKind.DECLINE_BONUS_WIN
 _PLANE_OWN_BONUS = _SCALARS + _S_OWN_BONUS
 _ROTATED = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
+
+
+def _index(seat: int, prevailing: int) -> npt.NDArray[np.intp]:
+    """The table row of each plane of ``seat`` (own bonus tiles: none yet)."""
+    private = _T_PRIVATE + _PRIVATE_ROWS * seat
+    idx = np.full(NUM_PLANES, _T_ZERO, dtype=np.intp)
+    idx[0:8] = range(private, private + 8)
+    idx[_DRAWN] = private + 8
+    idx[_PENDING] = _T_PENDING
+    for r, s in enumerate(_ROTATED[seat]):
+        start = _SEATS + _SEAT_BLOCK * r
+        idx[start : start + _SEAT_BLOCK] = range(_SEAT_BLOCK * s, _SEAT_BLOCK * (s + 1))
+        idx[_SCALARS + _S_SCORE + r] = _T_SCORES + s
+        idx[_SCALARS + _S_BONUS + r] = _T_BONUS + s
+        idx[_SCALARS + _S_CONCEALED + r] = _T_CONCEALED + s
+    for plane in (seat, _S_PREVAILING + prevailing, _S_DEALER + (-seat) % 4):
+        idx[_SCALARS + plane] = _T_ONE
+    idx[_SCALARS + _S_TILES] = _T_TILES
+    for phase, row in _PHASE_ROW.items():
+        idx[_SCALARS + _S_PHASE_BASE + _S_PHASE[phase]] = row
+    return idx
+
+
+_INDEX = [[_index(seat, prevailing) for prevailing in range(4)] for seat in range(4)]
+_INDEX_MV = [[memoryview(idx) for idx in by_wind] for by_wind in _INDEX]  # type: ignore[arg-type]
+_ZERO_ROWS = memoryview(np.zeros(_PRIVATE_ROWS * _W, dtype=np.float32))  # type: ignore[arg-type]
 
 
 def _flat(buf: npt.NDArray[np.float32]) -> memoryview[float]:
@@ -389,49 +419,34 @@ def _put_count(mv: memoryview[float], base: int, t: int, old: int, new: int) -> 
             mv[base + k * _W + t] = 0.0
 
 
-def _own_moved(
-    mv: memoryview[float],
-    base: int,
-    t: int,
-    h: int,
-    own: list[int],
-    vis: list[int],
-    pubvis: list[int],
-) -> None:
-    """Own count of kind ``t`` is now ``h``: move its own and visible cells (private rows)."""
-    _put_count(mv, base, t, own[t], h)
-    own[t] = h
-    v = h + pubvis[t]
-    _put_count(mv, base + 4 * _W, t, vis[t], v)
-    vis[t] = v
-
-
 class _Observer:
     """One seat's row index into the table and what its private rows were built from."""
 
-    __slots__ = ("base", "bonus", "drawn", "idx", "logpos", "own", "phase", "state", "vis")
+    __slots__ = ("bonus", "checks", "drawn", "idx", "idxmv", "own", "private", "seat", "state")
 
     def __init__(self, seat: int) -> None:
-        self.base = (_T_PRIVATE + _PRIVATE_ROWS * seat) * _W
+        self.seat = seat
+        self.checks = -1
+        self.private = _T_PRIVATE + _PRIVATE_ROWS * seat
         self.idx = np.zeros(NUM_PLANES, dtype=np.intp)
+        """Table row of each plane."""
+        self.idxmv = memoryview(self.idx)  # type: ignore[arg-type]
         self.state: object = None
-        self.logpos = 0
         self.own = [0] * 34
-        self.vis = [0] * 34
+        """Own count by kind, as in the private rows."""
         self.drawn = -1
-        self.phase: Phase | None = None
-        self.bonus: tuple[int, ...] = ()
+        self.bonus: list[int] = []
 
 
 class StateEncoder:
     """Builds the observation planes of every seat of one ``HandState`` on the env's hot path.
 
-    Nothing is rebuilt from scratch on a common step. A shared layer follows the public facts: one
-    10-plane block per seat (a discard writes four cells; a claim or kong rebuilds the block) and
-    the count of every public tile, logging each tile kind whose count moved. Each seat keeps only
-    its own and visible count planes and its last draw, re-thresholding the logged kinds (and its
-    draw or the claimed tile; every kind when its hand still differs). The broadcast scalar planes
-    point at constant rows (one per value). ``encode`` gathers the 86 rows with one NumPy ``take``:
+    Nothing is rebuilt from scratch on a step. The encoder follows the public facts by diffing cheap
+    snapshots (river lengths, meld lists, claimed flags, phase, tiles left, concealed and bonus
+    counts) and writes only the cells that moved: a discard writes four cells of its seat's block
+    and one visible-count cell per seat; a claim or kong the cells of the tiles that moved. A seat's
+    own planes move when its own hand does. The broadcast scalar planes are rows copied from
+    constant rows (one per value). ``encode`` gathers the seat's 86 rows with one NumPy ``take``:
     the result is a new array that the encoder never touches again.
 
     The definition of the planes is :func:`observation` (from a ``PlayerView``); ``tests/env``
@@ -439,15 +454,20 @@ class StateEncoder:
     what a view hides.
     """
 
-    __slots__ = ("_disc", "_last", "_log", "_ml", "_mv", "_observers", "_pending", "_pubvis", "_rl",
-                 "_scores", "_state", "_table", "_tk")  # fmt: skip
+    __slots__ = ("_bonus", "_cc", "_checks", "_dirty", "_disc", "_follow", "_last", "_live",
+                 "_melded", "_ml", "_mv", "_observers", "_pending", "_phase", "_pubvis", "_rl",
+                 "_scores", "_state", "_table", "_tiles", "_tk")  # fmt: skip
 
-    def __init__(self) -> None:
+    def __init__(self, *, follow_events: bool = False) -> None:
+        """``follow_events=True``: the caller passes the events of every ``apply`` to
+        :meth:`applied` (the env does); otherwise each :meth:`encode` compares the whole state."""
+        self._follow = follow_events
+        self._checks = 0
         table = np.zeros((_T_ROWS, _W), dtype=np.float32)
         table[_T_ONE] = 1.0
-        table[_T_TILES : _T_TILES + 145] = (np.arange(145) / 144.0)[:, None]
-        table[_T_CONCEALED : _T_CONCEALED + 15] = (np.arange(15) / 14.0)[:, None]
-        table[_T_BONUS : _T_BONUS + 9] = (np.arange(9) / 8.0)[:, None]
+        table[_T_TILES_OF : _T_TILES_OF + 145] = (np.arange(145) / 144.0)[:, None]
+        table[_T_BONUS_OF : _T_BONUS_OF + 9] = (np.arange(9) / 8.0)[:, None]
+        table[_T_CONCEALED_OF : _T_CONCEALED_OF + 15] = (np.arange(15) / 14.0)[:, None]
         self._table = table
         self._mv = _flat(table)
         self._observers = [_Observer(seat) for seat in range(4)]
@@ -455,47 +475,65 @@ class StateEncoder:
 
     def _reset(self, state: object) -> None:
         self._state = state
-        self._table[_T_BLOCKS : _T_BLOCKS + 40] = 0.0
-        self._table[_T_PENDING] = 0.0
-        self._table[_T_SCORES : _T_SCORES + 4] = 0.0
+        self._dirty = True
+        self._table[:_T_TILES_OF] = 0.0
+        self._table[_T_ONE] = 1.0
         self._scores: list[float] | None = None
         self._pending = -1
+        self._phase: Phase | None = None
+        self._tiles = 0
+        self._cc = [-1] * 4
+        self._bonus = [0, 0, 0, 0]
         self._rl = [0] * 4
         """River length already in each seat's block."""
         self._ml: list[list[Meld]] = [[], [], [], []]
-        """Each seat's melds when its block was built."""
+        """Each seat's melds as counted in its block."""
         self._tk: list[list[bool]] = [[], [], [], []]
         """Each seat's claimed flags as counted in ``_pubvis``."""
         self._disc = [[0] * 34 for _ in range(4)]
+        self._melded = [[0] * 34 for _ in range(4)]
         self._last = [-1] * 4
         self._pubvis = [0] * 34
         """Every meld tile and unclaimed discard of every seat, by kind."""
-        self._log: list[int] = []
-        """Every kind whose ``_pubvis`` count changed in this hand, in order."""
+        self._live: list[_Observer] = []
+        """Observers whose private rows follow this state."""
+        for ob in self._observers:
+            ob.state = None
+
+    def _row(self, dst: int, src: int) -> None:
+        """Copy table row ``src`` over row ``dst``."""
+        self._mv[dst * _W : (dst + 1) * _W] = self._mv[src * _W : (src + 1) * _W]
+
+    def _public(self, t: int, delta: int) -> None:
+        """The public count of kind ``t`` moves by ``delta``: move every live seat's visible cell."""
+        c = self._pubvis[t]
+        self._pubvis[t] = c + delta
+        for ob in self._live:
+            n = ob.own[t]
+            _put_count(self._mv, (ob.private + 4) * _W, t, n + c, n + c + delta)
 
     def _sync(self, state: HandState) -> None:
-        """Bring the shared rows and public counts up to ``state``."""
-        melds, rivers = state.melds, state.rivers
-        recount = False
-        if melds != self._ml:  # a claim or a kong: rebuild the seats whose melds changed
+        """Bring the shared rows (and the live seats' visible counts) up to ``state``."""
+        melds, rivers, taken = state.melds, state.rivers, state.taken
+        if melds != self._ml:  # a claim or a kong
             for s in range(4):
                 if melds[s] != self._ml[s]:
-                    self._rebuild_block(s, rivers[s], melds[s])
-            recount = True
+                    self._melds_moved(s, melds[s])
         lens = list(map(len, rivers))
         if lens != self._rl:
             mv = self._mv
-            pubvis, log = self._pubvis, self._log
+            pubvis = self._pubvis
+            live = self._live
             for s in range(4):
                 n = lens[s]
                 rl = self._rl[s]
                 if n == rl:
                     continue
+                if n < rl:  # not a step of this hand: start over
+                    self._reset(state)
+                    self._sync(state)
+                    return
                 river = rivers[s]
-                if n < rl:
-                    self._rebuild_block(s, river, melds[s])
-                    recount = True
-                    continue
                 counts = self._disc[s]
                 base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
                 tk = self._tk[s]
@@ -506,8 +544,12 @@ class StateEncoder:
                     if c <= 4:
                         mv[base + (3 + c) * _W + t] = 1.0
                     mv[base + 9 * _W + t] = (i + 1) / RIVER_SCALE
-                    pubvis[t] += 1  # counted as unclaimed: a claimed one shows in ``taken``
-                    log.append(t)
+                    c = pubvis[t]  # counted as unclaimed: a claimed one shows in ``taken``
+                    pubvis[t] = c + 1
+                    for ob in live:
+                        v = ob.own[t] + c
+                        if v < 4:
+                            mv[(ob.private + 4 + v) * _W + t] = 1.0
                     tk.append(False)
                 last = self._last[s]
                 if last >= 0:
@@ -516,78 +558,175 @@ class StateEncoder:
                 mv[base + 8 * _W + t] = 1.0
                 self._last[s] = t
                 self._rl[s] = n
-        if recount or state.taken != self._tk:
-            self._recount(state)
+        if taken != self._tk:  # a discard claimed (or won on)
+            for s in range(4):
+                old = self._tk[s]
+                new = taken[s]
+                if new != old:
+                    river = rivers[s]
+                    for i, gone in enumerate(new):
+                        if gone != old[i]:
+                            self._public(river[i], -1 if gone else 1)
+                    self._tk[s] = list(new)
+        self._scalars(state)
+        mv = self._mv
+        hands, cc = state.hands, self._cc
+        for s in range(4):
+            c = sum(hands[s])
+            if c != cc[s]:
+                cc[s] = c
+                src = (_T_CONCEALED_OF + c) * _W
+                dst = (_T_CONCEALED + s) * _W
+                mv[dst : dst + _W] = mv[src : src + _W]
+        bonus = list(map(len, state.bonus))
+        if bonus != self._bonus:
+            for s in range(4):
+                src = (_T_BONUS_OF + bonus[s]) * _W
+                dst = (_T_BONUS + s) * _W
+                mv[dst : dst + _W] = mv[src : src + _W]
+            self._bonus = bonus
+        self._checks += 1  # every seat re-checks its own hand
+
+    def _scalars(self, state: HandState) -> None:
+        """The phase, claimed-tile and tiles-left rows."""
+        mv = self._mv
         phase = state.phase
+        if phase is not self._phase:
+            row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
+            if row is not None:
+                mv[row * _W : (row + 1) * _W] = mv[_T_ZERO * _W : (_T_ZERO + 1) * _W]
+            row = _PHASE_ROW.get(phase)
+            if row is not None:
+                mv[row * _W : (row + 1) * _W] = mv[_T_ONE * _W : (_T_ONE + 1) * _W]
+            self._phase = phase
         pending = state.pending_tile if phase is Phase.CLAIM or phase is Phase.ROB else -1
         if pending != self._pending:
-            mv = self._mv
             if self._pending >= 0:
                 mv[_T_PENDING * _W + self._pending] = 0.0
             if pending >= 0:
                 mv[_T_PENDING * _W + pending] = 1.0
             self._pending = pending
+        tiles = state.tiles_left
+        if tiles != self._tiles:
+            src = (_T_TILES_OF + tiles) * _W
+            mv[_T_TILES * _W : (_T_TILES + 1) * _W] = mv[src : src + _W]
+            self._tiles = tiles
 
-    def _rebuild_block(self, s: int, river: Sequence[int], ms: Sequence[Meld]) -> None:
-        melded = [0] * 34
-        discarded = [0] * 34
-        position = [0.0] * 34
-        for m in ms:
-            for tile in m.tiles:
-                melded[tile] += 1
-        for i, t in enumerate(river):
-            discarded[t] += 1
-            position[t] = (i + 1) / RIVER_SCALE
-        block = self._table[_T_BLOCKS + _SEAT_BLOCK * s : _T_BLOCKS + _SEAT_BLOCK * (s + 1)]
-        counts = np.array((melded, discarded), dtype=np.int16)
-        block[0:8] = (counts[:, None, :] >= _THRESH[None]).reshape(8, 34)
-        block[8] = 0.0
-        self._last[s] = -1
-        if river:
-            self._last[s] = river[-1]
-            block[8, river[-1]] = 1.0
-        block[9] = position
-        self._disc[s] = discarded
-        self._rl[s] = len(river)
-        self._ml[s] = list(ms)
+    def applied(self, state: HandState, events: Sequence[Event]) -> None:
+        """Follow the ``events`` of one ``state.apply`` (only for an encoder made with
+        ``follow_events=True``, which must then see every apply). A discard or a draw is followed
+        in place; anything else (a claim, a kong, a bonus tile, the end) makes the next
+        :meth:`encode` compare the whole state again."""
+        if state is not self._state or self._dirty:
+            self._dirty = True
+            return
+        mv, live, pubvis, cc = self._mv, self._live, self._pubvis, self._cc
+        for ev in events:
+            kind = ev.kind
+            if kind is _DISCARD:
+                s = ev.seat
+                t = ev.tile
+                assert s is not None and t is not None
+                n = self._rl[s] + 1
+                self._rl[s] = n
+                counts = self._disc[s]
+                c = counts[t] + 1
+                counts[t] = c
+                base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
+                if c <= 4:
+                    mv[base + (3 + c) * _W + t] = 1.0
+                mv[base + 9 * _W + t] = n / RIVER_SCALE
+                last = self._last[s]
+                if last >= 0:
+                    mv[base + 8 * _W + last] = 0.0
+                mv[base + 8 * _W + t] = 1.0
+                self._last[s] = t
+                self._tk[s].append(False)
+                c = pubvis[t]
+                pubvis[t] = c + 1
+                for ob in live:
+                    own = ob.own
+                    if ob.seat == s:  # own count −1, visible count unchanged
+                        h = own[t] - 1
+                        own[t] = h
+                        if h < 4:
+                            mv[(ob.private + h) * _W + t] = 0.0
+                    else:
+                        v = own[t] + c
+                        if v < 4:
+                            mv[(ob.private + 4 + v) * _W + t] = 1.0
+                k = cc[s] - 1
+                cc[s] = k
+                src = (_T_CONCEALED_OF + k) * _W
+                dst = (_T_CONCEALED + s) * _W
+                mv[dst : dst + _W] = mv[src : src + _W]
+            elif kind is _DRAW:
+                s = ev.seat
+                t = ev.tile
+                assert s is not None and t is not None
+                if t >= 34:  # a bonus tile: replaced (a BONUS event follows)
+                    continue
+                ob = self._observers[s]
+                if ob.state is state:
+                    own = ob.own
+                    h = own[t]
+                    own[t] = h + 1
+                    v = h + pubvis[t]
+                    if h < 4:
+                        mv[(ob.private + h) * _W + t] = 1.0
+                    if v < 4:
+                        mv[(ob.private + 4 + v) * _W + t] = 1.0
+                k = cc[s] + 1
+                cc[s] = k
+                src = (_T_CONCEALED_OF + k) * _W
+                dst = (_T_CONCEALED + s) * _W
+                mv[dst : dst + _W] = mv[src : src + _W]
+            elif kind is not _DECISION and kind is not _DECLINE:
+                self._dirty = True
+                return
+        self._scalars(state)
 
-    def _recount(self, state: HandState) -> None:
-        """Recount the public tiles (after a claim, a kong, a win): log every kind that moved."""
-        visible = [0] * 34
-        for s in range(4):
-            for m in state.melds[s]:
-                for tile in m.tiles:
-                    visible[tile] += 1
-            for k, gone in zip(state.rivers[s], state.taken[s], strict=True):
-                if not gone:
-                    visible[k] += 1
-            self._tk[s] = list(state.taken[s])
-        old = self._pubvis
-        self._log.extend(t for t in range(34) if visible[t] != old[t])
-        self._pubvis = visible
+    def _melds_moved(self, s: int, new: Sequence[Meld]) -> None:
+        """Seat ``s``'s melds changed (a claim, a kong, a robbed kong): move the counts that did."""
+        old = self._ml[s]
+        melded = self._melded[s]
+        base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
+        for i in range(max(len(old), len(new))):
+            before = old[i] if i < len(old) else None
+            after = new[i] if i < len(new) else None
+            if before is after:
+                continue
+            for meld, delta in ((before, -1), (after, 1)):
+                if meld is not None:
+                    for t in meld.tiles:
+                        c = melded[t]
+                        _put_count(self._mv, base, t, c, c + delta)
+                        melded[t] = c + delta
+                        self._public(t, delta)
+        self._ml[s] = list(new)
 
     def _start(self, ob: _Observer, state: HandState, seat: int) -> None:
-        """Point ``ob`` at ``state``: constant rows set, private rows cleared, every kind checked."""
+        """Make ``ob`` follow ``state``: its index and private rows built from scratch."""
         ob.state = state
-        ob.own = [0] * 34
-        ob.vis = [0] * 34
+        ob.checks = self._checks
         ob.drawn = -1
-        ob.phase = None
-        ob.bonus = ()
-        private = _T_PRIVATE + _PRIVATE_ROWS * seat
-        self._table[private : private + _PRIVATE_ROWS] = 0.0
-        idx = ob.idx
-        idx[:] = _T_ZERO
-        idx[0:8] = range(private, private + 8)
-        idx[_DRAWN] = private + 8
-        idx[_PENDING] = _T_PENDING
-        for r, s in enumerate(_ROTATED[seat]):
-            start = _SEATS + _SEAT_BLOCK * r
-            idx[start : start + _SEAT_BLOCK] = range(_SEAT_BLOCK * s, _SEAT_BLOCK * (s + 1))
-            idx[_SCALARS + _S_SCORE + r] = _T_SCORES + s
-        for plane in (seat, _S_PREVAILING + int(state.prevailing_wind), _S_DEALER + (-seat) % 4):
-            idx[_SCALARS + plane] = _T_ONE
-        ob.logpos = -1  # the first update checks every kind
+        ob.bonus = []
+        mv = self._mv
+        private = ob.private * _W
+        mv[private : private + _PRIVATE_ROWS * _W] = _ZERO_ROWS
+        ob.idxmv[:] = _INDEX_MV[seat][int(state.prevailing_wind)]
+        hand = state.hands[seat]
+        ob.own = own = list(hand)
+        pubvis = self._pubvis
+        for t in range(34):
+            n = own[t]
+            v = n + pubvis[t]
+            if v:
+                for k in range(min(n, 4)):
+                    mv[private + k * _W + t] = 1.0
+                for k in range(min(v, 4)):
+                    mv[private + (4 + k) * _W + t] = 1.0
+        self._live.append(ob)
 
     def encode(
         self, state: HandState, seat: int, match_scores: Sequence[float] | None = None
@@ -596,70 +735,56 @@ class StateEncoder:
         array each call (safe to keep: the encoder never writes to it again)."""
         if state is not self._state:
             self._reset(state)
-        self._sync(state)
+        if self._dirty:
+            self._sync(state)
+            self._dirty = not self._follow
         ob = self._observers[seat]
         if ob.state is not state:
             self._start(ob, state, seat)
-        idx = ob.idx
-        # own concealed and visible counts (private rows)
-        hand, own, log = state.hands[seat], ob.own, self._log
-        if ob.logpos != len(log) or hand != own:
-            mv, pubvis, vis, base = self._mv, self._pubvis, ob.vis, ob.base
-            kinds: Sequence[int] = range(34) if ob.logpos < 0 else log[ob.logpos :]
-            ob.logpos = len(log)
-            for t in kinds:
-                v = pubvis[t]
-                h = hand[t]
-                if h != own[t]:
-                    _put_count(mv, base, t, own[t], h)
+        hand, own = state.hands[seat], ob.own
+        if ob.checks != self._checks and hand != own:  # after a full compare: own hand too
+            mv, pubvis, base = self._mv, self._pubvis, ob.private * _W
+            river = state.rivers[seat]
+            kinds: Sequence[int] = (state.last_drawn, river[-1] if river else -1)
+            for _ in range(2):
+                for t in kinds:
+                    if t < 0:
+                        continue
+                    n = own[t]
+                    h = hand[t]
+                    if h == n:
+                        continue
+                    c = pubvis[t]
+                    if h == n + 1 and n + c < 4:  # a draw
+                        mv[base + n * _W + t] = 1.0
+                        mv[base + (4 + n + c) * _W + t] = 1.0
+                    elif h == n - 1 and n + c <= 4:  # a discard
+                        mv[base + h * _W + t] = 0.0
+                        mv[base + (4 + h + c) * _W + t] = 0.0
+                    else:
+                        _put_count(mv, base, t, n, h)
+                        _put_count(mv, base + 4 * _W, t, n + c, h + c)
                     own[t] = h
-                v += h
-                if v != vis[t]:
-                    _put_count(mv, base + 4 * _W, t, vis[t], v)
-                    vis[t] = v
-            if hand != own:  # own draw (or a change no hint named)
-                for t in (state.last_drawn, state.pending_tile):
-                    if t >= 0 and hand[t] != own[t]:
-                        _own_moved(mv, base, t, hand[t], own, vis, pubvis)
-                if hand != own:
-                    for t in range(34):
-                        if hand[t] != own[t]:
-                            _own_moved(mv, base, t, hand[t], own, vis, pubvis)
+                if hand == own:
+                    break
+                kinds = range(34)
+        ob.checks = self._checks
         phase = state.phase
         drawn = state.last_drawn if phase is Phase.TURN and state.current == seat else -1
         if drawn != ob.drawn:
             mv = self._mv
-            cell = ob.base + 8 * _W
+            cell = (ob.private + 8) * _W
             if ob.drawn >= 0:
                 mv[cell + ob.drawn] = 0.0
             if drawn >= 0:
                 mv[cell + drawn] = 1.0
             ob.drawn = drawn
-        # broadcast scalars: point at the constant row of the value
-        if phase is not ob.phase:
-            plane = _PHASE_PLANE.get(ob.phase)  # type: ignore[arg-type]
-            if plane is not None:
-                idx[plane] = _T_ZERO
-            plane = _PHASE_PLANE.get(phase)
-            if plane is not None:
-                idx[plane] = _T_ONE
-            ob.phase = phase
-        idx[_PLANE_TILES] = _T_TILES + state.tiles_left
-        hands = state.hands
-        s0, s1, s2, s3 = _ROTATED[seat]
-        idx[_PLANE_CONCEALED] = _T_CONCEALED + sum(hands[s0])
-        idx[_PLANE_CONCEALED + 1] = _T_CONCEALED + sum(hands[s1])
-        idx[_PLANE_CONCEALED + 2] = _T_CONCEALED + sum(hands[s2])
-        idx[_PLANE_CONCEALED + 3] = _T_CONCEALED + sum(hands[s3])
-        bonus = state.bonus
-        lens = (len(bonus[0]), len(bonus[1]), len(bonus[2]), len(bonus[3]))
-        if lens != ob.bonus:
-            for r, s in enumerate(_ROTATED[seat]):
-                idx[_PLANE_BONUS + r] = _T_BONUS + lens[s]
+        if self._bonus is not ob.bonus:  # own bonus tiles (one-hot rows)
+            idx = ob.idx
             idx[_PLANE_OWN_BONUS : _PLANE_OWN_BONUS + 8] = _T_ZERO
-            for b in bonus[seat]:
+            for b in state.bonus[seat]:
                 idx[_PLANE_OWN_BONUS + (int(b) - 34)] = _T_ONE
-            ob.bonus = lens
+            ob.bonus = self._bonus
         if match_scores is not None and type(match_scores) is not list:
             match_scores = list(match_scores)
         if match_scores != self._scores:
@@ -668,7 +793,7 @@ class StateEncoder:
             if match_scores is not None:
                 scores[:] = np.array([float(x) / 256.0 for x in match_scores], np.float32)[:, None]
             self._scores = None if match_scores is None else list(match_scores)
-        return self._table.take(idx, axis=0)
+        return self._table.take(ob.idx, axis=0)
 
 
 class _ViewSource:

@@ -96,7 +96,7 @@ class SelfPlayEnv:
         for agent in AGENTS:
             cumulative[agent] = 0.0
         for seat, action in chosen:
-            st.apply(seat, action)
+            aec._apply(seat, action)
         aec._after_step()
         rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
         obs = self._obs()

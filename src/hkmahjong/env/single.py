@@ -107,7 +107,7 @@ class SingleSeatEnv(gym.Env[dict[str, npt.NDArray[Any]], int]):
             view = st.view(seat)
             action = self._bots[a].choose(view, st.legal_actions(seat))
             aec._cumulative_rewards[a] = 0.0
-            st.apply(seat, action)
+            aec._apply(seat, action)
             aec._after_step()
         self._episode_reward += float(aec._cumulative_rewards[self.agent])
         aec._cumulative_rewards[self.agent] = 0.0
