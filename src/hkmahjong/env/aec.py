@@ -321,7 +321,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             for a in rewards:
                 rewards[a] = 0.0
             self._rewards_set = False
-        self._apply(seat, chosen)
+        self._encoder.applied(st, st.apply(seat, chosen))  # as _apply
         self._after_step()
 
     def _apply(self, seat: Wind, action: Action) -> None:

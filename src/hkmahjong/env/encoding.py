@@ -373,6 +373,7 @@ _T_ROWS = _T_CONCEALED_OF + 15
 _PHASE_ROW = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
 _DISCARD, _DRAW = EventKind.DISCARD, EventKind.DRAW
 _DECISION, _DECLINE = EventKind.DECISION, EventKind.DECLINE_BONUS_WIN
+_CLAIM, _BONUS = EventKind.CLAIM, EventKind.BONUS
 _PLANE_OWN_BONUS = _SCALARS + _S_OWN_BONUS
 _ROTATED = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
 
@@ -681,10 +682,57 @@ class StateEncoder:
                 src = (_T_CONCEALED_OF + k) * _W
                 dst = (_T_CONCEALED + s) * _W
                 mv[dst : dst + _W] = mv[src : src + _W]
-            elif kind is not _DECISION and kind is not _DECLINE:
+            elif kind is _CLAIM:
+                self._claimed(ev)
+            elif kind is _BONUS:
+                s = ev.seat
+                assert s is not None
+                bonus = list(self._bonus)
+                bonus[s] += 1
+                src = (_T_BONUS_OF + bonus[s]) * _W
+                dst = (_T_BONUS + s) * _W
+                mv[dst : dst + _W] = mv[src : src + _W]
+                self._bonus = bonus  # a new list: each seat re-reads its own bonus tiles
+            elif kind is not _DECISION and kind is not _DECLINE:  # a kong, the end
                 self._dirty = True
                 return
         self._scalars(state)
+
+    def _claimed(self, ev: Event) -> None:
+        """上 碰 槓: seat ``ev.seat`` took ``ev.source``'s last discard into meld ``ev.meld``."""
+        s, d, t, meld = ev.seat, ev.source, ev.tile, ev.meld
+        assert s is not None and d is not None and t is not None and meld is not None
+        self._tk[d][-1] = True
+        self._public(t, -1)
+        melded = self._melded[s]
+        base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
+        mv = self._mv
+        for x in meld.tiles:
+            c = melded[x]
+            _put_count(mv, base, x, c, c + 1)
+            melded[x] = c + 1
+            self._public(x, 1)
+        self._ml[s].append(meld)
+        ob = self._observers[s]
+        from_hand = list(meld.tiles)
+        from_hand.remove(t)
+        if ob.state is self._state:
+            for x in from_hand:
+                self._own_move(ob, x, -1)
+        k = self._cc[s] - len(from_hand)
+        self._cc[s] = k
+        src = (_T_CONCEALED_OF + k) * _W
+        dst = (_T_CONCEALED + s) * _W
+        mv[dst : dst + _W] = mv[src : src + _W]
+
+    def _own_move(self, ob: _Observer, t: int, delta: int) -> None:
+        """``ob``'s own count of kind ``t`` moves by ``delta``: its own and visible cells."""
+        n = ob.own[t]
+        c = self._pubvis[t]
+        base = ob.private * _W
+        _put_count(self._mv, base, t, n, n + delta)
+        _put_count(self._mv, base + 4 * _W, t, n + c, n + c + delta)
+        ob.own[t] = n + delta
 
     def _melds_moved(self, s: int, new: Sequence[Meld]) -> None:
         """Seat ``s``'s melds changed (a claim, a kong, a robbed kong): move the counts that did."""

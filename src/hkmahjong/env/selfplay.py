@@ -50,10 +50,11 @@ class SelfPlayEnv:
         return self._aec
 
     def _acting(self) -> list[str]:
-        st = self._aec.state_
-        if st is None or st.is_over or all(self._aec.terminations.values()):
-            return []
-        at = self._aec._agent_at_seat
+        aec = self._aec
+        st = aec.state_
+        if st is None or st.is_over or aec.terminations.get(AGENTS[0], True):
+            return []  # (every agent terminates together)
+        at = aec._agent_at_seat
         return [at[s] for s in st.to_act]
 
     def _obs(self) -> dict[str, Obs]:
@@ -81,26 +82,34 @@ class SelfPlayEnv:
         :raises IllegalActionError: when ``actions`` misses an acting seat, names a seat that need
             not act, or holds an illegal action (naming it and the legal set). Nothing is applied then.
         """
+        aec = self._aec
         acting = self._acting()
-        if set(actions) != set(acting):
+        if actions.keys() != set(acting):
             raise IllegalActionError(
                 f"step needs exactly one action for each seat that must act: {acting}, "
                 f"got {sorted(actions)}"
             )
-        st = self._aec.state_
-        assert st is not None
-        aec = self._aec
         seats = aec._seat_of_agent
         chosen = [(seats[a], aec._chosen(a, seats[a], actions[a])) for a in acting]
         cumulative = aec._cumulative_rewards
-        for agent in AGENTS:
-            cumulative[agent] = 0.0
+        if aec._rewards_set:  # the last step paid a hand: start from zero
+            for agent in AGENTS:
+                cumulative[agent] = 0.0
+                aec.rewards[agent] = 0.0
+            aec._rewards_set = False
         for seat, action in chosen:
             aec._apply(seat, action)
         aec._after_step()
-        rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
+        if aec._rewards_set:
+            rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
+        else:
+            rewards = dict.fromkeys(AGENTS, 0.0)
         obs = self._obs()
-        terms = dict(self._aec.terminations)
-        truncs = dict(self._aec.truncations)
-        infos = {a: dict(self._aec.infos[a]) for a in AGENTS}
-        return obs, rewards, terms, truncs, infos
+        infos = aec.infos
+        return (
+            obs,
+            rewards,
+            dict(aec.terminations),
+            dict(aec.truncations),
+            {a: dict(infos[a]) for a in AGENTS},
+        )
