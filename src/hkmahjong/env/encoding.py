@@ -374,6 +374,13 @@ _PHASE_ROW = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
 _DISCARD, _DRAW = EventKind.DISCARD, EventKind.DRAW
 _DECISION, _DECLINE = EventKind.DECISION, EventKind.DECLINE_BONUS_WIN
 _CLAIM, _BONUS = EventKind.CLAIM, EventKind.BONUS
+_CLAIM_PHASE, _ROB_PHASE = Phase.CLAIM, Phase.ROB
+_ROW = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
+_BLOCK_CELL = [(_T_BLOCKS + _SEAT_BLOCK * s) * _W for s in range(4)]
+_CONCEALED_ROW = [_ROW[_T_CONCEALED + s] for s in range(4)]
+_CONCEALED_OF_ROW = [_ROW[_T_CONCEALED_OF + n] for n in range(15)]
+_BONUS_ROW = [_ROW[_T_BONUS + s] for s in range(4)]
+_BONUS_OF_ROW = [_ROW[_T_BONUS_OF + n] for n in range(9)]
 _PLANE_OWN_BONUS = _SCALARS + _S_OWN_BONUS
 _ROTATED = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
 
@@ -457,7 +464,7 @@ class StateEncoder:
 
     __slots__ = ("_bonus", "_cc", "_checks", "_dirty", "_disc", "_follow", "_last", "_live",
                  "_melded", "_ml", "_mv", "_observers", "_pending", "_phase", "_pubvis", "_rl",
-                 "_scores", "_state", "_table", "_tiles", "_tk")  # fmt: skip
+                 "_scores", "_state", "_table", "_tiles", "_tk", "_visible")  # fmt: skip
 
     def __init__(self, *, follow_events: bool = False) -> None:
         """``follow_events=True``: the caller passes the events of every ``apply`` to
@@ -498,6 +505,8 @@ class StateEncoder:
         """Every meld tile and unclaimed discard of every seat, by kind."""
         self._live: list[_Observer] = []
         """Observers whose private rows follow this state."""
+        self._visible: list[tuple[list[int], int]] = []
+        """Own counts and first visible-plane cell of each live observer."""
         for ob in self._observers:
             ob.state = None
 
@@ -595,12 +604,12 @@ class StateEncoder:
         if phase is not self._phase:
             row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
             if row is not None:
-                mv[row * _W : (row + 1) * _W] = mv[_T_ZERO * _W : (_T_ZERO + 1) * _W]
+                mv[_ROW[row]] = mv[_ROW[_T_ZERO]]
             row = _PHASE_ROW.get(phase)
             if row is not None:
-                mv[row * _W : (row + 1) * _W] = mv[_T_ONE * _W : (_T_ONE + 1) * _W]
+                mv[_ROW[row]] = mv[_ROW[_T_ONE]]
             self._phase = phase
-        pending = state.pending_tile if phase is Phase.CLAIM or phase is Phase.ROB else -1
+        pending = state.pending_tile if phase is _CLAIM_PHASE or phase is _ROB_PHASE else -1
         if pending != self._pending:
             if self._pending >= 0:
                 mv[_T_PENDING * _W + self._pending] = 0.0
@@ -609,31 +618,29 @@ class StateEncoder:
             self._pending = pending
         tiles = state.tiles_left
         if tiles != self._tiles:
-            src = (_T_TILES_OF + tiles) * _W
-            mv[_T_TILES * _W : (_T_TILES + 1) * _W] = mv[src : src + _W]
+            mv[_ROW[_T_TILES]] = mv[_ROW[_T_TILES_OF + tiles]]
             self._tiles = tiles
 
     def applied(self, state: HandState, events: Sequence[Event]) -> None:
         """Follow the ``events`` of one ``state.apply`` (only for an encoder made with
-        ``follow_events=True``, which must then see every apply). A discard or a draw is followed
-        in place; anything else (a claim, a kong, a bonus tile, the end) makes the next
+        ``follow_events=True``, which must then see every apply). Discards, draws, claims and bonus
+        tiles are followed in place; anything else (a kong, the end of the hand) makes the next
         :meth:`encode` compare the whole state again."""
         if state is not self._state or self._dirty:
             self._dirty = True
             return
-        mv, live, pubvis, cc = self._mv, self._live, self._pubvis, self._cc
+        mv, pubvis, cc = self._mv, self._pubvis, self._cc
         for ev in events:
             kind = ev.kind
             if kind is _DISCARD:
-                s = ev.seat
-                t = ev.tile
-                assert s is not None and t is not None
+                s: int = ev.seat  # type: ignore[assignment]
+                t: int = ev.tile  # type: ignore[assignment]
                 n = self._rl[s] + 1
                 self._rl[s] = n
                 counts = self._disc[s]
                 c = counts[t] + 1
                 counts[t] = c
-                base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
+                base = _BLOCK_CELL[s]
                 if c <= 4:
                     mv[base + (3 + c) * _W + t] = 1.0
                 mv[base + 9 * _W + t] = n / RIVER_SCALE
@@ -643,28 +650,29 @@ class StateEncoder:
                 mv[base + 8 * _W + t] = 1.0
                 self._last[s] = t
                 self._tk[s].append(False)
+                # the discarder's own count −1 with its visible count −1, then every seat's
+                # visible count +1 (the discarder's visible count is back where it was)
+                ob = self._observers[s]
+                if ob.state is state:
+                    own = ob.own
+                    h = own[t] - 1
+                    own[t] = h
+                    mv[ob.private * _W + h * _W + t] = 0.0
+                    v = h + pubvis[t]
+                    if v < 4:
+                        mv[ob.private * _W + (4 + v) * _W + t] = 0.0
                 c = pubvis[t]
                 pubvis[t] = c + 1
-                for ob in live:
-                    own = ob.own
-                    if ob.seat == s:  # own count −1, visible count unchanged
-                        h = own[t] - 1
-                        own[t] = h
-                        if h < 4:
-                            mv[(ob.private + h) * _W + t] = 0.0
-                    else:
-                        v = own[t] + c
-                        if v < 4:
-                            mv[(ob.private + 4 + v) * _W + t] = 1.0
+                for own, cell in self._visible:
+                    v = own[t] + c
+                    if v < 4:
+                        mv[cell + v * _W + t] = 1.0
                 k = cc[s] - 1
                 cc[s] = k
-                src = (_T_CONCEALED_OF + k) * _W
-                dst = (_T_CONCEALED + s) * _W
-                mv[dst : dst + _W] = mv[src : src + _W]
+                mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
             elif kind is _DRAW:
-                s = ev.seat
-                t = ev.tile
-                assert s is not None and t is not None
+                s = ev.seat  # type: ignore[assignment]
+                t = ev.tile  # type: ignore[assignment]
                 if t >= 34:  # a bonus tile: replaced (a BONUS event follows)
                     continue
                 ob = self._observers[s]
@@ -672,26 +680,21 @@ class StateEncoder:
                     own = ob.own
                     h = own[t]
                     own[t] = h + 1
-                    v = h + pubvis[t]
                     if h < 4:
-                        mv[(ob.private + h) * _W + t] = 1.0
+                        mv[ob.private * _W + h * _W + t] = 1.0
+                    v = h + pubvis[t]
                     if v < 4:
-                        mv[(ob.private + 4 + v) * _W + t] = 1.0
+                        mv[ob.private * _W + (4 + v) * _W + t] = 1.0
                 k = cc[s] + 1
                 cc[s] = k
-                src = (_T_CONCEALED_OF + k) * _W
-                dst = (_T_CONCEALED + s) * _W
-                mv[dst : dst + _W] = mv[src : src + _W]
+                mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
             elif kind is _CLAIM:
                 self._claimed(ev)
             elif kind is _BONUS:
-                s = ev.seat
-                assert s is not None
+                s = ev.seat  # type: ignore[assignment]
                 bonus = list(self._bonus)
                 bonus[s] += 1
-                src = (_T_BONUS_OF + bonus[s]) * _W
-                dst = (_T_BONUS + s) * _W
-                mv[dst : dst + _W] = mv[src : src + _W]
+                mv[_BONUS_ROW[s]] = mv[_BONUS_OF_ROW[bonus[s]]]
                 self._bonus = bonus  # a new list: each seat re-reads its own bonus tiles
             elif kind is not _DECISION and kind is not _DECLINE:  # a kong, the end
                 self._dirty = True
@@ -775,6 +778,7 @@ class StateEncoder:
                 for k in range(min(v, 4)):
                     mv[private + (4 + k) * _W + t] = 1.0
         self._live.append(ob)
+        self._visible.append((ob.own, (ob.private + 4) * _W))
 
     def encode(
         self, state: HandState, seat: int, match_scores: Sequence[float] | None = None
