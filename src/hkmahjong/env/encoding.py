@@ -780,6 +780,39 @@ class StateEncoder:
         self._live.append(ob)
         self._visible.append((ob.own, (ob.private + 4) * _W))
 
+    def _own_check(self, ob: _Observer, state: HandState, seat: int) -> None:
+        """Bring ``ob``'s own and visible cells to its hand: the kinds of its last draw and last
+        discard first, then every kind if the hand still differs."""
+        ob.checks = self._checks
+        hand, own = state.hands[seat], ob.own
+        if hand == own:
+            return
+        mv, pubvis, base = self._mv, self._pubvis, ob.private * _W
+        river = state.rivers[seat]
+        kinds: Sequence[int] = (state.last_drawn, river[-1] if river else -1)
+        for _ in range(2):
+            for t in kinds:
+                if t < 0:
+                    continue
+                n = own[t]
+                h = hand[t]
+                if h == n:
+                    continue
+                c = pubvis[t]
+                if h == n + 1 and n + c < 4:  # a draw
+                    mv[base + n * _W + t] = 1.0
+                    mv[base + (4 + n + c) * _W + t] = 1.0
+                elif h == n - 1 and n + c <= 4:  # a discard
+                    mv[base + h * _W + t] = 0.0
+                    mv[base + (4 + h + c) * _W + t] = 0.0
+                else:
+                    _put_count(mv, base, t, n, h)
+                    _put_count(mv, base + 4 * _W, t, n + c, h + c)
+                own[t] = h
+            if hand == own:
+                break
+            kinds = range(34)
+
     def encode(
         self, state: HandState, seat: int, match_scores: Sequence[float] | None = None
     ) -> npt.NDArray[np.float32]:
@@ -793,34 +826,8 @@ class StateEncoder:
         ob = self._observers[seat]
         if ob.state is not state:
             self._start(ob, state, seat)
-        hand, own = state.hands[seat], ob.own
-        if ob.checks != self._checks and hand != own:  # after a full compare: own hand too
-            mv, pubvis, base = self._mv, self._pubvis, ob.private * _W
-            river = state.rivers[seat]
-            kinds: Sequence[int] = (state.last_drawn, river[-1] if river else -1)
-            for _ in range(2):
-                for t in kinds:
-                    if t < 0:
-                        continue
-                    n = own[t]
-                    h = hand[t]
-                    if h == n:
-                        continue
-                    c = pubvis[t]
-                    if h == n + 1 and n + c < 4:  # a draw
-                        mv[base + n * _W + t] = 1.0
-                        mv[base + (4 + n + c) * _W + t] = 1.0
-                    elif h == n - 1 and n + c <= 4:  # a discard
-                        mv[base + h * _W + t] = 0.0
-                        mv[base + (4 + h + c) * _W + t] = 0.0
-                    else:
-                        _put_count(mv, base, t, n, h)
-                        _put_count(mv, base + 4 * _W, t, n + c, h + c)
-                    own[t] = h
-                if hand == own:
-                    break
-                kinds = range(34)
-        ob.checks = self._checks
+        if ob.checks != self._checks:  # after a full compare: the own hand too
+            self._own_check(ob, state, seat)
         phase = state.phase
         drawn = state.last_drawn if phase is Phase.TURN and state.current == seat else -1
         if drawn != ob.drawn:
