@@ -130,6 +130,8 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._shown: list[tuple[list[Action], int | None, list[int]] | None] = [None] * 4
         """Per seat: the legal list, claimed tile and flat indices behind the last mask shown."""
         self._rewards_set = False
+        self._applies = 0
+        """Actions applied so far (in any hand): tells a cached "who acts now" from a stale one."""
         self._seed = 0
         self._hand = 0
         self._dealer_player = 0
@@ -321,7 +323,8 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             for a in rewards:
                 rewards[a] = 0.0
             self._rewards_set = False
-        self._encoder.applied(st, st.apply(seat, chosen))  # as _apply
+        self._applies += 1  # as _apply
+        self._encoder.applied(st, st.apply(seat, chosen))
         self._after_step()
 
     def _apply(self, seat: Wind, action: Action) -> None:
@@ -329,6 +332,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         to the hand goes through here)."""
         st = self.state_
         assert st is not None
+        self._applies += 1
         self._encoder.applied(st, st.apply(seat, action))
 
     def _who(self, agent: str) -> str:

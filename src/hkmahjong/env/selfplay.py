@@ -43,6 +43,10 @@ class SelfPlayEnv:
         self.possible_agents = list(AGENTS)
         self.observation_space = self._aec.observation_space
         self.action_space = self._aec.action_space
+        self._shown: tuple[object, int, list[str]] = (None, -1, [])
+        """(hand, actions applied, acting agents) of the last observations returned."""
+        self._info_sources: list[dict[str, Any]] = []
+        self._info_copies: dict[str, dict[str, Any]] = {}
 
     @property
     def aec(self) -> HKMahjongAEC:
@@ -58,7 +62,10 @@ class SelfPlayEnv:
         return [at[s] for s in st.to_act]
 
     def _obs(self) -> dict[str, Obs]:
-        return {a: self._aec.observe(a) for a in self._acting()}
+        acting = self._acting()
+        self._shown = (self._aec.state_, self._aec._applies, acting)
+        observe = self._aec.observe
+        return {a: observe(a) for a in acting}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -83,7 +90,9 @@ class SelfPlayEnv:
             not act, or holds an illegal action (naming it and the legal set). Nothing is applied then.
         """
         aec = self._aec
-        acting = self._acting()
+        state, applies, acting = self._shown
+        if state is not aec.state_ or applies != aec._applies:  # moved on since the last obs
+            acting = self._acting()
         if actions.keys() != set(acting):
             raise IllegalActionError(
                 f"step needs exactly one action for each seat that must act: {acting}, "
@@ -105,11 +114,13 @@ class SelfPlayEnv:
         else:
             rewards = dict.fromkeys(AGENTS, 0.0)
         obs = self._obs()
-        infos = aec.infos
-        return (
-            obs,
-            rewards,
-            dict(aec.terminations),
-            dict(aec.truncations),
-            {a: dict(infos[a]) for a in AGENTS},
-        )
+        return obs, rewards, dict(aec.terminations), dict(aec.truncations), self._infos()
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        """Every agent's info (copies, made again only when the env's infos change)."""
+        infos = self._aec.infos
+        sources = [infos[a] for a in AGENTS]
+        if sources != self._info_sources:  # (the env replaces an info dict to change it)
+            self._info_sources = sources
+            self._info_copies = {a: dict(i) for a, i in zip(AGENTS, sources, strict=True)}
+        return dict(self._info_copies)
