@@ -127,8 +127,8 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._agent_at_seat: list[str] = list(AGENTS)
         self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}
         self._encoder = StateEncoder(follow_events=True)
-        self._shown: list[tuple[list[Action], int | None, list[int]] | None] = [None] * 4
-        """Per seat: the legal list, claimed tile and flat indices behind the last mask shown."""
+        self._shown: list[tuple[int, list[Action], list[int]] | None] = [None] * 4
+        """Per seat: the apply count, legal list and flat indices behind the last mask shown."""
         self._rewards_set = False
         self._applies = 0
         """Actions applied so far (in any hand): tells a cached "who acts now" from a stale one."""
@@ -180,6 +180,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._start_hand()
 
     def _start_hand(self) -> None:
+        self._applies += 1  # a new hand: every mask shown before is stale
         self.state_ = HandState.new(
             self.ruleset,
             seed=hand_seed(self._seed, self._hand),
@@ -251,9 +252,10 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         assert st is not None
         seat = self._seat_of_agent[agent]
         legal = st.legal_actions(seat)
-        pending = pending_tile(st)
+        phase = st.phase
+        pending = st.pending_tile if phase is Phase.CLAIM or phase is Phase.ROB else None
         mask, keys = mask_and_keys(legal, pending)
-        self._shown[seat] = (legal, pending, keys)
+        self._shown[seat] = (self._applies, legal, keys)
         return mask
 
     def _chosen(self, agent: str, seat: Wind, action: int | np.integer[Any]) -> Action:
@@ -261,18 +263,16 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
 
         :raises IllegalActionError: naming the action and the legal set when it is not legal.
         """
-        st = self.state_
-        assert st is not None
-        legal = st.legal_actions(seat)
         index = int(action)
-        pending = pending_tile(st)
         shown = self._shown[seat]
-        if shown is not None and shown[0] == legal and shown[1] == pending:
-            try:  # the mask shown for this very legal list
-                return legal[shown[2].index(index)]
+        if shown is not None and shown[0] == self._applies:  # nothing applied since the mask
+            try:
+                return shown[1][shown[2].index(index)]
             except ValueError:
                 pass
-        return index_action(index, legal, pending, who=self._who(agent))
+        st = self.state_
+        assert st is not None
+        return index_action(index, st.legal_actions(seat), pending_tile(st), who=self._who(agent))
 
     def _seat_scores(self) -> list[float]:
         """Match scores by seat of the current hand."""
