@@ -106,21 +106,34 @@ class SelfPlayEnv:
                 cumulative[agent] = 0.0
                 aec.rewards[agent] = 0.0
             aec._rewards_set = False
-        for seat, action in chosen:
-            aec._apply(seat, action)
-        aec._after_step()
+        st = aec.state_
+        assert st is not None
+        encoder = aec._encoder
+        for seat, action in chosen:  # as aec._apply
+            aec._applies += 1
+            encoder.applied(st, st.apply(seat, action))
+        if st.is_over:
+            aec._after_step()  # pays the hand (and deals the next one of the episode)
+            obs = self._obs()
+        else:  # as aec._after_step + self._obs, reading who acts once
+            at = aec._agent_at_seat
+            to_act = st.to_act
+            aec.agent_selection = at[to_act[0]]
+            acting = [at[s] for s in to_act]
+            self._shown = (st, aec._applies, acting)
+            observe = aec.observe
+            obs = {a: observe(a) for a in acting}
         if aec._rewards_set:
             rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
         else:
             rewards = dict.fromkeys(AGENTS, 0.0)
-        obs = self._obs()
         return obs, rewards, dict(aec.terminations), dict(aec.truncations), self._infos()
 
     def _infos(self) -> dict[str, dict[str, Any]]:
         """Every agent's info (copies, made again only when the env's infos change)."""
         infos = self._aec.infos
-        sources = [infos[a] for a in AGENTS]
+        sources = list(infos.values())
         if sources != self._info_sources:  # (the env replaces an info dict to change it)
             self._info_sources = sources
-            self._info_copies = {a: dict(i) for a, i in zip(AGENTS, sources, strict=True)}
+            self._info_copies = {a: dict(i) for a, i in infos.items()}
         return dict(self._info_copies)
