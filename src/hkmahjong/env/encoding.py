@@ -705,37 +705,44 @@ class StateEncoder:
         """上 碰 槓: seat ``ev.seat`` took ``ev.source``'s last discard into meld ``ev.meld``."""
         s, d, t, meld = ev.seat, ev.source, ev.tile, ev.meld
         assert s is not None and d is not None and t is not None and meld is not None
-        self._tk[d][-1] = True
-        self._public(t, -1)
-        melded = self._melded[s]
-        base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
         mv = self._mv
-        for x in meld.tiles:
+        self._tk[d][-1] = True
+        tiles = meld.tiles
+        melded = self._melded[s]
+        base = _BLOCK_CELL[s]
+        for x in tiles:
             c = melded[x]
-            _put_count(mv, base, x, c, c + 1)
             melded[x] = c + 1
-            self._public(x, 1)
+            if c < 4:
+                mv[base + c * _W + x] = 1.0
         self._ml[s].append(meld)
-        ob = self._observers[s]
-        from_hand = list(meld.tiles)
-        from_hand.remove(t)
-        if ob.state is self._state:
-            for x in from_hand:
-                self._own_move(ob, x, -1)
-        k = self._cc[s] - len(from_hand)
+        public: dict[int, int] = {}  # kind → public count change: the meld in, the discard out
+        for x in tiles:
+            public[x] = public.get(x, 0) + 1
+        public[t] -= 1
+        own: dict[int, int] = {}  # kind → the claimer's own count change
+        for x in tiles:
+            own[x] = own.get(x, 0) - 1
+        own[t] += 1
+        claimer = self._observers[s]
+        pubvis = self._pubvis
+        for kind, dp in public.items():
+            c = pubvis[kind]
+            pubvis[kind] = c + dp
+            for ob in self._live:
+                n = ob.own[kind]
+                new = n + c + dp + (own[kind] if ob is claimer else 0)
+                if new != n + c:
+                    _put_count(mv, (ob.private + 4) * _W, kind, n + c, new)
+        if claimer.state is self._state:
+            for kind, dn in own.items():
+                if dn:
+                    n = claimer.own[kind]
+                    _put_count(mv, claimer.private * _W, kind, n, n + dn)
+                    claimer.own[kind] = n + dn
+        k = self._cc[s] - len(tiles) + 1
         self._cc[s] = k
-        src = (_T_CONCEALED_OF + k) * _W
-        dst = (_T_CONCEALED + s) * _W
-        mv[dst : dst + _W] = mv[src : src + _W]
-
-    def _own_move(self, ob: _Observer, t: int, delta: int) -> None:
-        """``ob``'s own count of kind ``t`` moves by ``delta``: its own and visible cells."""
-        n = ob.own[t]
-        c = self._pubvis[t]
-        base = ob.private * _W
-        _put_count(self._mv, base, t, n, n + delta)
-        _put_count(self._mv, base + 4 * _W, t, n + c, n + c + delta)
-        ob.own[t] = n + delta
+        mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
 
     def _melds_moved(self, s: int, new: Sequence[Meld]) -> None:
         """Seat ``s``'s melds changed (a claim, a kong, a robbed kong): move the counts that did."""
