@@ -372,7 +372,10 @@ _T_CONCEALED_OF = _T_BONUS_OF + 9  # count / 14 for 0…14
 _T_ROWS = _T_CONCEALED_OF + 15
 _PHASE_ROW = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
 _DISCARD, _DRAW = EventKind.DISCARD, EventKind.DRAW
-_DECISION, _DECLINE = EventKind.DECISION, EventKind.DECLINE_BONUS_WIN
+_NO_PLANE_CHANGE = frozenset(
+    (EventKind.DECISION, EventKind.DECLINE_BONUS_WIN, EventKind.EXHAUSTIVE_DRAW, EventKind.HAND_END)
+)
+"""Events that move no tile (the phase, read from the state, is all that changes)."""
 _CLAIM, _BONUS = EventKind.CLAIM, EventKind.BONUS
 _CLAIM_PHASE, _ROB_PHASE = Phase.CLAIM, Phase.ROB
 _ROW = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
@@ -624,7 +627,7 @@ class StateEncoder:
     def applied(self, state: HandState, events: Sequence[Event]) -> None:
         """Follow the ``events`` of one ``state.apply`` (only for an encoder made with
         ``follow_events=True``, which must then see every apply). Discards, draws, claims and bonus
-        tiles are followed in place; anything else (a kong, the end of the hand) makes the next
+        tiles are followed in place; anything else (a kong, a win) makes the next
         :meth:`encode` compare the whole state again."""
         if state is not self._state or self._dirty:
             self._dirty = True
@@ -696,7 +699,7 @@ class StateEncoder:
                 bonus[s] += 1
                 mv[_BONUS_ROW[s]] = mv[_BONUS_OF_ROW[bonus[s]]]
                 self._bonus = bonus  # a new list: each seat re-reads its own bonus tiles
-            elif kind is not _DECISION and kind is not _DECLINE:  # a kong, the end
+            elif kind not in _NO_PLANE_CHANGE:  # a kong, a win
                 self._dirty = True
                 return
         self._scalars(state)
