@@ -411,7 +411,6 @@ def _index(seat: int, prevailing: int) -> npt.NDArray[np.intp]:
 
 _INDEX = [[_index(seat, prevailing) for prevailing in range(4)] for seat in range(4)]
 _INDEX_MV = [[memoryview(idx) for idx in by_wind] for by_wind in _INDEX]  # type: ignore[arg-type]
-_ZERO_ROWS = memoryview(np.zeros(_PRIVATE_ROWS * _W, dtype=np.float32))  # type: ignore[arg-type]
 
 
 def _flat(buf: npt.NDArray[np.float32]) -> memoryview[float]:
@@ -772,21 +771,13 @@ class StateEncoder:
         ob.checks = self._checks
         ob.drawn = -1
         ob.bonus = []
-        mv = self._mv
-        private = ob.private * _W
-        mv[private : private + _PRIVATE_ROWS * _W] = _ZERO_ROWS
         ob.idxmv[:] = _INDEX_MV[seat][int(state.prevailing_wind)]
-        hand = state.hands[seat]
-        ob.own = own = list(hand)
-        pubvis = self._pubvis
-        for t in range(34):
-            n = own[t]
-            v = n + pubvis[t]
-            if v:
-                for k in range(min(n, 4)):
-                    mv[private + k * _W + t] = 1.0
-                for k in range(min(v, 4)):
-                    mv[private + (4 + k) * _W + t] = 1.0
+        ob.own = list(state.hands[seat])
+        counts = np.array((ob.own, self._pubvis), dtype=np.int16)
+        counts[1] += counts[0]
+        table = self._table
+        table[ob.private : ob.private + 8] = (counts[:, None, :] >= _THRESH[None]).reshape(8, _W)
+        table[ob.private + 8] = 0.0
         self._live.append(ob)
         self._visible.append((ob.own, (ob.private + 4) * _W))
 
