@@ -43,8 +43,8 @@ class SelfPlayEnv:
         self.possible_agents = list(AGENTS)
         self.observation_space = self._aec.observation_space
         self.action_space = self._aec.action_space
-        self._shown: tuple[object, int, list[str]] = (None, -1, [])
-        """(hand, actions applied, acting agents) of the last observations returned."""
+        self._shown: tuple[int, list[str]] = (-1, [])
+        """(actions applied, acting agents) of the last observations returned."""
         self._info_sources: list[dict[str, Any]] = []
         self._info_copies: dict[str, dict[str, Any]] = {}
 
@@ -63,7 +63,7 @@ class SelfPlayEnv:
 
     def _obs(self) -> dict[str, Obs]:
         acting = self._acting()
-        self._shown = (self._aec.state_, self._aec._applies, acting)
+        self._shown = (self._aec._applies, acting)
         observe = self._aec.observe
         return {a: observe(a) for a in acting}
 
@@ -90,8 +90,8 @@ class SelfPlayEnv:
             not act, or holds an illegal action (naming it and the legal set). Nothing is applied then.
         """
         aec = self._aec
-        state, applies, acting = self._shown
-        if state is not aec.state_ or applies != aec._applies:  # moved on since the last obs
+        applies, acting = self._shown
+        if applies != aec._applies:  # something was applied since the last observations
             acting = self._acting()
         if actions.keys() != set(acting):
             raise IllegalActionError(
@@ -120,20 +120,16 @@ class SelfPlayEnv:
             to_act = st.to_act
             aec.agent_selection = at[to_act[0]]
             acting = [at[s] for s in to_act]
-            self._shown = (st, aec._applies, acting)
+            self._shown = (aec._applies, acting)
             observe = aec.observe
             obs = {a: observe(a) for a in acting}
         if aec._rewards_set:
             rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
         else:
             rewards = dict.fromkeys(AGENTS, 0.0)
-        return obs, rewards, dict(aec.terminations), dict(aec.truncations), self._infos()
-
-    def _infos(self) -> dict[str, dict[str, Any]]:
-        """Every agent's info (copies, made again only when the env's infos change)."""
-        infos = self._aec.infos
+        infos = aec.infos
         sources = list(infos.values())
         if sources != self._info_sources:  # (the env replaces an info dict to change it)
             self._info_sources = sources
             self._info_copies = {a: dict(i) for a, i in infos.items()}
-        return dict(self._info_copies)
+        return obs, rewards, dict(aec.terminations), dict(aec.truncations), dict(self._info_copies)
