@@ -99,7 +99,9 @@ class SelfPlayEnv:
                 f"got {sorted(actions)}"
             )
         seats = aec._seat_of_agent
-        chosen = [(seats[a], aec._chosen(a, seats[a], actions[a])) for a in acting]
+        chosen = []
+        for a in acting:  # every action checked before any is applied
+            chosen.append((seats[a], aec._chosen(a, seats[a], actions[a])))
         cumulative = aec._cumulative_rewards
         if aec._rewards_set:  # the last step paid a hand: start from zero
             for agent in AGENTS:
@@ -118,11 +120,16 @@ class SelfPlayEnv:
         else:  # as aec._after_step + self._obs, reading who acts once
             at = aec._agent_at_seat
             to_act = st.to_act
-            aec.agent_selection = at[to_act[0]]
-            acting = [at[s] for s in to_act]
-            self._shown = (aec._applies, acting)
+            first = at[to_act[0]]
+            aec.agent_selection = first
             observe = aec.observe
-            obs = {a: observe(a) for a in acting}
+            if len(to_act) == 1:  # (most steps: no comprehension to run)
+                acting = [first]
+                obs = {first: observe(first)}
+            else:
+                acting = [at[s] for s in to_act]
+                obs = {a: observe(a) for a in acting}
+            self._shown = (aec._applies, acting)
         if aec._rewards_set:
             rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
         else:
