@@ -1,11 +1,14 @@
-"""Research env speed (issue 7): steps/s and hands/s with random agents through the AEC env, the
-self-play dict env, and the bare engine, on the same seeds in the same run; prints the overhead.
+"""Research env speed (issue 7): steps/s and hands/s with random agents through the AEC env (with
+and without the feature planes) and the self-play dict env, next to the engine's own random-player
+driver (the reference) and a bare legal-actions-and-apply loop, on the same seeds in the same run.
 
-    python bench/bench_env.py [--hands N]
+    python bench/bench_env.py [--hands N] [--rounds R]     # default 600 hands; 2400 for a longer run
 
-The bare-engine loop does what any driver must: ask the legal actions of the acting seat, pick one
-uniformly, apply it. The env loop additionally builds the observation planes and the action mask
-(what a learner needs) — that is the overhead measured. Target: overhead under 30 %.
+The engine's driver asks each seat's player to choose from its ``PlayerView`` (what any agent
+needs); the env loops additionally build the observation planes and the action mask (what a learner
+needs) — that is the overhead measured. Target: the AEC env and the self-play env within 30 % of
+the engine's driver. The drivers run interleaved in rounds, so a change in machine load (another
+job on the machine) hits them alike; run it a few times and read the spread.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ described in :data:`PLANES`; seats are *relative* to the observer (0 = self, 1 =
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -77,17 +77,18 @@ _PLAIN_INDEX = {
 }
 
 
-def _build_index_by_id() -> dict[int, int]:
-    """Flat index of every interned non-chow Action (the engine caches one object per action)."""
+def _build_index_of_action() -> dict[Action, int]:
+    """Flat index of every non-chow Action (the engine interns one object per action, hashed and
+    compared by identity: a dict lookup is a pointer hash)."""
     from hkmahjong.tiles import Tile
 
-    table: dict[int, int] = {}
+    table: dict[Action, int] = {}
     for k in range(34):
-        table[id(Action.discard(Tile(k)))] = k
-        table[id(Action.concealed_kong(Tile(k)))] = CONCEALED_KONG_BASE + k
-        table[id(Action.added_kong(Tile(k)))] = ADDED_KONG_BASE + k
+        table[Action.discard(Tile(k))] = k
+        table[Action.concealed_kong(Tile(k))] = CONCEALED_KONG_BASE + k
+        table[Action.added_kong(Tile(k))] = ADDED_KONG_BASE + k
     for kind, index in _PLAIN_INDEX.items():
-        table[id(Action.plain(kind))] = index
+        table[Action.plain(kind)] = index
     return table
 
 
@@ -132,7 +133,7 @@ def _offered_index(action: Action, pending_tile: int | None) -> int:
     """The flat index of ``action``, or −1 for ``false_win`` (never offered by the env)."""
     if action.kind is ActionKind.FALSE_WIN:
         return -1
-    index = _INDEX_BY_ID.get(id(action))
+    index = _INDEX_OF_ACTION.get(action)
     return action_index(action, pending_tile) if index is None else index
 
 
@@ -142,7 +143,8 @@ def mask_and_keys(
     """The legal-action mask and the flat index of each action of ``legal`` (−1 for one the env
     does not offer: ``false_win``)."""
     try:
-        keys = list(map(_INDEX_OF_ID, map(id, legal)))  # every action but a chow is interned
+        table = _INDEX_OF if pending_tile is None else _WINDOW_INDEX_OF[pending_tile]
+        keys = list(map(table, legal))
     except KeyError:
         keys = [_offered_index(a, pending_tile) for a in legal]
     cells = bytearray(NUM_ACTIONS)
@@ -159,9 +161,8 @@ def index_action(
 
     :raises IllegalActionError: naming the index, its meaning and the legal set when it is not legal.
     """
-    by_id = _INDEX_BY_ID
     for a in legal:
-        i = by_id.get(id(a))
+        i = _INDEX_OF_ACTION.get(a)
         if i is None and a.kind is not ActionKind.FALSE_WIN:
             i = action_index(a, pending_tile)
         if i == index:
@@ -173,8 +174,23 @@ def index_action(
     )
 
 
-_INDEX_BY_ID = _build_index_by_id()
-_INDEX_OF_ID = _INDEX_BY_ID.__getitem__
+_INDEX_OF_ACTION = _build_index_of_action()
+_INDEX_OF = _INDEX_OF_ACTION.__getitem__
+
+
+def _window_index_of(pending: int) -> Callable[[Action], int]:
+    """The index lookup of a window on claimed tile ``pending``: the three chows with it too."""
+    from hkmahjong.tiles import Tile
+
+    table = dict(_INDEX_OF_ACTION)
+    for offset in range(3):  # the chow starting ``offset`` below the claimed tile
+        first = pending - offset
+        if pending < 27 and first >= 0 and first // 9 == pending // 9 and first % 9 <= 6:
+            table[Action.chow(Tile(first))] = CHOW_LOW + offset
+    return table.__getitem__
+
+
+_WINDOW_INDEX_OF = [_window_index_of(t) for t in range(34)]
 
 
 def describe_action(index: int) -> str:
