@@ -238,10 +238,11 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
         mask = self.action_mask(agent)
         assert self.state_ is not None
+        scores = self._scores
+        if self._scores_key[0] != self.match_scores or self._scores_key[1] != self._dealer_player:
+            scores = self._current_scores()
         return {
-            "observation": self._encoder.encode(
-                self.state_, self._seat_of_agent[agent], self._current_scores()
-            ),
+            "observation": self._encoder.encode(self.state_, self._seat_of_agent[agent], scores),
             "action_mask": mask,
         }
 
@@ -316,7 +317,14 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             legal = st.legal_actions(seat)
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
-        chosen = self._chosen(agent, seat, action)
+        shown = self._shown[seat]
+        if shown is not None and shown[0] == self._applies:  # (as _chosen, one call less)
+            try:
+                chosen = shown[1][shown[2].index(int(action))]
+            except ValueError:
+                chosen = self._chosen(agent, seat, action)
+        else:
+            chosen = self._chosen(agent, seat, action)
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_set:
             rewards = self.rewards

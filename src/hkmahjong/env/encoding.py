@@ -596,7 +596,8 @@ class StateEncoder:
                         if gone != old[i]:
                             self._public(river[i], -1 if gone else 1)
                     self._tk[s] = list(new)
-        self._scalars(state)
+        self._dirty = False  # (encode sets it again as needed)
+        self.applied(state, ())  # the phase, claimed-tile and tiles-left rows
         mv = self._mv
         hands, cc = state.hands, self._cc
         for s in range(4):
@@ -614,30 +615,6 @@ class StateEncoder:
                 mv[dst : dst + _W] = mv[src : src + _W]
             self._bonus = bonus
         self._checks += 1  # every seat re-checks its own hand
-
-    def _scalars(self, state: HandState) -> None:
-        """The phase, claimed-tile and tiles-left rows."""
-        mv = self._mv
-        phase = state.phase
-        if phase is not self._phase:
-            row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
-            if row is not None:
-                mv[_ROW[row]] = mv[_ROW[_T_ZERO]]
-            row = _PHASE_ROW.get(phase)
-            if row is not None:
-                mv[_ROW[row]] = mv[_ROW[_T_ONE]]
-            self._phase = phase
-        pending = state.pending_tile if phase is _CLAIM_PHASE or phase is _ROB_PHASE else -1
-        if pending != self._pending:
-            if self._pending >= 0:
-                mv[_T_PENDING * _W + self._pending] = 0.0
-            if pending >= 0:
-                mv[_T_PENDING * _W + pending] = 1.0
-            self._pending = pending
-        tiles = state.tiles_left
-        if tiles != self._tiles:
-            mv[_ROW[_T_TILES]] = mv[_ROW[_T_TILES_OF + tiles]]
-            self._tiles = tiles
 
     def applied(self, state: HandState, events: Sequence[Event]) -> None:
         """Follow the ``events`` of one ``state.apply`` (only for an encoder made with
@@ -717,7 +694,27 @@ class StateEncoder:
             elif kind not in _NO_PLANE_CHANGE:  # a kong, a win
                 self._dirty = True
                 return
-        self._scalars(state)
+        # the phase, claimed-tile and tiles-left rows
+        phase = state.phase
+        if phase is not self._phase:
+            row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
+            if row is not None:
+                mv[_ROW[row]] = mv[_ROW[_T_ZERO]]
+            row = _PHASE_ROW.get(phase)
+            if row is not None:
+                mv[_ROW[row]] = mv[_ROW[_T_ONE]]
+            self._phase = phase
+        pending = state.pending_tile if phase is _CLAIM_PHASE or phase is _ROB_PHASE else -1
+        if pending != self._pending:
+            if self._pending >= 0:
+                mv[_T_PENDING * _W + self._pending] = 0.0
+            if pending >= 0:
+                mv[_T_PENDING * _W + pending] = 1.0
+            self._pending = pending
+        tiles = state.tiles_left
+        if tiles != self._tiles:
+            mv[_ROW[_T_TILES]] = mv[_ROW[_T_TILES_OF + tiles]]
+            self._tiles = tiles
 
     def _claimed(self, ev: Event) -> None:
         """上 碰 槓: seat ``ev.seat`` took ``ev.source``'s last discard into meld ``ev.meld``."""
