@@ -127,8 +127,12 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._agent_at_seat: list[str] = list(AGENTS)
         self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}
         self._encoder = StateEncoder(follow_events=True)
-        self._shown: list[tuple[int, list[Action], list[int]] | None] = [None] * 4
-        """Per seat: the apply count, legal list and flat indices behind the last mask shown."""
+        self._shown_at = [-1, -1, -1, -1]
+        """Per seat: the apply count when its last mask was shown (no tuple per step: less GC)."""
+        self._shown_legal: list[list[Action]] = [[], [], [], []]
+        """Per seat: the legal actions behind its last mask."""
+        self._shown_keys: list[list[int]] = [[], [], [], []]
+        """Per seat: the flat index of each of those actions."""
         self._rewards_set = False
         self._applies = 0
         """Actions applied so far (in any hand): tells a cached "who acts now" from a stale one."""
@@ -256,7 +260,9 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         phase = st.phase
         pending = st.pending_tile if phase is Phase.CLAIM or phase is Phase.ROB else None
         mask, keys = mask_and_keys(legal, pending)
-        self._shown[seat] = (self._applies, legal, keys)
+        self._shown_at[seat] = self._applies
+        self._shown_legal[seat] = legal
+        self._shown_keys[seat] = keys
         return mask
 
     def _chosen(self, agent: str, seat: Wind, action: int | np.integer[Any]) -> Action:
@@ -265,10 +271,9 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         :raises IllegalActionError: naming the action and the legal set when it is not legal.
         """
         index = int(action)
-        shown = self._shown[seat]
-        if shown is not None and shown[0] == self._applies:  # nothing applied since the mask
+        if self._shown_at[seat] == self._applies:  # nothing applied since the mask
             try:
-                return shown[1][shown[2].index(index)]
+                return self._shown_legal[seat][self._shown_keys[seat].index(index)]
             except ValueError:
                 pass
         st = self.state_
@@ -317,10 +322,9 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             legal = st.legal_actions(seat)
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
-        shown = self._shown[seat]
-        if shown is not None and shown[0] == self._applies:  # (as _chosen, one call less)
+        if self._shown_at[seat] == self._applies:  # (as _chosen, one call less)
             try:
-                chosen = shown[1][shown[2].index(int(action))]
+                chosen = self._shown_legal[seat][self._shown_keys[seat].index(int(action))]
             except ValueError:
                 chosen = self._chosen(agent, seat, action)
         else:

@@ -43,8 +43,10 @@ class SelfPlayEnv:
         self.possible_agents = list(AGENTS)
         self.observation_space = self._aec.observation_space
         self.action_space = self._aec.action_space
-        self._shown: tuple[int, list[str]] = (-1, [])
-        """(actions applied, acting agents) of the last observations returned."""
+        self._acting_at = -1
+        """The env's apply count when the last observations were returned ..."""
+        self._acting_now: list[str] = []
+        """... and the agents they went to."""
         self._info_sources: list[dict[str, Any]] = []
         self._info_copies: dict[str, dict[str, Any]] = {}
 
@@ -63,7 +65,8 @@ class SelfPlayEnv:
 
     def _obs(self) -> dict[str, Obs]:
         acting = self._acting()
-        self._shown = (self._aec._applies, acting)
+        self._acting_at = self._aec._applies
+        self._acting_now = acting
         observe = self._aec.observe
         return {a: observe(a) for a in acting}
 
@@ -74,6 +77,13 @@ class SelfPlayEnv:
         self._aec.reset(seed=seed, options=options)
         obs = self._obs()
         return obs, {a: dict(self._aec.infos[a]) for a in obs}
+
+    @staticmethod
+    def _wrong_agents(acting: list[str], actions: dict[str, Any]) -> IllegalActionError:
+        return IllegalActionError(
+            f"step needs exactly one action for each seat that must act: {acting}, "
+            f"got {sorted(actions)}"
+        )
 
     def step(
         self, actions: dict[str, int | np.integer[Any]]
@@ -90,18 +100,21 @@ class SelfPlayEnv:
             not act, or holds an illegal action (naming it and the legal set). Nothing is applied then.
         """
         aec = self._aec
-        applies, acting = self._shown
-        if applies != aec._applies:  # something was applied since the last observations
+        acting = self._acting_now
+        if self._acting_at != aec._applies:  # something was applied since the last observations
             acting = self._acting()
-        if actions.keys() != set(acting):
-            raise IllegalActionError(
-                f"step needs exactly one action for each seat that must act: {acting}, "
-                f"got {sorted(actions)}"
-            )
         seats = aec._seat_of_agent
-        chosen = []
-        for a in acting:  # every action checked before any is applied
-            chosen.append((seats[a], aec._chosen(a, seats[a], actions[a])))
+        if len(acting) == 1 and len(actions) == 1:  # most steps: no set, no comprehension
+            a = acting[0]
+            if a not in actions:
+                raise self._wrong_agents(acting, actions)
+            chosen = [(seats[a], aec._chosen(a, seats[a], actions[a]))]
+        else:
+            if actions.keys() != set(acting):
+                raise self._wrong_agents(acting, actions)
+            chosen = []
+            for a in acting:  # every action checked before any is applied
+                chosen.append((seats[a], aec._chosen(a, seats[a], actions[a])))
         cumulative = aec._cumulative_rewards
         if aec._rewards_set:  # the last step paid a hand: start from zero
             for agent in AGENTS:
@@ -129,7 +142,8 @@ class SelfPlayEnv:
             else:
                 acting = [at[s] for s in to_act]
                 obs = {a: observe(a) for a in acting}
-            self._shown = (aec._applies, acting)
+            self._acting_at = aec._applies
+            self._acting_now = acting
         if aec._rewards_set:
             rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
         else:
