@@ -46,6 +46,7 @@ from hkmahjong.tiles import Wind
 __all__ = ["AGENTS", "HKMahjongAEC", "RewardFn", "env", "hand_seed", "raw_env"]
 
 AGENTS: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
+_CLAIM, _ROB = Phase.CLAIM, Phase.ROB
 RewardFn = Callable[[HandOutcome, int], float]
 """A reward function: (hand outcome, seat) → reward for that seat."""
 
@@ -258,7 +259,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         seat = self._seat_of_agent[agent]
         legal = st.legal_actions(seat)
         phase = st.phase
-        pending = st.pending_tile if phase is Phase.CLAIM or phase is Phase.ROB else None
+        pending = st.pending_tile if phase is _CLAIM or phase is _ROB else None
         mask, keys = mask_and_keys(legal, pending)
         self._shown_at[seat] = self._applies
         self._shown_legal[seat] = legal

@@ -393,7 +393,7 @@ _NO_PLANE_CHANGE = frozenset(
 )
 """Events that move no tile (the phase, read from the state, is all that changes)."""
 _CLAIM, _BONUS = EventKind.CLAIM, EventKind.BONUS
-_CLAIM_PHASE, _ROB_PHASE = Phase.CLAIM, Phase.ROB
+_TURN_PHASE, _CLAIM_PHASE, _ROB_PHASE = Phase.TURN, Phase.CLAIM, Phase.ROB
 _ROW = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
 _BLOCK_CELL = [(_T_BLOCKS + _SEAT_BLOCK * s) * _W for s in range(4)]
 _CONCEALED_ROW = [_ROW[_T_CONCEALED + s] for s in range(4)]
@@ -843,7 +843,7 @@ class StateEncoder:
         if ob.checks != self._checks:  # after a full compare: the own hand too
             self._own_check(ob, state, seat)
         phase = state.phase
-        drawn = state.last_drawn if phase is Phase.TURN and state.current == seat else -1
+        drawn = state.last_drawn if phase is _TURN_PHASE and state.current == seat else -1
         if drawn != ob.drawn:
             mv = self._mv
             cell = (ob.private + 8) * _W
