@@ -136,6 +136,8 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         """Per seat: the flat index of each of those actions."""
         self._rewards_set = False
         self._applies = 0
+        self._infos_version = 0
+        """Counts every change of ``infos`` (the self-play env copies them only then)."""
         """Actions applied so far (in any hand): tells a cached "who acts now" from a stale one."""
         self._seed = 0
         self._hand = 0
@@ -196,6 +198,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._seat_of_agent = {a: self.seat_of(a) for a in AGENTS}
         for a in self.agents:
             self.infos[a] = {"seat": self.seat_of(a).letter, "hand": self._hand}
+        self._infos_version += 1
         self._after_step()
 
     def _after_step(self) -> None:
@@ -225,6 +228,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
                     "outcome": outcome,
                     "match_scores": list(self.match_scores),
                 }
+            self._infos_version += 1
             self.agent_selection = self.agents[0]
             return
         if not outcome.dealer_stays:

@@ -47,7 +47,7 @@ class SelfPlayEnv:
         """The env's apply count when the last observations were returned ..."""
         self._acting_now: list[str] = []
         """... and the agents they went to."""
-        self._info_sources: list[dict[str, Any]] = []
+        self._infos_at = -1
         self._info_copies: dict[str, dict[str, Any]] = {}
 
     @property
@@ -79,6 +79,14 @@ class SelfPlayEnv:
         return obs, {a: dict(self._aec.infos[a]) for a in obs}
 
     @staticmethod
+    def _new_step(aec: HKMahjongAEC) -> None:
+        """The rewards of the last step (a payout) are spent: zero them."""
+        for agent in AGENTS:
+            aec._cumulative_rewards[agent] = 0.0
+            aec.rewards[agent] = 0.0
+        aec._rewards_set = False
+
+    @staticmethod
     def _wrong_agents(acting: list[str], actions: dict[str, Any]) -> IllegalActionError:
         return IllegalActionError(
             f"step needs exactly one action for each seat that must act: {acting}, "
@@ -104,29 +112,29 @@ class SelfPlayEnv:
         if self._acting_at != aec._applies:  # something was applied since the last observations
             acting = self._acting()
         seats = aec._seat_of_agent
-        if len(acting) == 1 and len(actions) == 1:  # most steps: no set, no comprehension
+        st = aec.state_
+        assert st is not None
+        if len(acting) == 1 and len(actions) == 1:  # most steps: no set, no list of choices
             a = acting[0]
             if a not in actions:
                 raise self._wrong_agents(acting, actions)
-            chosen = [(seats[a], aec._chosen(a, seats[a], actions[a]))]
+            seat = seats[a]
+            action = aec._chosen(a, seat, actions[a])
+            if aec._rewards_set:
+                self._new_step(aec)
+            aec._applies += 1  # as aec._apply
+            aec._encoder.applied(st, st.apply(seat, action))
         else:
             if actions.keys() != set(acting):
                 raise self._wrong_agents(acting, actions)
             chosen = []
             for a in acting:  # every action checked before any is applied
                 chosen.append((seats[a], aec._chosen(a, seats[a], actions[a])))
-        cumulative = aec._cumulative_rewards
-        if aec._rewards_set:  # the last step paid a hand: start from zero
-            for agent in AGENTS:
-                cumulative[agent] = 0.0
-                aec.rewards[agent] = 0.0
-            aec._rewards_set = False
-        st = aec.state_
-        assert st is not None
-        encoder = aec._encoder
-        for seat, action in chosen:  # as aec._apply
-            aec._applies += 1
-            encoder.applied(st, st.apply(seat, action))
+            if aec._rewards_set:
+                self._new_step(aec)
+            for seat, action in chosen:
+                aec._applies += 1
+                aec._encoder.applied(st, st.apply(seat, action))
         if st.is_over:
             aec._after_step()  # pays the hand (and deals the next one of the episode)
             obs = self._obs()
@@ -145,12 +153,11 @@ class SelfPlayEnv:
             self._acting_at = aec._applies
             self._acting_now = acting
         if aec._rewards_set:
+            cumulative = aec._cumulative_rewards
             rewards = {agent: float(cumulative[agent]) for agent in AGENTS}
         else:
             rewards = dict.fromkeys(AGENTS, 0.0)
-        infos = aec.infos
-        sources = list(infos.values())
-        if sources != self._info_sources:  # (the env replaces an info dict to change it)
-            self._info_sources = sources
-            self._info_copies = {a: dict(i) for a, i in infos.items()}
+        if self._infos_at != aec._infos_version:
+            self._infos_at = aec._infos_version
+            self._info_copies = {a: dict(i) for a, i in aec.infos.items()}
         return obs, rewards, dict(aec.terminations), dict(aec.truncations), dict(self._info_copies)
