@@ -260,3 +260,16 @@ def test_every_observation_is_inside_the_observation_space() -> None:
                 continue
             e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
     assert negative_seen
+
+
+def test_selfplay_illegal_action_names_it_and_applies_nothing() -> None:
+    """An illegal index in a self-play step raises with the legal set; the hand does not move."""
+    sp = SelfPlayEnv()
+    obs, _ = sp.reset(seed=2)
+    (agent, o), *_ = obs.items()
+    bad = int(np.flatnonzero(o["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match=r"not legal.*legal: "):
+        sp.step({agent: bad})
+    good = int(np.flatnonzero(o["action_mask"])[0])
+    obs2, *_ = sp.step({agent: good})  # the same decision is still pending
+    assert obs2

@@ -119,7 +119,13 @@ class SelfPlayEnv:
             if a not in actions:
                 raise self._wrong_agents(acting, actions)
             seat = seats[a]
-            action = aec._chosen(a, seat, actions[a])
+            if aec._shown_at[seat] == aec._applies:  # (as aec._chosen, one call less)
+                try:
+                    action = aec._shown_legal[seat][aec._shown_keys[seat].index(int(actions[a]))]
+                except ValueError:
+                    action = aec._chosen(a, seat, actions[a])
+            else:
+                action = aec._chosen(a, seat, actions[a])
             if aec._rewards_set:
                 self._new_step(aec)
             aec._applies += 1  # as aec._apply
