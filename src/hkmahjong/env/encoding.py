@@ -866,7 +866,7 @@ class StateEncoder:
             if match_scores is not None:
                 scores[:] = np.array([float(x) / 256.0 for x in match_scores], np.float32)[:, None]
             self._scores = None if match_scores is None else list(match_scores)
-        return self._table.take(ob.idx, axis=0)
+        return self._table.take(ob.idx, 0)  # (axis 0, positional: a keyword costs ~0.2 µs)
 
 
 class _ViewSource:
