@@ -468,17 +468,19 @@ class _Observer:
 class StateEncoder:
     """Builds the observation planes of every seat of one ``HandState`` on the env's hot path.
 
-    Nothing is rebuilt from scratch on a step. The encoder follows the public facts by diffing cheap
-    snapshots (river lengths, meld lists, claimed flags, phase, tiles left, concealed and bonus
-    counts) and writes only the cells that moved: a discard writes four cells of its seat's block
-    and one visible-count cell per seat; a claim or kong the cells of the tiles that moved. A seat's
-    own planes move when its own hand does. The broadcast scalar planes are rows copied from
-    constant rows (one per value). ``encode`` gathers the seat's 86 rows with one NumPy ``take``:
-    the result is a new array that the encoder never touches again.
+    Nothing is rebuilt from scratch on a step; only the cells that moved are written. With
+    ``follow_events=True`` (the env) the encoder follows the events of each ``apply``
+    (:meth:`applied`): a discard writes four cells of its seat's block and one visible-count cell
+    per seat, a draw two cells and a row copy, a claim or a bonus tile the cells of the tiles that
+    moved; a kong or a win, like the first look at a hand, makes the next :meth:`encode` compare the
+    whole state (river lengths, meld lists, claimed flags, hands, bonus tiles) with what the planes
+    hold. Without it every :meth:`encode` makes that comparison. The broadcast scalar planes point
+    at constant rows (one per value). ``encode`` gathers the seat's 86 rows with one NumPy
+    ``take``: the result is a new array that the encoder never touches again.
 
     The definition of the planes is :func:`observation` (from a ``PlayerView``); ``tests/env``
-    checks at every step of random games, for every seat, that both agree — the env cannot leak
-    what a view hides.
+    checks after every action of random games, for every seat, that both agree — the env cannot
+    leak what a view hides.
     """
 
     __slots__ = ("_bonus", "_cc", "_checks", "_dirty", "_disc", "_follow", "_last", "_live",
@@ -528,10 +530,6 @@ class StateEncoder:
         """Own counts and first visible-plane cell of each live observer."""
         for ob in self._observers:
             ob.state = None
-
-    def _row(self, dst: int, src: int) -> None:
-        """Copy table row ``src`` over row ``dst``."""
-        self._mv[dst * _W : (dst + 1) * _W] = self._mv[src * _W : (src + 1) * _W]
 
     def _public(self, t: int, delta: int) -> None:
         """The public count of kind ``t`` moves by ``delta``: move every live seat's visible cell."""
