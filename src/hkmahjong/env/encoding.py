@@ -449,12 +449,15 @@ def _put_count(mv: memoryview[float], base: int, t: int, old: int, new: int) -> 
 class _Observer:
     """One seat's row index into the table and what its private rows were built from."""
 
-    __slots__ = ("bonus", "checks", "drawn", "idx", "idxmv", "own", "private", "seat", "state")
+    __slots__ = ("bonus", "cell", "checks", "drawn", "idx", "idxmv", "own", "private", "seat",
+                 "state")  # fmt: skip
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.checks = -1
         self.private = _T_PRIVATE + _PRIVATE_ROWS * seat
+        self.cell = self.private * _W
+        """First cell of the private rows."""
         self.idx = np.zeros(NUM_PLANES, dtype=np.intp)
         """Table row of each plane."""
         self.idxmv = memoryview(self.idx)  # type: ignore[arg-type]
@@ -651,10 +654,10 @@ class StateEncoder:
                     own = ob.own
                     h = own[t] - 1
                     own[t] = h
-                    mv[ob.private * _W + h * _W + t] = 0.0
+                    mv[ob.cell + h * _W + t] = 0.0
                     v = h + pubvis[t]
                     if v < 4:
-                        mv[ob.private * _W + (4 + v) * _W + t] = 0.0
+                        mv[ob.cell + (4 + v) * _W + t] = 0.0
                 c = pubvis[t]
                 pubvis[t] = c + 1
                 for own, cell in self._visible:
@@ -675,10 +678,10 @@ class StateEncoder:
                     h = own[t]
                     own[t] = h + 1
                     if h < 4:
-                        mv[ob.private * _W + h * _W + t] = 1.0
+                        mv[ob.cell + h * _W + t] = 1.0
                     v = h + pubvis[t]
                     if v < 4:
-                        mv[ob.private * _W + (4 + v) * _W + t] = 1.0
+                        mv[ob.cell + (4 + v) * _W + t] = 1.0
                 k = cc[s] + 1
                 cc[s] = k
                 mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
