@@ -24,6 +24,7 @@ from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.hand import Hand
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.scoring import WinContext, score_hand
+from hkmahjong.scoring.payment import share_for
 from hkmahjong.tiles import Tile, tiles_from_counts
 
 __all__ = ["LEVELS", "StrongBot", "Style"]
@@ -47,6 +48,11 @@ class Style:
     0.2 ≈ the useful-tile bonus of five copies per jade: it decides between discards the route
     rank leaves (nearly) equal and never trades a distance step (10 points) for safety.
     """
+    wait_value: float = 0.5
+    """Route-rank points per unseen copy of a wait beyond a minimum-fan win's worth: each copy
+    counts what that wait pays (0.7 × the discard win + 0.3 × the 自摸) over what a minimum-fan
+    win pays, so a wait worth more fan wins the tie against one with as many copies (0: count
+    winnable copies only)."""
 
 
 LEVELS: dict[str, Style] = {
@@ -74,6 +80,7 @@ class StrongBot(FanBot):
     ) -> None:
         super().__init__(seed, ruleset=ruleset, time_budget=time_budget)
         self.style = style if style is not None else LEVELS[level or "expert"]
+        self._self_fan = self.ruleset.fan_value(FanId.SELF_DRAWN) or 0
         if level and level != "expert":
             self.name = f"strong-{level}"
 
@@ -87,9 +94,9 @@ class StrongBot(FanBot):
         if not kinds & {ActionKind.DISCARD, ActionKind.CHOW, ActionKind.PUNG}:
             return cands, summary
         s = Situation.of(view, self.ruleset)
+        st = self.style
         th = threats(s)
         liab = liability_tiles(s)
-        st = self.style
         offered = [c for c in cands if c.action.kind is ActionKind.DISCARD]
         if offered:
             best = max(offered, key=lambda c: c.score)
@@ -149,7 +156,7 @@ class StrongBot(FanBot):
             s.counts[t] -= 1
             ready = shanten_all(s.counts, len(s.melds), **flags) == 0
             if ready and not self.over_budget():
-                by_discard, self_only = self._wait_quality(s, s.counts)
+                by_discard, self_only, worth = self._wait_quality(s, s.counts)
                 s.counts[t] += 1
                 if by_discard + self_only == 0:
                     out.append(
@@ -157,6 +164,8 @@ class StrongBot(FanBot):
                     )
                 else:
                     bonus = 0.15 * by_discard + 0.05 * self_only
+                    if self.style.wait_value:
+                        bonus += self.style.wait_value * (worth - by_discard - self_only / 3.0)
                     note = f"{c.note}, waits {by_discard} winnable/{self_only} 自摸 only"
                     out.append(Candidate(c.action, c.score + bonus, note))
                 continue
@@ -164,12 +173,16 @@ class StrongBot(FanBot):
             out.append(c)
         return out
 
-    def _wait_quality(self, s: Situation, counts: list[int]) -> tuple[int, int]:
-        """Unseen copies of waits that win on a discard, and of waits that win only by 自摸."""
+    def _wait_quality(self, s: Situation, counts: list[int]) -> tuple[int, int, float]:
+        """Unseen copies of waits that win on a discard, of waits that win only by 自摸, and
+        their worth: copies weighted by what each wait pays (a discard win 0.7, a 自摸 0.3) over
+        what a minimum-fan win pays the same way."""
         r = self.ruleset
         view = s.view
         base = tiles_from_counts(counts)
         by_discard = self_only = 0
+        worth = 0.0
+        unit = self._win_pay(r.min_fan, r.min_fan + self._self_fan)
         for t in range(34):
             if s.unseen[t] <= 0:
                 continue
@@ -185,11 +198,26 @@ class StrongBot(FanBot):
                 prevailing_wind=view.prevailing_wind,
                 winning_tile=Tile(t),
             )
-            if score_hand(hand, ctx, r).valid_win:
+            on_discard = score_hand(hand, ctx, r)
+            if on_discard.valid_win:
                 by_discard += s.unseen[t]
+                fan = on_discard.total_fan
+                worth += s.unseen[t] * self._win_pay(fan, fan + self._self_fan) / unit
             elif score_hand(hand, replace(ctx, self_drawn=True), r).valid_win:
                 self_only += s.unseen[t]
-        return by_discard, self_only
+                fan = on_discard.total_fan + self._self_fan
+                worth += s.unseen[t] * self._win_pay(None, fan) / unit
+        return by_discard, self_only, worth
+
+    def _win_pay(self, fan_discard: int | None, fan_self: int) -> float:
+        """Jade a win pays as 0.7 × the discard win (if any) + 0.3 × the 自摸 (3 payers)."""
+        r = self.ruleset
+        cap = r.limit if r.limit is not None else fan_self
+        pay = 0.3 * 3.0 * float(share_for(min(fan_self, cap), r))
+        if fan_discard is not None:
+            shares = r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
+            pay += 0.7 * shares * float(share_for(min(fan_discard, cap), r))
+        return pay
 
     def _claim(self, s: Situation, a: Action, pass_rank: float) -> Candidate:
         """The ``fan`` claim, refused when it only leads to a ready hand that cannot win."""
@@ -208,7 +236,7 @@ class StrongBot(FanBot):
             after.counts[t] -= 1
             if shanten_all(after.counts, len(after.melds), seven_pairs=r.seven_pairs) == 0:
                 ready_any = True
-                d, so = self._wait_quality(after, after.counts)
+                d, so, _ = self._wait_quality(after, after.counts)
                 winnable = winnable or d + so > 0
             after.counts[t] += 1
             if winnable:
