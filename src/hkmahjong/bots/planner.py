@@ -15,6 +15,7 @@ from hkmahjong.scoring.payment import share_for
 __all__ = [
     "RouteValue",
     "best_route",
+    "discard_win_shares",
     "efficiency",
     "route_rank",
     "route_waits",
@@ -124,7 +125,7 @@ def win_value(
     r = s.route_ctx.ruleset
     draws = max(s.view.tiles_left / 4.0, 0.25)
     unseen_total = max(sum(s.unseen), 1)
-    disc_shares = _discarder_shares(r)
+    disc_shares = discard_win_shares(r)
     best: RouteValue | None = None
     for route in plan_routes(counts, s.route_ctx):
         if route_filter is not None and not route_filter(route):
@@ -151,12 +152,12 @@ def offense(
         return 0.0, rank, route, 0.0
     draws = max(s.view.tiles_left / 4.0, 0.25)
     p = _win_chance(s, counts, route, draws, max(sum(s.unseen), 1), by_discard)
-    gain = _route_gain(route, r, by_discard, _discarder_shares(r))
+    gain = _route_gain(route, r, by_discard, discard_win_shares(r))
     return p * gain**value_weight, rank, route, p
 
 
-def _discarder_shares(r: Ruleset) -> int:
-    """Shares a discarder pays: the full-gun multiple, or 4 under half gun (2 + 1 + 1)."""
+def discard_win_shares(r: Ruleset) -> int:
+    """Shares a win on a discard collects: the full-gun multiple, or 4 under half gun (2 + 1 + 1)."""
     return r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
 
 

@@ -19,7 +19,7 @@ from hkmahjong.bots.base import Candidate, Situation, claim_meld
 from hkmahjong.bots.danger import Threat, liability_tiles, threats, tile_danger
 from hkmahjong.bots.evaluate import shanten_all
 from hkmahjong.bots.fan import FanBot
-from hkmahjong.bots.planner import best_route, offense
+from hkmahjong.bots.planner import best_route, discard_win_shares, offense
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.hand import Hand
 from hkmahjong.rules import FanId, Ruleset
@@ -215,8 +215,7 @@ class StrongBot(FanBot):
         cap = r.limit if r.limit is not None else fan_self
         pay = 0.3 * 3.0 * float(share_for(min(fan_self, cap), r))
         if fan_discard is not None:
-            shares = r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 4
-            pay += 0.7 * shares * float(share_for(min(fan_discard, cap), r))
+            pay += 0.7 * discard_win_shares(r) * float(share_for(min(fan_discard, cap), r))
         return pay
 
     def _claim(self, s: Situation, a: Action, pass_rank: float) -> Candidate:
