@@ -130,3 +130,49 @@ def test_strong_discards_the_safer_of_equally_ranked_tiles() -> None:
                 action = others[seat].choose(view, legal) if len(legal) > 1 else legal[0]
             state.apply(seat, action)
     assert checked >= 3
+
+
+def test_strong_weighs_waits_by_what_they_pay() -> None:
+    """RULES.md §8 (ml, seed 002: 門風/圈風 pungs 1 fan each, 中 1 fan, relative table 2, 8, 16…):
+    with the same waits (4s/7s, 8 copies), keeping 東東東 (門風 + 圈風 for 東 in the 東 round)
+    pays more than keeping 中中中; ``wait_value`` adds its share of that difference."""
+    from dataclasses import replace
+
+    from hkmahjong.bots.base import Situation
+    from hkmahjong.bots.strong import StrongBot, Style
+    from hkmahjong.engine import Action
+    from hkmahjong.tiles import Tile, counts34, parse_tiles
+
+    ruleset = get_preset("ml")
+    state = HandState.new(ruleset, seed=hand_seed("waits", 0))
+    base = state.view(Wind.EAST)
+    tiles = parse_tiles("1117z123456m56s77z")
+    view = replace(
+        base,
+        phase=state.phase,
+        concealed=tuple(sorted(tiles)),
+        last_drawn=None,
+        melds=((), (), (), ()),
+        bonus=((Tile(35),), (), (), ()),  # 蘭 is not 東's own flower: no 正花, no 無花
+        discards=((), (), (), ()),
+        claimed=((), (), (), ()),
+    )
+    legal = [Action.discard(Tile(k)) for k in sorted(set(int(t) for t in tiles))]
+
+    bot = StrongBot(1, ruleset=ruleset)
+    s = Situation.of(view, ruleset)
+    keep_east = counts34(parse_tiles("111z123456m56s77z"))
+    keep_red = counts34(parse_tiles("11z123456m56s777z"))
+    d_east, so_east, worth_east = bot._wait_quality(s, keep_east)
+    d_red, so_red, worth_red = bot._wait_quality(s, keep_red)
+    assert (d_east, so_east) == (d_red, so_red) == (8, 0)
+    assert worth_red == pytest.approx(8.0)  # 1 fan: exactly the minimum win's worth per copy
+    assert worth_east > worth_red  # 2 fan on a discard: 16 jade instead of 4
+
+    def gap(style: Style) -> float:
+        exp = StrongBot(1, ruleset=ruleset, style=style).explain(view, legal)
+        score = {c.action.tile: c.score for c in exp.candidates}
+        return score[Tile(33)] - score[Tile(27)]  # discard 中 (keep 東) minus discard 東
+
+    plain, weighted = gap(Style(wait_value=0.0)), gap(Style(wait_value=0.5))
+    assert weighted - plain == pytest.approx(0.5 * (worth_east - worth_red))
