@@ -719,10 +719,14 @@ class StateEncoder:
             self._tiles = tiles
 
     def _claimed(self, ev: Event) -> None:
-        """上 碰 槓: seat ``ev.seat`` took ``ev.source``'s last discard into meld ``ev.meld``."""
+        """上 碰 槓: seat ``ev.seat`` took ``ev.source``'s last discard into meld ``ev.meld``.
+
+        The claimed tile stays public (from the river into the meld); each other tile of the meld
+        leaves the claimer's hand for the table: public count +1 (every other seat's visible count
+        +1), the claimer's own count −1 (its visible count unchanged)."""
         s, d, t, meld = ev.seat, ev.source, ev.tile, ev.meld
         assert s is not None and d is not None and t is not None and meld is not None
-        mv = self._mv
+        mv, pubvis = self._mv, self._pubvis
         self._tk[d][-1] = True
         tiles = meld.tiles
         melded = self._melded[s]
@@ -733,31 +737,24 @@ class StateEncoder:
             if c < 4:
                 mv[base + c * _W + x] = 1.0
         self._ml[s].append(meld)
-        public: dict[int, int] = {}  # kind → public count change: the meld in, the discard out
-        for x in tiles:
-            public[x] = public.get(x, 0) + 1
-        public[t] -= 1
-        own: dict[int, int] = {}  # kind → the claimer's own count change
-        for x in tiles:
-            own[x] = own.get(x, 0) - 1
-        own[t] += 1
         claimer = self._observers[s]
-        pubvis = self._pubvis
-        for kind, dp in public.items():
-            c = pubvis[kind]
-            pubvis[kind] = c + dp
-            for ob in self._live:
-                n = ob.own[kind]
-                new = n + c + dp + (own[kind] if ob is claimer else 0)
-                if new != n + c:
-                    _put_count(mv, (ob.private + 4) * _W, kind, n + c, new)
-        if claimer.state is self._state:
-            for kind, dn in own.items():
-                if dn:
-                    n = claimer.own[kind]
-                    _put_count(mv, claimer.private * _W, kind, n, n + dn)
-                    claimer.own[kind] = n + dn
-        k = self._cc[s] - len(tiles) + 1
+        live = claimer.state is self._state
+        from_hand = list(tiles)
+        from_hand.remove(t)
+        for x in from_hand:
+            c = pubvis[x]
+            pubvis[x] = c + 1
+            for own, cell in self._visible:
+                if own is not claimer.own:
+                    v = own[x] + c
+                    if v < 4:
+                        mv[cell + v * _W + x] = 1.0
+            if live:
+                n = claimer.own[x] - 1
+                claimer.own[x] = n
+                if n < 4:
+                    mv[claimer.cell + n * _W + x] = 0.0
+        k = self._cc[s] - len(from_hand)
         self._cc[s] = k
         mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
 
