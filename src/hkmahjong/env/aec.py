@@ -135,10 +135,12 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._shown_keys: list[list[int]] = [[], [], [], []]
         """Per seat: the flat index of each of those actions."""
         self._rewards_set = False
+        """True after a payout until the next step zeroes the rewards."""
         self._applies = 0
+        """Actions applied (and hands dealt) so far: tells a mask or a "who acts now" shown
+        since the last change from a stale one."""
         self._infos_version = 0
         """Counts every change of ``infos`` (the self-play env copies them only then)."""
-        """Actions applied so far (in any hand): tells a cached "who acts now" from a stale one."""
         self._seed = 0
         self._hand = 0
         self._dealer_player = 0
@@ -345,8 +347,8 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._after_step()
 
     def _apply(self, seat: Wind, action: Action) -> None:
-        """Apply ``action`` for ``seat`` to the hand; the encoder follows the events (every change
-        to the hand goes through here)."""
+        """Apply ``action`` for ``seat`` to the hand and let the encoder follow its events (the
+        hand changes only this way: ``step`` and the self-play step do the same inline)."""
         st = self.state_
         assert st is not None
         self._applies += 1
