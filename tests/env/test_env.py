@@ -192,6 +192,8 @@ def test_selfplay_dict_step_claim_windows_are_simultaneous() -> None:
                 totals[a] += r
         assert all(terms.values())
         assert sum(totals.values()) == pytest.approx(0.0)
+        with pytest.raises(MahjongError, match="reset"):  # not paid a second time
+            sp.step({})
     assert saw_window
     sp.reset(seed=0)
     with pytest.raises(IllegalActionError, match="exactly one action"):

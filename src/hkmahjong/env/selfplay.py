@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn
-from hkmahjong.errors import IllegalActionError
+from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
 
 __all__ = ["SelfPlayEnv"]
@@ -48,6 +48,7 @@ class SelfPlayEnv:
         self._acting_now: list[str] = []
         """... and the agents they went to."""
         self._infos_at = -1
+        """The env's infos version when ``_info_copies`` were made."""
         self._info_copies: dict[str, dict[str, Any]] = {}
 
     @property
@@ -106,11 +107,14 @@ class SelfPlayEnv:
 
         :raises IllegalActionError: when ``actions`` misses an acting seat, names a seat that need
             not act, or holds an illegal action (naming it and the legal set). Nothing is applied then.
+        :raises MahjongError: when the episode is over (the hand would otherwise be paid twice).
         """
         aec = self._aec
         acting = self._acting_now
         if self._acting_at != aec._applies:  # something was applied since the last observations
             acting = self._acting()
+        if not acting:
+            raise MahjongError("the episode is over (or not started): call reset()")
         seats = aec._seat_of_agent
         st = aec.state_
         assert st is not None
