@@ -1,0 +1,48 @@
+"""tools/compare_styles.py: paired duplicate sets of ``strong`` style variants on the same walls."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from hkmahjong.bots.strong import Style
+from hkmahjong.errors import MahjongError
+
+
+def _tool() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "tools" / "compare_styles.py"
+    spec = importlib.util.spec_from_file_location("compare_styles", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["compare_styles"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_variants_parse_and_bad_ones_say_what_is_wrong() -> None:
+    tool = _tool()
+    assert tool.parse_variant("base=") == ("base", Style())
+    assert tool.parse_variant("Push=defense:0,tiebreak:0.1") == (
+        "push",
+        Style(defense=0.0, tiebreak=0.1),
+    )
+    with pytest.raises(MahjongError, match="unknown knob 'bravery'"):
+        tool.parse_variant("x=bravery:1")
+    with pytest.raises(MahjongError, match="defense needs a number, got 'lots'"):
+        tool.parse_variant("x=defense:lots")
+    with pytest.raises(MahjongError, match="expected NAME="):
+        tool.parse_variant("defense:0")
+
+
+def test_identical_variants_pair_to_exactly_zero() -> None:
+    """Same walls, same seeds: a variant equal to the baseline differs on no set."""
+    tool = _tool()
+    variants = [tool.parse_variant(v) for v in ("base=", "same=", "def0=defense:0")]
+    lines = tool.compare(variants, "ml", 2, "pair-test", 1)
+    assert len(lines) == 3
+    assert "vs base: +0.000 ± 0.000 (differs on 0% of sets)" in lines[1]
+    assert "vs base:" in lines[2]
