@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -12,19 +10,11 @@ import pytest
 from hkmahjong.bots.strong import Style
 from hkmahjong.errors import MahjongError
 
-
-def _tool() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "tools" / "compare_styles.py"
-    spec = importlib.util.spec_from_file_location("compare_styles", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["compare_styles"] = module
-    spec.loader.exec_module(module)
-    return module
+Script = Callable[[str, str], ModuleType]
 
 
-def test_variants_parse_and_bad_ones_say_what_is_wrong() -> None:
-    tool = _tool()
+def test_variants_parse_and_bad_ones_say_what_is_wrong(script: Script) -> None:
+    tool = script("tools/compare_styles.py", "compare_styles")
     assert tool.parse_variant("base=") == ("base", Style())
     assert tool.parse_variant("Push=defense:0,tiebreak:0.1") == (
         "push",
@@ -38,9 +28,9 @@ def test_variants_parse_and_bad_ones_say_what_is_wrong() -> None:
         tool.parse_variant("defense:0")
 
 
-def test_identical_variants_pair_to_exactly_zero() -> None:
+def test_identical_variants_pair_to_exactly_zero(script: Script) -> None:
     """Same walls, same seeds: a variant equal to the baseline differs on no set."""
-    tool = _tool()
+    tool = script("tools/compare_styles.py", "compare_styles")
     variants = [tool.parse_variant(v) for v in ("base=", "same=", "def0=defense:0")]
     lines = tool.compare(variants, "ml", 2, "pair-test", 1)
     assert len(lines) == 3

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from types import ModuleType
 
 import pytest
 
@@ -111,24 +111,18 @@ def test_physical_table_false_wins_move_the_deal() -> None:
         verify(GameRecord.loads(text.replace(',"physical_table":true', "", 1)))
 
 
-def test_bankrupt_resettlement_keeps_who_fed_the_kong() -> None:
+def test_bankrupt_resettlement_keeps_who_fed_the_kong(
+    script: Callable[[str, str], ModuleType],
+) -> None:
     """RULES.md §6 出槓 (W2 switch) with §9 bankruptcy: re-settled with balances, a win on an
     exposed kong's replacement is still paid by whoever discarded the kong tile."""
-    import importlib.util
-    from pathlib import Path
-
     from hkmahjong.engine.players import play_hand
     from hkmahjong.engine.record import match_result
     from hkmahjong.engine.state import HandState
     from hkmahjong.engine.wall import stacked_wall
     from hkmahjong.rules.payment import ExposedKongPayment
 
-    path = Path(__file__).resolve().parents[2] / "tools" / "golden.py"
-    spec = importlib.util.spec_from_file_location("golden_for_kong", path)
-    assert spec is not None and spec.loader is not None
-    golden = importlib.util.module_from_spec(spec)
-    sys.modules["golden_for_kong"] = golden
-    spec.loader.exec_module(golden)
+    golden = script("tools/golden.py", "golden_for_kong")
     sc = next(s for s in golden.SCENARIOS if s.name == "liability_four_kongs")
     base = get_preset("parlor")
     rules = dataclasses.replace(
