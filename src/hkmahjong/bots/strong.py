@@ -166,7 +166,10 @@ class StrongBot(FanBot):
                     bonus = 0.15 * by_discard + 0.05 * self_only
                     if self.style.wait_value:
                         bonus += self.style.wait_value * (worth - by_discard - self_only / 3.0)
-                    note = f"{c.note}, waits {by_discard} winnable/{self_only} 自摸 only"
+                    note = (
+                        f"{c.note}, waits {by_discard} winnable/{self_only} 自摸 only"
+                        f" (worth {worth:.1f} minimum wins)"
+                    )
                     out.append(Candidate(c.action, c.score + bonus, note))
                 continue
             s.counts[t] += 1
