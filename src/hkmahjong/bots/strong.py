@@ -165,6 +165,8 @@ class StrongBot(FanBot):
                 else:
                     bonus = 0.15 * by_discard + 0.05 * self_only
                     if self.style.wait_value:
+                        # worth beyond what the count above already credits (a 自摸-only copy
+                        # counts a third of a winnable one there)
                         bonus += self.style.wait_value * (worth - by_discard - self_only / 3.0)
                     note = (
                         f"{c.note}, waits {by_discard} winnable/{self_only} 自摸 only"
