@@ -486,7 +486,7 @@ class StateEncoder:
     leak what a view hides.
     """
 
-    __slots__ = ("_bonus", "_cc", "_checks", "_dirty", "_disc", "_follow", "_last", "_live",
+    __slots__ = ("_bonus", "_cc", "_checks", "_dirty", "_disc", "_follow", "_last",
                  "_melded", "_ml", "_mv", "_observers", "_pending", "_phase", "_pubvis", "_rl",
                  "_scores", "_state", "_table", "_tiles", "_tk", "_visible")  # fmt: skip
 
@@ -527,10 +527,9 @@ class StateEncoder:
         self._last = [-1] * 4
         self._pubvis = [0] * 34
         """Every meld tile and unclaimed discard of every seat, by kind."""
-        self._live: list[_Observer] = []
-        """Observers whose private rows follow this state."""
         self._visible: list[tuple[list[int], int]] = []
-        """Own counts and first visible-plane cell of each live observer."""
+        """Own counts and first visible-plane cell of each observer whose private rows follow
+        this state."""
         for ob in self._observers:
             ob.state = None
 
@@ -538,9 +537,36 @@ class StateEncoder:
         """The public count of kind ``t`` moves by ``delta``: move every live seat's visible cell."""
         c = self._pubvis[t]
         self._pubvis[t] = c + delta
-        for ob in self._live:
-            n = ob.own[t]
-            _put_count(self._mv, (ob.private + 4) * _W, t, n + c, n + c + delta)
+        for own, cell in self._visible:
+            n = own[t]
+            _put_count(self._mv, cell, t, n + c, n + c + delta)
+
+    def _river_add(self, s: int, t: int) -> None:
+        """Seat ``s`` discarded a ``t`` (unclaimed so far): its block's count, position and last
+        discard cells, and every live seat's visible count of ``t``."""
+        mv = self._mv
+        n = self._rl[s] + 1
+        self._rl[s] = n
+        counts = self._disc[s]
+        c = counts[t] + 1
+        counts[t] = c
+        base = _BLOCK_CELL[s]
+        if c <= 4:
+            mv[base + (3 + c) * _W + t] = 1.0
+        mv[base + 9 * _W + t] = n / RIVER_SCALE
+        last = self._last[s]
+        if last >= 0:
+            mv[base + 8 * _W + last] = 0.0
+        mv[base + 8 * _W + t] = 1.0
+        self._last[s] = t
+        self._tk[s].append(False)
+        pubvis = self._pubvis
+        c = pubvis[t]  # counted as unclaimed: a claimed one shows in ``taken``
+        pubvis[t] = c + 1
+        for own, cell in self._visible:
+            v = own[t] + c
+            if v < 4:
+                mv[cell + v * _W + t] = 1.0
 
     def _sync(self, state: HandState) -> None:
         """Bring the shared rows (and the live seats' visible counts) up to ``state``."""
@@ -551,9 +577,6 @@ class StateEncoder:
                     self._melds_moved(s, melds[s])
         lens = list(map(len, rivers))
         if lens != self._rl:
-            mv = self._mv
-            pubvis = self._pubvis
-            live = self._live
             for s in range(4):
                 n = lens[s]
                 rl = self._rl[s]
@@ -564,30 +587,8 @@ class StateEncoder:
                     self._sync(state)
                     return
                 river = rivers[s]
-                counts = self._disc[s]
-                base = (_T_BLOCKS + _SEAT_BLOCK * s) * _W
-                tk = self._tk[s]
                 for i in range(rl, n):  # the common step: one more discard
-                    t = river[i]
-                    c = counts[t] + 1
-                    counts[t] = c
-                    if c <= 4:
-                        mv[base + (3 + c) * _W + t] = 1.0
-                    mv[base + 9 * _W + t] = (i + 1) / RIVER_SCALE
-                    c = pubvis[t]  # counted as unclaimed: a claimed one shows in ``taken``
-                    pubvis[t] = c + 1
-                    for ob in live:
-                        v = ob.own[t] + c
-                        if v < 4:
-                            mv[(ob.private + 4 + v) * _W + t] = 1.0
-                    tk.append(False)
-                last = self._last[s]
-                if last >= 0:
-                    mv[base + 8 * _W + last] = 0.0
-                t = river[n - 1]
-                mv[base + 8 * _W + t] = 1.0
-                self._last[s] = t
-                self._rl[s] = n
+                    self._river_add(s, river[i])
         if taken != self._tk:  # a discard claimed (or won on)
             for s in range(4):
                 old = self._tk[s]
@@ -632,23 +633,8 @@ class StateEncoder:
             if kind is _DISCARD:
                 s: int = ev.seat  # type: ignore[assignment]
                 t: int = ev.tile  # type: ignore[assignment]
-                n = self._rl[s] + 1
-                self._rl[s] = n
-                counts = self._disc[s]
-                c = counts[t] + 1
-                counts[t] = c
-                base = _BLOCK_CELL[s]
-                if c <= 4:
-                    mv[base + (3 + c) * _W + t] = 1.0
-                mv[base + 9 * _W + t] = n / RIVER_SCALE
-                last = self._last[s]
-                if last >= 0:
-                    mv[base + 8 * _W + last] = 0.0
-                mv[base + 8 * _W + t] = 1.0
-                self._last[s] = t
-                self._tk[s].append(False)
-                # the discarder's own count −1 with its visible count −1, then every seat's
-                # visible count +1 (the discarder's visible count is back where it was)
+                # the discarder's own count −1 with its visible count −1, then (in
+                # _river_add) every seat's visible count +1: the discarder's is back where it was
                 ob = self._observers[s]
                 if ob.state is state:
                     own = ob.own
@@ -658,12 +644,7 @@ class StateEncoder:
                     v = h + pubvis[t]
                     if v < 4:
                         mv[ob.cell + (4 + v) * _W + t] = 0.0
-                c = pubvis[t]
-                pubvis[t] = c + 1
-                for own, cell in self._visible:
-                    v = own[t] + c
-                    if v < 4:
-                        mv[cell + v * _W + t] = 1.0
+                self._river_add(s, t)
                 k = cc[s] - 1
                 cc[s] = k
                 mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
@@ -790,7 +771,6 @@ class StateEncoder:
         table = self._table
         table[ob.private : ob.private + 8] = (counts[:, None, :] >= _THRESH[None]).reshape(8, _W)
         table[ob.private + 8] = 0.0
-        self._live.append(ob)
         self._visible.append((ob.own, (ob.private + 4) * _W))
 
     def _own_check(self, ob: _Observer, state: HandState, seat: int) -> None:
