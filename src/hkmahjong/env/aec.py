@@ -249,9 +249,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
         mask = self.action_mask(agent)
         assert self.state_ is not None
-        scores = self._scores
-        if self._scores_key[0] != self.match_scores or self._scores_key[1] != self._dealer_player:
-            scores = self._current_scores()
+        scores = self._current_scores()
         return {
             "observation": self._encoder.encode(self.state_, self._seat_of_agent[agent], scores),
             "action_mask": mask,
@@ -329,26 +327,19 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             legal = st.legal_actions(seat)
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
-        if self._shown_at[seat] == self._applies:  # (as _chosen, one call less)
-            try:
-                chosen = self._shown_legal[seat][self._shown_keys[seat].index(int(action))]
-            except ValueError:
-                chosen = self._chosen(agent, seat, action)
-        else:
-            chosen = self._chosen(agent, seat, action)
+        chosen = self._chosen(agent, seat, action)
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_set:
             rewards = self.rewards
             for a in rewards:
                 rewards[a] = 0.0
             self._rewards_set = False
-        self._applies += 1  # as _apply
-        self._encoder.applied(st, st.apply(seat, chosen))
+        self._apply(seat, chosen)
         self._after_step()
 
     def _apply(self, seat: Wind, action: Action) -> None:
         """Apply ``action`` for ``seat`` to the hand and let the encoder follow its events (the
-        hand changes only this way: ``step`` and the self-play step do the same inline)."""
+        hand changes only this way)."""
         st = self.state_
         assert st is not None
         self._applies += 1

@@ -123,17 +123,10 @@ class SelfPlayEnv:
             if a not in actions:
                 raise self._wrong_agents(acting, actions)
             seat = seats[a]
-            if aec._shown_at[seat] == aec._applies:  # (as aec._chosen, one call less)
-                try:
-                    action = aec._shown_legal[seat][aec._shown_keys[seat].index(int(actions[a]))]
-                except ValueError:
-                    action = aec._chosen(a, seat, actions[a])
-            else:
-                action = aec._chosen(a, seat, actions[a])
+            action = aec._chosen(a, seat, actions[a])
             if aec._rewards_set:
                 self._new_step(aec)
-            aec._applies += 1  # as aec._apply
-            aec._encoder.applied(st, st.apply(seat, action))
+            aec._apply(seat, action)
         else:
             if actions.keys() != set(acting):
                 raise self._wrong_agents(acting, actions)
@@ -143,8 +136,7 @@ class SelfPlayEnv:
             if aec._rewards_set:
                 self._new_step(aec)
             for seat, action in chosen:
-                aec._applies += 1
-                aec._encoder.applied(st, st.apply(seat, action))
+                aec._apply(seat, action)
         if st.is_over:
             aec._after_step()  # pays the hand (and deals the next one of the episode)
             obs = self._obs()
