@@ -103,7 +103,7 @@ def test_strong_discards_the_safer_of_equally_ranked_tiles() -> None:
 
     ruleset = get_preset("ml")
     checked = 0
-    for wall in range(6):
+    for wall in range(12):
         state = HandState.new(ruleset, seed=hand_seed("tiebreak", wall), hand_number=wall)
         plain = StrongBot(1, ruleset=ruleset, style=Style(tiebreak=0.0))
         safe = StrongBot(1, ruleset=ruleset)

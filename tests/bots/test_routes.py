@@ -9,7 +9,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hkmahjong.bots.base import Situation
 from hkmahjong.bots.evaluate import pung_shanten, regular_shanten, shanten_all, suit_mask
+from hkmahjong.bots.planner import best_route, value_route
 from hkmahjong.bots.routes import RouteContext, plan_routes, value_honours
 from hkmahjong.hand import Hand, shanten_counts
 from hkmahjong.rules import FanId, get_preset
@@ -110,3 +112,47 @@ def test_melds_rule_out_routes() -> None:
     routes = plan_routes(counts, _ctx("parlor", melds=" [123s] [111s]"))
     assert not any(r.pungs_only for r in routes)
     assert all(r.suit in (None, 2) for r in routes)
+
+
+def _situation(preset: str, counts: list[int], seat: Wind = Wind.EAST) -> Situation:
+    """東 holding 蘭 (not its own flower: no 正花, no 無花)."""
+    ctx = _ctx(preset, seat=seat)
+    return Situation(None, counts, (), [4 - n for n in counts], ctx)  # type: ignore[arg-type]
+
+
+def test_value_route_trades_a_step_for_a_bigger_payout() -> None:
+    """RULES.md §8 ml (seed 002: 白 pung 1 fan, 混一色 3, relative table 2, 8, 16, 24, 32 …): the
+    ``fan`` rank keeps the faster 1-fan 白 route; counting 0.6 steps per doubling of the payout,
+    the 混一色 + 白 route one step further (4 fan on a discard: 24 a share instead of 2) wins."""
+    counts = _counts("112456m579p44z55z")
+    s = _situation("ml", counts)
+    _, fast = best_route(s, counts)
+    assert (fast.name, fast.distance, fast.fan_discard) == ("白", 2, 1)
+    _, rich = value_route(s, counts, 0.6)
+    assert (rich.name, rich.distance, rich.fan_discard) == ("混一色m + 白", 3, 4)
+    assert value_route(s, counts, 0.0) == best_route(s, counts)
+    # in the parlor (minimum 3 fan) the 白 route is below the minimum: 混一色 is the route anyway
+    parlor = _situation("parlor", counts)
+    assert best_route(parlor, counts)[1].name.startswith("混一色m")
+
+
+@settings(max_examples=150, deadline=None)
+@given(_hands(), st.sampled_from(["parlor", "qingzhang", "ml"]))
+def test_value_route_is_the_fan_rank_at_zero_and_pays_more_with_more_steps(
+    hand: tuple[list[int], int], preset: str
+) -> None:
+    """``steps`` 0 ranks exactly as ``fan``; more steps per doubling never pick a route that pays
+    less (the payout term's weight only grows)."""
+    counts, melds = hand
+    if melds or sum(counts) != 13:
+        return
+    s = _situation(preset, counts)
+    assert value_route(s, counts, 0.0) == best_route(s, counts)
+    r = get_preset(preset)
+    paid = []
+    for steps in (0.0, 0.3, 0.6, 1.2, 3.0):
+        _, route = value_route(s, counts, steps)
+        reaches = route.fan_self >= r.min_fan
+        paid.append(route.fan_self if reaches else -1)
+    reached = [p for p in paid if p >= 0]
+    assert reached == sorted(reached)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Situation, claim_meld
 from hkmahjong.bots.evaluate import shanten_all, useful_count
 from hkmahjong.bots.planner import best_route
+from hkmahjong.bots.routes import Route
 from hkmahjong.bots.simple import tile_shape_bonus
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.hand import Meld, MeldKind
@@ -50,11 +51,11 @@ class FanBot(BaseBot):
                     after = s.with_meld(Meld(MeldKind.CONCEALED_KONG, Tile(t)), [])
                 else:
                     counts[t] -= 1
-                rank, route = best_route(after, counts)
+                rank, route = self._route(after, counts)
                 cands.append(Candidate(a, rank + 0.5, f"kong, then {route.name} d{route.distance}"))
             elif a.kind in (ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG):
                 if pass_rank is None:
-                    pass_rank, route = best_route(s, s.counts)
+                    pass_rank, route = self._route(s, s.counts)
                     summary = (
                         f"now: {route.name}, distance {route.distance}, {route.fan_discard} fan"
                     )
@@ -70,13 +71,17 @@ class FanBot(BaseBot):
             ]
         return cands, summary
 
+    def _route(self, s: Situation, counts: list[int]) -> tuple[float, Route]:
+        """The best route of a 13-tile state and its rank (:func:`~hkmahjong.bots.planner.best_route`)."""
+        return best_route(s, counts)
+
     def _discards(self, s: Situation, discards: list[Action]) -> list[Candidate]:
         out: list[tuple[float, Action, str]] = []
         for a in discards:
             assert a.tile is not None
             t = int(a.tile)
             s.counts[t] -= 1
-            rank, route = best_route(s, s.counts)
+            rank, route = self._route(s, s.counts)
             s.counts[t] += 1
             note = f"{route.name} d{route.distance} {route.fan_discard}/{route.fan_self} fan"
             out.append((rank + tile_shape_bonus(t, s.counts) * 0.1, a, note))
@@ -103,14 +108,14 @@ class FanBot(BaseBot):
         meld, used = claim_meld(a, tile)
         after = s.with_meld(meld, used)
         if a.kind is ActionKind.KONG:
-            rank, route = best_route(after, after.counts)
+            rank, route = self._route(after, after.counts)
             rank += 0.5
         else:
             rank, route = -1e9, None
             for t in range(34):
                 if after.counts[t] and not (t == int(tile) and self.ruleset.no_swap_discard):
                     after.counts[t] -= 1
-                    r2, rt = best_route(after, after.counts)
+                    r2, rt = self._route(after, after.counts)
                     after.counts[t] += 1
                     if r2 > rank:
                         rank, route = r2, rt

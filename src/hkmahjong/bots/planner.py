@@ -59,6 +59,32 @@ def best_route(s: Situation, counts: list[int]) -> tuple[float, Route]:
     return best[0], make_route(best[1])
 
 
+def value_route(s: Situation, counts: list[int], steps: float) -> tuple[float, Route]:
+    """The best route by :func:`route_rank` plus ``steps`` distance steps per doubling of what
+    the route pays over a minimum-fan win (speed vs value: 0 ranks exactly as ``fan``)."""
+    r = s.route_ctx.ruleset
+    min_fan = r.min_fan
+    shares = discard_win_shares(r)
+    unit = _spec_gain(min_fan, min_fan + (r.fan_value(FanId.SELF_DRAWN) or 0), r, shares)
+    best: tuple[float, RouteSpec] | None = None
+    for spec in route_specs(counts, s.route_ctx):
+        rank = _rank(spec[0], spec[1], spec[2], min_fan)
+        if spec[2] >= min_fan:
+            gain = _spec_gain(spec[1] if spec[1] >= min_fan else None, spec[2], r, shares)
+            rank += 10.0 * steps * math.log2(max(gain / unit, 1e-9))
+        if best is None or rank > best[0]:
+            best = (rank, spec)
+    assert best is not None
+    return best[0], make_route(best[1])
+
+
+def _spec_gain(fan_discard: int | None, fan_self: int, r: Ruleset, shares: int) -> float:
+    gain = 3 * _share(fan_self, r)
+    if fan_discard is not None:
+        gain = 0.4 * gain + 0.6 * shares * _share(fan_discard, r)
+    return gain
+
+
 def route_waits(s: Situation, counts: list[int], route: Route) -> int:
     """Unseen copies of the tiles that complete a ready (distance 0) ``route``."""
     meld_count = len(s.melds)

@@ -19,7 +19,8 @@ from hkmahjong.bots.base import Candidate, Situation, claim_meld
 from hkmahjong.bots.danger import Threat, liability_tiles, threats, tile_danger
 from hkmahjong.bots.evaluate import shanten_all
 from hkmahjong.bots.fan import FanBot
-from hkmahjong.bots.planner import best_route, discard_win_shares, offense
+from hkmahjong.bots.planner import discard_win_shares, offense, value_route
+from hkmahjong.bots.routes import Route
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.hand import Hand
 from hkmahjong.rules import FanId, Ruleset
@@ -53,6 +54,10 @@ class Style:
     counts what that wait pays (0.7 × the discard win + 0.3 × the 自摸) over what a minimum-fan
     win pays, so a wait worth more fan wins the tie against one with as many copies (0: count
     winnable copies only)."""
+    value_steps: float = 0.6
+    """Speed vs value in the route rank: distance steps one doubling of what a route pays is
+    worth (payout over a minimum-fan win's, from the table's shares and gun scheme; 0: rank
+    routes exactly as ``fan``, distance first). Used for discards, claims, kongs and passing."""
 
 
 LEVELS: dict[str, Style] = {
@@ -80,9 +85,13 @@ class StrongBot(FanBot):
     ) -> None:
         super().__init__(seed, ruleset=ruleset, time_budget=time_budget)
         self.style = style if style is not None else LEVELS[level or "expert"]
-        self._self_fan = self.ruleset.fan_value(FanId.SELF_DRAWN) or 0
         if level and level != "expert":
             self.name = f"strong-{level}"
+
+    @property
+    def _self_fan(self) -> int:
+        """Fan a 自摸 adds under the bound ruleset."""
+        return self.ruleset.fan_value(FanId.SELF_DRAWN) or 0
 
     def _noise(self) -> float:
         n = self.style.noise
@@ -178,6 +187,10 @@ class StrongBot(FanBot):
             out.append(c)
         return out
 
+    def _route(self, s: Situation, counts: list[int]) -> tuple[float, Route]:
+        """The route rank with ``value_steps`` per doubling of the route's payout."""
+        return value_route(s, counts, self.style.value_steps)
+
     def _wait_quality(self, s: Situation, counts: list[int]) -> tuple[int, int, float]:
         """Unseen copies of waits that win on a discard, of waits that win only by 自摸, and
         their worth: copies weighted by what each wait pays (a discard win 0.7, a 自摸 0.3) over
@@ -262,7 +275,7 @@ class StrongBot(FanBot):
         for t in range(34):
             if after.counts[t] and not (t == int(tile) and self.ruleset.no_swap_discard):
                 after.counts[t] -= 1
-                rank, _ = best_route(after, after.counts)
+                rank, _ = self._route(after, after.counts)
                 after.counts[t] += 1
                 ranked.append((rank, t))
                 best_rank = max(best_rank, rank)
