@@ -79,6 +79,8 @@ def value_route(s: Situation, counts: list[int], steps: float) -> tuple[float, R
 
 
 def _spec_gain(fan_discard: int | None, fan_self: int, r: Ruleset, shares: int) -> float:
+    """Jade a win earns: all 自摸 (``fan_discard`` None: not a valid win on a discard), or a
+    40/60 mix of the 自摸 and the discard win."""
     gain = 3 * _share(fan_self, r)
     if fan_discard is not None:
         gain = 0.4 * gain + 0.6 * shares * _share(fan_discard, r)
@@ -210,8 +212,5 @@ def _win_chance(
 
 
 def _route_gain(route: Route, r: Ruleset, by_discard: bool, disc_shares: int) -> float:
-    """Jade a win on ``route`` earns: all self-draw, or a 40/60 mix with a discard win."""
-    gain = 3 * _share(route.fan_self, r)
-    if by_discard:
-        gain = 0.4 * gain + 0.6 * disc_shares * _share(route.fan_discard, r)
-    return gain
+    """Jade a win on ``route`` earns (:func:`_spec_gain`)."""
+    return _spec_gain(route.fan_discard if by_discard else None, route.fan_self, r, disc_shares)

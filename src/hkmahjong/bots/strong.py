@@ -6,9 +6,14 @@ route pays, :func:`~hkmahjong.bots.planner.win_value`) and the jade it risks by 
 paid, :mod:`hkmahjong.bots.danger`), and never makes a liability (包牌) discard it can avoid. It
 folds when the risk outweighs its chances: the safest tile simply scores best then.
 
+Its routes are ranked by speed *and* value (:func:`~hkmahjong.bots.planner.value_route`): a
+doubling of what a route pays over a minimum-fan win is worth ``value_steps`` distance steps, so
+it goes one step slower for a 混一色 when the table pays for it (``fan`` ranks distance first).
+
 Difficulty and style knobs (the practice room's easy / normal / hard / expert):
-``aggression`` (weight of its own chances), ``defense`` (weight of the risk), ``value_weight``
-(speed vs value: the exponent on a route's payout) and ``noise`` (random error in its scores).
+``aggression`` (weight of its own chances), ``defense`` (weight of the risk), ``value_steps`` and
+``value_weight`` (speed vs value: in the route rank, and the exponent on a route's payout in the
+fold test) and ``noise`` (random error in its scores).
 """
 
 from __future__ import annotations
