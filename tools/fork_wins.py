@@ -38,6 +38,7 @@ class Fork:
     """One win offered to the bot: its fan, the tiles left, and both lines' results."""
 
     fan: int
+    """Fan of the win taken; -1 when a seat nearer the discarder won instead (截糊)."""
     tiles_left: int
     take: float
     """The bot's points when it takes the win."""
@@ -138,7 +139,10 @@ def report(forks: Sequence[Fork]) -> list[str]:
     for f in forks:
         by_fan[min(f.fan, 6)].append(f)
         by_left[f.tiles_left // 20 * 20].append(f)
-    lines += [line(f"{k}{'+' if k == 6 else ''} fan", v) for k, v in sorted(by_fan.items())]
+    lines += [
+        line("截糊 (pre-empted)" if k < 0 else f"{k}{'+' if k == 6 else ''} fan", v)
+        for k, v in sorted(by_fan.items())
+    ]
     lines += [line(f"{k}-{k + 19} tiles left", v) for k, v in sorted(by_left.items())]
     return lines
 

@@ -21,6 +21,9 @@ def test_forks_play_both_lines_and_the_report_groups_them(script: Script) -> Non
     forks = [f for wall in range(40) for f in tool.forks_of_wall(ml, "fan", "fork-test", wall)]
     assert len(forks) >= 3
     for f in forks:
+        if f.fan < 0:  # 截糊: a seat nearer the discarder won; both lines are that one hand
+            assert f.take == f.passed and not f.won_later
+            continue
         assert f.fan >= ml.min_fan
         assert f.take > 0
         assert f.take_margin == pytest.approx(f.take * 4 / 3)  # the other three paid it
