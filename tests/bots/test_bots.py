@@ -176,3 +176,15 @@ def test_strong_weighs_waits_by_what_they_pay() -> None:
 
     plain, weighted = gap(Style(wait_value=0.0)), gap(Style(wait_value=0.5))
     assert weighted - plain == pytest.approx(0.5 * (worth_east - worth_red))
+
+
+def test_strong_reads_the_self_draw_fan_of_the_table_it_is_bound_to() -> None:
+    """RULES.md §8: 自摸 is worth what the table says; ``bind`` (the arena, the parlor) changes
+    the table after construction, and the wait worth must follow it."""
+    from hkmahjong.bots.strong import StrongBot
+    from hkmahjong.rules import FanId
+
+    bot = StrongBot(1)
+    assert bot._self_fan == get_preset("parlor").fan_value(FanId.SELF_DRAWN)
+    bot.bind(get_preset("parlor").with_fan({FanId.SELF_DRAWN: 2}))
+    assert bot._self_fan == 2

@@ -19,6 +19,7 @@ __all__ = [
     "efficiency",
     "route_rank",
     "route_waits",
+    "value_route",
     "win_value",
 ]
 
