@@ -50,14 +50,7 @@ def _rank(distance: int, fan_discard: int, fan_self: int, min_fan: int) -> float
 
 def best_route(s: Situation, counts: list[int]) -> tuple[float, Route]:
     """The best route of a 13-tile state by :func:`route_rank`, with its rank."""
-    min_fan = s.route_ctx.ruleset.min_fan
-    best: tuple[float, RouteSpec] | None = None
-    for spec in route_specs(counts, s.route_ctx):
-        rank = _rank(spec[0], spec[1], spec[2], min_fan)
-        if best is None or rank > best[0]:
-            best = (rank, spec)
-    assert best is not None
-    return best[0], make_route(best[1])
+    return value_route(s, counts, 0.0)
 
 
 def value_route(s: Situation, counts: list[int], steps: float) -> tuple[float, Route]:
@@ -66,11 +59,15 @@ def value_route(s: Situation, counts: list[int], steps: float) -> tuple[float, R
     r = s.route_ctx.ruleset
     min_fan = r.min_fan
     shares = discard_win_shares(r)
-    unit = _spec_gain(min_fan, min_fan + (r.fan_value(FanId.SELF_DRAWN) or 0), r, shares)
+    unit = (
+        _spec_gain(min_fan, min_fan + (r.fan_value(FanId.SELF_DRAWN) or 0), r, shares)
+        if steps
+        else 1.0
+    )
     best: tuple[float, RouteSpec] | None = None
     for spec in route_specs(counts, s.route_ctx):
         rank = _rank(spec[0], spec[1], spec[2], min_fan)
-        if spec[2] >= min_fan:
+        if steps and spec[2] >= min_fan:
             gain = _spec_gain(spec[1] if spec[1] >= min_fan else None, spec[2], r, shares)
             rank += 10.0 * steps * math.log2(max(gain / unit, 1e-9))
         if best is None or rank > best[0]:
