@@ -60,11 +60,16 @@ def _finish(state: HandState, bots: Sequence[BaseBot], seat: int, first: ActionK
     legal = state.legal_actions(seat)
     state.apply(seat, next(a for a in legal if a.kind is first))
     while not state.is_over:
-        s = state.to_act[0]
-        legal = state.legal_actions(s)
-        state.apply(s, legal[0] if len(legal) == 1 else bots[s].choose(state.view(s), legal))
+        _step(state, bots)
     assert state.outcome is not None
     return state.outcome
+
+
+def _step(state: HandState, bots: Sequence[BaseBot]) -> None:
+    """The seat to act plays its only legal action or its bot's choice."""
+    seat = state.to_act[0]
+    legal = state.legal_actions(seat)
+    state.apply(seat, legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal))
 
 
 def forks_of_wall(ruleset: Ruleset, bot: str, seed: str, wall: int) -> list[Fork]:
@@ -98,8 +103,7 @@ def forks_of_wall(ruleset: Ruleset, bot: str, seed: str, wall: int) -> list[Fork
                         self_drawn_later=any(w.discarder is None for w in later),
                     )
                 )
-        action = legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal)
-        state.apply(seat, action)
+        _step(state, bots)
     return found
 
 
