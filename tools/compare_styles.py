@@ -5,10 +5,11 @@
 
 Each variant plays ``--sets`` duplicate hand-sets as the challenger against three ``fan`` bots,
 on the same walls and with the same bot seeds. Printed per variant: its margin over ``fan``
-(points per hand, 95% CI over hand-sets) and, against the first variant, the mean of the
-per-set differences with its CI. The paired CI is far narrower than the two margins' CIs
-whenever the variants play alike on most walls: a change of a few hundredths of a point per
-hand is visible after a couple of thousand sets, where the margin alone needs tens of thousands.
+(points per hand, 95% CI over hand-sets), its deal-in and win rates next to ``fan``'s, and,
+against the first variant, the mean of the per-set differences with its CI. The paired CI is far
+narrower than the two margins' CIs whenever the variants play alike on most walls: a change of a
+few hundredths of a point per hand is visible after a couple of thousand sets, where the margin
+alone needs tens of thousands.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import fields
 
-from hkmahjong.bots.arena import ArenaConfig, mean_ci, run_arena
+from hkmahjong.bots.arena import ArenaConfig, BotStats, mean_ci, run_arena
 from hkmahjong.bots.base import BaseBot
 from hkmahjong.bots.registry import register_bot
 from hkmahjong.bots.strong import StrongBot, Style
@@ -55,6 +56,10 @@ def _factory(style: Style) -> Callable[[int | str | None, Ruleset | None, float]
     return make
 
 
+def _rate(count: int, stats: BotStats) -> str:
+    return f"{count / max(stats.hands, 1):.1%}"
+
+
 def compare(
     variants: list[tuple[str, Style]], rules: str, sets: int, seed: str, jobs: int
 ) -> list[str]:
@@ -70,7 +75,10 @@ def compare(
         ]
         margins[name] = per_set
         m, ci = mean_ci(per_set)
-        line = f"{name:>12}: margin {m:+.3f} ± {ci:.3f}"
+        me, field = res.stats[cfg.bots[0]], res.stats["fan"]
+        rates = f"deal-in {_rate(me.deal_ins, me)} / {_rate(field.deal_ins, field)}"
+        rates += f", win {_rate(me.wins, me)} / {_rate(field.wins, field)}"
+        line = f"{name:>12}: margin {m:+.3f} ± {ci:.3f} ({rates})"
         first = variants[0][0]
         if name != first:
             diff = [a - b for a, b in zip(per_set, margins[first], strict=True)]

@@ -34,5 +34,6 @@ def test_identical_variants_pair_to_exactly_zero(script: Script) -> None:
     variants = [tool.parse_variant(v) for v in ("base=", "same=", "def0=defense:0")]
     lines = tool.compare(variants, "ml", 2, "pair-test", 1)
     assert len(lines) == 3
+    assert "% / " in lines[0] and "deal-in" in lines[0] and ", win " in lines[0]
     assert "vs base: +0.000 ± 0.000 (differs on 0% of sets)" in lines[1]
     assert "vs base:" in lines[2]

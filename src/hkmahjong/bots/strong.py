@@ -7,8 +7,10 @@ paid, :mod:`hkmahjong.bots.danger`), and never makes a liability (包牌) discar
 folds when the risk outweighs its chances: the safest tile simply scores best then.
 
 Its routes are ranked by speed *and* value (:func:`~hkmahjong.bots.planner.value_route`): a
-doubling of what a route pays over a minimum-fan win is worth ``value_steps`` distance steps, so
-it goes one step slower for a 混一色 when the table pays for it (``fan`` ranks distance first).
+doubling of what a route pays over a minimum-fan win is worth some distance steps, so it goes one
+step slower for a 混一色 when the table pays for it (``fan`` ranks distance first). How many
+follows the table's pace (:mod:`~hkmahjong.bots.pace`): a step costs more late in a hand and at a
+fast table (a 1-fan minimum) than early at a slow one.
 
 Difficulty and style knobs (the practice room's easy / normal / hard / expert):
 ``aggression`` (weight of its own chances), ``defense`` (weight of the risk), ``value_steps`` and
@@ -24,6 +26,7 @@ from hkmahjong.bots.base import Candidate, Situation, claim_meld
 from hkmahjong.bots.danger import Threat, liability_tiles, threats, tile_danger
 from hkmahjong.bots.evaluate import shanten_all
 from hkmahjong.bots.fan import FanBot
+from hkmahjong.bots.pace import hand_turns, step_cost
 from hkmahjong.bots.planner import discard_win_shares, offense, value_route
 from hkmahjong.bots.routes import Route
 from hkmahjong.engine import Action, ActionKind, PlayerView
@@ -59,10 +62,13 @@ class Style:
     counts what that wait pays (0.7 × the discard win + 0.3 × the 自摸) over what a minimum-fan
     win pays, so a wait worth more fan wins the tie against one with as many copies (0: count
     winnable copies only)."""
-    value_steps: float = 0.6
-    """Speed vs value in the route rank: distance steps one doubling of what a route pays is
-    worth (payout over a minimum-fan win's, from the table's shares and gun scheme; 0: rank
-    routes exactly as ``fan``, distance first). Used for discards, claims, kongs and passing."""
+    value_steps: float = 0.27
+    """Speed vs value in the route rank: distance steps one doubling of what a route pays
+    (over a minimum-fan win's, from the table's shares and gun scheme) is worth where a step
+    costs one doubling of win chance; divided by the table's step cost at this turn
+    (:func:`~hkmahjong.bots.pace.step_cost`: about 0.8 steps early in a parlor hand, 0.3 late
+    in an ml one). 0: rank routes exactly as ``fan``, distance first. Used for discards,
+    claims, kongs and passing."""
 
 
 LEVELS: dict[str, Style] = {
@@ -193,8 +199,16 @@ class StrongBot(FanBot):
         return out
 
     def _route(self, s: Situation, counts: list[int]) -> tuple[float, Route]:
-        """The route rank with ``value_steps`` per doubling of the route's payout."""
-        return value_route(s, counts, self.style.value_steps)
+        """The route rank with :meth:`value_steps_now` steps per doubling of the route's payout."""
+        return value_route(s, counts, self.value_steps_now(s.view))
+
+    def value_steps_now(self, view: PlayerView) -> float:
+        """``value_steps`` over the step cost at this turn of a hand at this table's pace."""
+        steps = self.style.value_steps
+        if not steps:
+            return 0.0
+        turn = len(view.discards[view.seat])
+        return steps / step_cost(turn, hand_turns(self.ruleset))
 
     def _wait_quality(self, s: Situation, counts: list[int]) -> tuple[int, int, float]:
         """Unseen copies of waits that win on a discard, of waits that win only by 自摸, and
