@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from hkmahjong.bots.base import Situation
 from hkmahjong.bots.evaluate import pung_shanten, shanten_all, useful_count
-from hkmahjong.bots.routes import Route, RouteSpec, make_route, plan_routes, route_specs
+from hkmahjong.bots.routes import Route, RouteSpec, make_route, route_specs
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.scoring.payment import share_for
 
 __all__ = [
-    "RouteValue",
     "best_route",
     "discard_win_shares",
     "efficiency",
     "route_rank",
     "route_waits",
     "value_route",
-    "win_value",
 ]
 
 
@@ -104,20 +100,6 @@ def route_waits(s: Situation, counts: list[int], route: Route) -> int:
     return total
 
 
-@dataclass(frozen=True, slots=True)
-class RouteValue:
-    """Expected value of one route: win chance × jade received."""
-
-    route: Route
-    p_win: float
-    gain: float
-
-    @property
-    def ev(self) -> float:
-        """Expected jade from this route."""
-        return self.p_win * self.gain
-
-
 _SHARES: dict[tuple[int, int], float] = {}
 
 
@@ -134,37 +116,6 @@ _HORIZON = 14.0
 _STEP_PLAIN = 0.5
 _STEP_FLUSH = 0.85
 _STEP_PUNGS = 0.75
-
-
-def win_value(
-    s: Situation,
-    counts: list[int],
-    *,
-    value_weight: float = 1.0,
-    route_filter: Callable[[Route], bool] | None = None,
-) -> RouteValue | None:
-    """The route of a 13-tile state with the best expected jade (None: no route reaches the minimum).
-
-    Win chance: a Poisson estimate of drawing the ``distance + 1`` tiles still needed from the
-    draws left; a route whose fan reaches the minimum only with 自摸 wins only by self-draw.
-    """
-    r = s.route_ctx.ruleset
-    draws = max(s.view.tiles_left / 4.0, 0.25)
-    unseen_total = max(sum(s.unseen), 1)
-    disc_shares = discard_win_shares(r)
-    best: RouteValue | None = None
-    for route in plan_routes(counts, s.route_ctx):
-        if route_filter is not None and not route_filter(route):
-            continue
-        by_discard = route.fan_discard >= r.min_fan
-        if not by_discard and route.fan_self < r.min_fan:
-            continue
-        p = _win_chance(s, counts, route, draws, unseen_total, by_discard)
-        gain = _route_gain(route, r, by_discard, disc_shares) ** value_weight
-        value = RouteValue(route, p, gain)
-        if best is None or value.ev > best.ev:
-            best = value
-    return best
 
 
 def offense(
@@ -195,7 +146,10 @@ def _win_chance(
     unseen_total: int,
     by_discard: bool,
 ) -> float:
-    """Poisson estimate of completing ``route`` from the draws left (see :func:`win_value`)."""
+    """Chance to complete ``route``: for a ready hand a Poisson estimate of drawing (or, when it
+    wins on a discard, being fed) one of its waits in the draws left; further away, a step
+    factor per distance. A route whose fan reaches the minimum only with 自摸 wins only by
+    self-draw."""
     if route.distance <= 0:
         w = route_waits(s, counts, route)
         per_draw = w / unseen_total * (2.5 if by_discard else 1.0)

@@ -1,7 +1,7 @@
 """``strong`` bot (期望值): win chance × payout of the best route, minus the risk of feeding.
 
 For each action it estimates the jade it expects to win (the best route's win chance × what that
-route pays, :func:`~hkmahjong.bots.planner.win_value`) and the jade it risks by discarding
+route pays, :func:`~hkmahjong.bots.planner.offense`) and the jade it risks by discarding
 (each opponent's readiness × the chance the tile is a winning tile for them × what they would be
 paid, :mod:`hkmahjong.bots.danger`), and never makes a liability (包牌) discard it can avoid. It
 folds when the risk outweighs its chances: the safest tile simply scores best then.
