@@ -188,3 +188,17 @@ def test_strong_reads_the_self_draw_fan_of_the_table_it_is_bound_to() -> None:
     assert bot._self_fan == get_preset("parlor").fan_value(FanId.SELF_DRAWN)
     bot.bind(get_preset("parlor").with_fan({FanId.SELF_DRAWN: 2}))
     assert bot._self_fan == 2
+
+
+def test_strong_weighs_risk_in_minimum_deal_ins_of_its_table() -> None:
+    """RULES.md §9 (full gun: the discarder alone pays; 3 shares P, 2 ML — qingzhang 2) and the
+    minimum (P 三番起糊: 4 a share at 3 fan; ML 1 番起糊: 2 a share): what feeding a minimum-fan
+    win costs is the unit of ``strong``'s tiebreak, so the same knob weighs alike at every table;
+    ``bind`` follows the table."""
+    from hkmahjong.bots.strong import StrongBot
+
+    bot = StrongBot(1, ruleset=get_preset("parlor"))
+    assert bot._deal_in_unit() == 3 * 4
+    for preset, unit in (("qingzhang", 2 * 4), ("ml", 2 * 2)):
+        bot.bind(get_preset(preset))
+        assert bot._deal_in_unit() == unit

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from hkmahjong.bots.base import Situation
 from hkmahjong.bots.routes import bonus_fan, value_honours
 from hkmahjong.hand import MeldKind
-from hkmahjong.rules import FanId
+from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.scoring.payment import share_for
 from hkmahjong.tiles import Wind
 
-__all__ = ["Threat", "liability_tiles", "threats", "tile_danger"]
+__all__ = ["Threat", "feeder_shares", "liability_tiles", "threats", "tile_danger"]
 
 _DRAGONS = (31, 32, 33)
 _WINDS = (27, 28, 29, 30)
@@ -47,12 +47,17 @@ def _flush_suit(s: Situation, seat: Wind) -> int | None:
     return None
 
 
+def feeder_shares(r: Ruleset) -> int:
+    """Shares the seat that feeds a win pays: the full-gun multiple, or its own 2 under half gun."""
+    return r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 2
+
+
 def threats(s: Situation) -> list[Threat]:
     """Every opponent's readiness, fan estimate, payment and wait weights."""
     view = s.view
     r = s.route_ctx.ruleset
     out: list[Threat] = []
-    disc_shares = r.payment.discarder_shares if r.payment.gun.value == "full_gun" else 2
+    disc_shares = feeder_shares(r)
     for seat in Wind:
         if seat == view.seat:
             continue

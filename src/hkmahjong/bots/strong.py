@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hkmahjong.bots.base import Candidate, Situation, claim_meld
-from hkmahjong.bots.danger import Threat, liability_tiles, threats, tile_danger
+from hkmahjong.bots.danger import Threat, feeder_shares, liability_tiles, threats, tile_danger
 from hkmahjong.bots.evaluate import shanten_all
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.pace import hand_turns, step_cost
@@ -51,11 +51,14 @@ class Style:
     """Fold when the risk of the best attacking discard exceeds this share of the hand's EV."""
     fold_floor: float = 1.0
     """Never fold over a risk below this many jade."""
-    tiebreak: float = 0.2
-    """While attacking: route-rank points given up per jade of risk (picks the safer of equals).
+    tiebreak: float = 2.4
+    """While attacking: route-rank points given up per minimum deal-in's worth of risk (what
+    feeding a minimum-fan win costs this seat: 12 jade in the parlor, 8 in qingzhang, 4 under
+    ml), so it weighs alike at every table; it picks the safer of equals.
 
-    0.2 ≈ the useful-tile bonus of five copies per jade: it decides between discards the route
-    rank leaves (nearly) equal and never trades a distance step (10 points) for safety.
+    2.4 is 0.2 a jade in the parlor ≈ the useful-tile bonus of five copies: it decides between
+    discards the route rank leaves (nearly) equal and never trades a distance step (10 points)
+    for safety.
     """
     wait_value: float = 0.5
     """Route-rank points per unseen copy of a wait beyond a minimum-fan win's worth: each copy
@@ -117,6 +120,7 @@ class StrongBot(FanBot):
         st = self.style
         th = threats(s)
         liab = liability_tiles(s)
+        tiebreak = st.defense * st.tiebreak / self._deal_in_unit()
         offered = [c for c in cands if c.action.kind is ActionKind.DISCARD]
         if offered:
             best = max(offered, key=lambda c: c.score)
@@ -143,7 +147,7 @@ class StrongBot(FanBot):
                 if fold:
                     score = -10.0 * danger + 0.01 * c.score
                 else:
-                    score = c.score - st.defense * st.tiebreak * danger
+                    score = c.score - tiebreak * danger
                     if t in liab:
                         score -= 100.0
                 score += self._noise()
@@ -151,7 +155,7 @@ class StrongBot(FanBot):
                 out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}{flag}"))
             elif a.kind in (ActionKind.CHOW, ActionKind.PUNG) and c.score > -1e5:
                 danger = self._claim_risk(s, a, th, liab)
-                score = c.score - st.defense * st.tiebreak * danger
+                score = c.score - tiebreak * danger
                 if fold:
                     score = -1e5
                 out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}"))
@@ -245,6 +249,11 @@ class StrongBot(FanBot):
                 fan = on_discard.total_fan + self._self_fan
                 worth += s.unseen[t] * self._win_pay(None, fan) / unit
         return by_discard, self_only, worth
+
+    def _deal_in_unit(self) -> float:
+        """Jade this seat pays for feeding a minimum-fan win (the gun scheme's share of it)."""
+        r = self.ruleset
+        return feeder_shares(r) * float(share_for(r.min_fan, r))
 
     def _win_pay(self, fan_discard: int | None, fan_self: int) -> float:
         """Jade a win pays as 0.7 × the discard win (if any) + 0.3 × the 自摸 (3 payers)."""
