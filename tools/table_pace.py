@@ -60,10 +60,11 @@ def play(ruleset: Ruleset, seed: str, hand: int) -> HandPace:
     while not state.is_over:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
-        action = legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal)
+        view = state.view(seat)
+        action = legal[0] if len(legal) == 1 else bots[seat].choose(view, legal)
         if action.kind is ActionKind.DISCARD:
             assert action.tile is not None
-            s = Situation.of(state.view(seat), ruleset)
+            s = Situation.of(view, ruleset)
             s.counts[int(action.tile)] -= 1
             _, route = best_route(s, s.counts)
             reaches = max(route.fan_discard, route.fan_self) >= ruleset.min_fan
