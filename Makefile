@@ -1,20 +1,24 @@
-# Two entry points (README): `make run` plays / shows the main job, `make test` runs the whole suite.
+# Two entry points (README): `make run` starts the web parlor (hkmj serve on SQLite, prints the URL),
+# `make test` runs the whole suite; `make play` is the terminal game.
 # Both create .venv and install what they need on a fresh machine with only Python 3.11 and make.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck layers unit bench clean
+.PHONY: run play test lint typecheck layers unit postgres bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,env]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test]'
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/hkmj
+	$(BIN)/hkmj serve
+
+play: $(STAMP)
+	$(BIN)/hkmj play
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools
@@ -26,7 +30,11 @@ typecheck: $(STAMP)
 layers: $(STAMP)
 	$(BIN)/lint-imports
 
-unit: $(STAMP)
+# The parlor's store is tested on a real local PostgreSQL as well as SQLite.
+postgres:
+	tools/ensure_postgres.sh
+
+unit: $(STAMP) postgres
 	$(BIN)/python -m pytest -n 2 src tests
 
 test: lint typecheck layers unit

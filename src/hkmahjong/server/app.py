@@ -1,0 +1,54 @@
+"""應用 ``create_app(settings)``: the parlor's FastAPI application with every router included.
+
+Each feature lives in its own module with a ``router`` (auth, REST API, tables, websockets, pages);
+this module only wires them together, with the store and settings on ``app.state``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from hkmahjong import __version__
+from hkmahjong.server import health
+from hkmahjong.server.limits import BodySizeLimit
+from hkmahjong.server.settings import Settings
+from hkmahjong.server.store import Store
+
+__all__ = ["create_app"]
+
+
+def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
+    """The parlor's app for ``settings`` (default: :meth:`Settings.from_env`).
+
+    Opens the store (SQLite under the data directory, or ``settings.db_url``) and applies the
+    migrations, unless an open ``store`` is given (tests share one); creates the data directory's
+    secret on first start.
+    """
+    settings = (settings or Settings.from_env()).with_secret()
+    owned = store is None
+    if store is None:
+        store = Store.open(settings.database_url)
+    opened: Store = store
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if owned:
+                opened.close()
+
+    app = FastAPI(
+        title="hkmahjong parlor 麻雀館",
+        version=__version__,
+        description="Hong Kong mahjong (香港麻雀) parlor: tables, jade ledger, calculator API.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.store = store
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.include_router(health.router)
+    return app

@@ -1,0 +1,87 @@
+"""``hkmj serve``: 麻雀館 start the web parlor (FastAPI on uvicorn) and print the address to open.
+
+Imports only the standard library until it runs, so ``hkmj`` works without the ``[server]`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from hkmahjong.server.settings import Settings
+
+NAME = "serve"
+HELP = "麻雀館 serve: start the web parlor in the browser (needs the [server] extra)"
+ORDER = 5
+
+INSTALL_HINT = (
+    "hkmj serve needs the server extra: pip install 'hkmahjong[server]' (in a checkout: make run)"
+)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the ``serve`` options."""
+    parser.add_argument(
+        "--data-dir",
+        default=None,
+        help="where the SQLite database and the secret live (default: $HKMJ_DATA_DIR or "
+        "~/.local/share/hkmahjong)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="database URL, e.g. postgresql://user@127.0.0.1:5432/parlor (default: SQLite file)",
+    )
+    parser.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=None, help="port (default 8000; 0 picks a free one)"
+    )
+    parser.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="uvicorn's log level (default warning)",
+    )
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise SystemExit(f"hkmj serve: cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when it is stopped (Ctrl-C)."""
+    try:
+        import uvicorn
+        from sqlalchemy.engine import make_url
+
+        from hkmahjong.server.app import create_app
+    except ImportError as exc:
+        print(f"{INSTALL_HINT}; missing module: {exc.name}", file=sys.stderr)
+        return 2
+    settings = Settings.from_env(
+        data_dir=args.data_dir, db_url=args.db, host=args.host, port=args.port
+    )
+    app = create_app(settings)
+    sock = _bind(settings.host, settings.port)
+    port = sock.getsockname()[1]
+    shown = Settings(data_dir=settings.data_dir, host=settings.host, port=port)
+    database = make_url(settings.database_url).render_as_string(hide_password=True)
+    print(f"麻雀館 hkmj parlor: open {shown.url}", flush=True)
+    print(f"database: {database}  (Ctrl-C stops)", flush=True)
+    config = uvicorn.Config(
+        app, log_level=args.log_level, ws_max_size=64 * 1024, lifespan="on", access_log=False
+    )
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

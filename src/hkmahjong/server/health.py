@@ -1,0 +1,36 @@
+"""健康 ``GET /healthz``: the server answers and its database is reachable and migrated."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel
+from sqlalchemy import text
+
+from hkmahjong import __version__
+from hkmahjong.server.deps import get_store
+from hkmahjong.server.store import Store
+
+__all__ = ["Health", "router"]
+
+router = APIRouter(tags=["health"])
+
+
+class Health(BaseModel):
+    """The server's state: version, database kind and schema revision."""
+
+    status: str
+    version: str
+    database: str
+    revision: str | None
+
+
+@router.get("/healthz", response_model=Health)
+def healthz(store: Annotated[Store, Depends(get_store)]) -> Health:
+    """Answer when the server runs and its database answers."""
+    with store.session() as session:
+        session.execute(text("SELECT 1"))
+    return Health(
+        status="ok", version=__version__, database=store.dialect, revision=store.revision()
+    )

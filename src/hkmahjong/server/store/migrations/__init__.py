@@ -1,0 +1,1 @@
+"""The Alembic environment and revisions of the parlor's schema (package data)."""

@@ -1,0 +1,195 @@
+"""表 the parlor's tables as SQLAlchemy 2 models (the schema of docs/server.md).
+
+The Alembic revisions under ``migrations/versions`` create exactly these; a test compares them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "Account",
+    "Base",
+    "LedgerRow",
+    "LedgerTxn",
+    "ParlorTable",
+    "SessionRow",
+    "TableAudit",
+    "TableLog",
+    "TableSeat",
+    "UTCDateTime",
+    "User",
+    "utcnow",
+]
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, timezone-aware."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and read back timezone-aware on every database (SQLite keeps none)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: use an aware UTC time")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """The parlor's declarative base (constraint names fixed for migrations)."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    """用戶 a player: registered (with an argon2 hash) or a guest (no password)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    lang: Mapped[str] = mapped_column(String(16), default="zh-Hant")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index("ix_users_name_lower", func.lower(name), unique=True),)
+
+
+class SessionRow(Base):
+    """登入 a server-side session; only the SHA-256 of its token is stored."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Account(Base):
+    """帳戶 a ledger account, named by its key (``user:12``, ``escrow:table:5``, ``system:grants``)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(128), unique=True)
+
+
+class LedgerTxn(Base):
+    """交易 one ledger transaction; ``idem_key`` makes posting it twice a no-op."""
+
+    __tablename__ = "ledger_txns"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idem_key: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    memo: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LedgerRow(Base):
+    """分錄 one row of a transaction: an account and a signed integer amount of jade."""
+
+    __tablename__ = "ledger_rows"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    txn_id: Mapped[int] = mapped_column(ForeignKey("ledger_txns.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class ParlorTable(Base):
+    """枱 a parlor table: practice or online, its resolved configuration and secret match seed."""
+
+    __tablename__ = "parlor_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    ruleset_digest: Mapped[str] = mapped_column(String(128))
+    creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_token: Mapped[str | None] = mapped_column(String(64))
+    match_seed: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class TableSeat(Base):
+    """座位 one of a table's four seats: a user, a bot level, or empty."""
+
+    __tablename__ = "table_seats"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"), primary_key=True)
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+
+
+class TableLog(Base):
+    """牌譜 one line of a table's game record (docs/records.md), appended before anyone is told."""
+
+    __tablename__ = "table_log"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    line: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TableAudit(Base):
+    """記錄 a decision about a table (cancelled, aborted, sat out) with its reason."""
+
+    __tablename__ = "table_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,0 +1,52 @@
+"""The store: migrations applied at start build exactly the models' schema, on SQLite (WAL) and on
+PostgreSQL; applying them again changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, text
+
+from hkmahjong.server.store import Store
+from hkmahjong.server.store.models import Base
+
+
+@pytest.mark.filterwarnings("ignore:.*expression-based index")
+def test_migrations_build_the_models_schema(store: Store) -> None:
+    assert store.revision() == store.head() == "0001"
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diff == []
+    tables = set(inspect(store.engine).get_table_names())
+    assert {t.name for t in Base.metadata.sorted_tables} <= tables
+
+
+def test_migrate_twice_is_a_no_op(store: Store) -> None:
+    store.migrate()
+    assert store.revision() == "0001"
+
+
+def test_sqlite_file_is_created_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "parlor.db"
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        assert path.exists()
+        with store.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+    finally:
+        store.close()
+
+
+def test_user_names_are_unique_ignoring_case(store: Store) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from hkmahjong.server.store.models import User
+
+    with store.session() as session:
+        session.add(User(name="Ah Wing"))
+    with pytest.raises(IntegrityError), store.session() as session:
+        session.add(User(name="ah wing"))
