@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
 from sqlalchemy import create_engine, text
 
 from hkmahjong.server.app import create_app
@@ -27,10 +29,16 @@ def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", secret="test-secret-" + "x" * 20)
 
 
+def cheap_argon2() -> PasswordHash:
+    """argon2id with small costs: the same code path as production, fast enough for many tests."""
+    return PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
+
+
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     """A test client of the app on a fresh SQLite database."""
-    with TestClient(create_app(settings), base_url="http://127.0.0.1") as test_client:
+    app = create_app(settings, password_hash=cheap_argon2())
+    with TestClient(app, base_url="http://127.0.0.1") as test_client:
         yield test_client
 
 

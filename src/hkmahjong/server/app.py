@@ -10,9 +10,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from pwdlib import PasswordHash
 
 from hkmahjong import __version__
-from hkmahjong.server import health
+from hkmahjong.server import auth, health
+from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.limits import BodySizeLimit
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -20,12 +22,20 @@ from hkmahjong.server.store import Store
 __all__ = ["create_app"]
 
 
-def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    store: Store | None = None,
+    password_hash: PasswordHash | None = None,
+) -> FastAPI:
     """The parlor's app for ``settings`` (default: :meth:`Settings.from_env`).
 
     Opens the store (SQLite under the data directory, or ``settings.db_url``) and applies the
     migrations, unless an open ``store`` is given (tests share one); creates the data directory's
-    secret on first start.
+    secret on first start. ``password_hash`` replaces pwdlib's recommended argon2 parameters
+    (tests use cheaper ones).
+
+    On ``app.state``: ``settings``, ``store``, ``auth`` (:class:`~hkmahjong.server.auth.Auth`).
     """
     settings = (settings or Settings.from_env()).with_secret()
     owned = store is None
@@ -49,6 +59,9 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     )
     app.state.settings = settings
     app.state.store = store
+    app.state.auth = Auth(store, settings, password_hash)
+    app.add_middleware(CookieMiddleware)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(health.router)
+    app.include_router(auth.router)
     return app
