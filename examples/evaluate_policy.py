@@ -5,8 +5,8 @@
 
 A policy is ``policy(planes, mask) -> action index`` over the env's observation and action space
 (docs/env.md). ``--weights`` loads the linear policy that ``train_masked_policy.py --save`` wrote;
-``--policy MODULE:NAME`` imports ``NAME`` from ``MODULE`` — a policy, or a zero-argument factory
-returning one. Without either, a demo policy (the lowest legal discard) is evaluated. The policy is
+``--policy MODULE:NAME`` imports ``NAME`` from ``MODULE`` — a policy, or a factory returning one
+(anything callable without arguments, e.g. ``def make(greedy=True)``, is taken for a factory). Without either, a demo policy (the lowest legal discard) is evaluated. The policy is
 registered as a bot named ``policy`` and played by the arena exactly like the built-in bots, so the
 summary is the arena's: points per hand with 95% confidence intervals, win and deal-in rates, …
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import sys
 import warnings
 from pathlib import Path
@@ -44,11 +45,21 @@ def load_policy(args: argparse.Namespace) -> Policy:
     if args.policy:
         module, _, name = args.policy.partition(":")
         obj = getattr(importlib.import_module(module), name or "policy")
-        try:
-            return obj() if callable(obj) and obj.__code__.co_argcount == 0 else obj  # type: ignore[no-any-return]
-        except AttributeError:
-            return obj  # type: ignore[no-any-return]
+        return obj() if is_factory(obj) else obj  # type: ignore[no-any-return]
     return lowest_index
+
+
+def is_factory(obj: object) -> bool:
+    """Whether ``obj`` is a policy factory: callable with no arguments (defaults allowed)."""
+    if not callable(obj):
+        return False
+    try:
+        inspect.signature(obj).bind()
+    except TypeError:
+        return False
+    except ValueError:  # no signature (a builtin): a policy takes (planes, mask)
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

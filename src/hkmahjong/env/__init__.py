@@ -6,7 +6,18 @@ engine's. Versions: ``ACTION_SPACE_VERSION`` and ``OBSERVATION_VERSION`` in :mod
 
 from __future__ import annotations
 
-from hkmahjong.env.aec import AGENTS, REWARDS, HKMahjongAEC, env, hand_seed, raw_env
+import gymnasium as _gym
+
+from hkmahjong.env.aec import (
+    AGENTS,
+    REWARDS,
+    HKMahjongAEC,
+    ShapingFn,
+    ShapingStep,
+    env,
+    hand_seed,
+    raw_env,
+)
 from hkmahjong.env.encoding import (
     ACTION_SPACE_VERSION,
     NUM_ACTIONS,
@@ -21,12 +32,26 @@ from hkmahjong.env.encoding import (
     observation,
     oracle_observation,
 )
+from hkmahjong.env.parallel import HKMahjongParallel, parallel_env
 from hkmahjong.env.selfplay import SelfPlayEnv
+from hkmahjong.env.shaping import shanten_shaping
 from hkmahjong.env.single import SingleSeatEnv
+
+GYM_IDS = {
+    "hkmahjong/SingleSeat-v1": {},
+    "hkmahjong/SingleSeatFlat-v1": {"observation": "flat", "illegal": "terminate"},
+}
+"""Gymnasium ids registered on import (``gym.make("hkmahjong/SingleSeat-v1", rules="ml")``, or
+``gym.make("hkmahjong.env:hkmahjong/SingleSeat-v1")`` without importing first)."""
+
+for _id, _kwargs in GYM_IDS.items():
+    if _id not in _gym.registry:
+        _gym.register(id=_id, entry_point="hkmahjong.env.single:SingleSeatEnv", kwargs=_kwargs)
 
 __all__ = [
     "ACTION_SPACE_VERSION",
     "AGENTS",
+    "GYM_IDS",
     "NUM_ACTIONS",
     "NUM_ORACLE_PLANES",
     "NUM_PLANES",
@@ -34,7 +59,10 @@ __all__ = [
     "PLANES",
     "REWARDS",
     "HKMahjongAEC",
+    "HKMahjongParallel",
     "SelfPlayEnv",
+    "ShapingFn",
+    "ShapingStep",
     "SingleSeatEnv",
     "action_index",
     "action_mask",
@@ -44,5 +72,7 @@ __all__ = [
     "index_action",
     "observation",
     "oracle_observation",
+    "parallel_env",
     "raw_env",
+    "shanten_shaping",
 ]

@@ -16,7 +16,9 @@ game as a "dict of seats who must act" step.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -25,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from hkmahjong.engine import Action, HandOutcome, Phase, PlayerView
+from hkmahjong.engine import Action, Event, HandOutcome, Phase, PlayerView
 from hkmahjong.engine.state import HandState
 from hkmahjong.env.encoding import (
     ACTION_SPACE_VERSION,
@@ -41,9 +43,19 @@ from hkmahjong.env.encoding import (
 )
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import Ruleset, load_ruleset
+from hkmahjong.scoring.payment import payment_summary
 from hkmahjong.tiles import Wind
 
-__all__ = ["AGENTS", "HKMahjongAEC", "RewardFn", "env", "hand_seed", "raw_env"]
+__all__ = [
+    "AGENTS",
+    "HKMahjongAEC",
+    "RewardFn",
+    "ShapingFn",
+    "ShapingStep",
+    "env",
+    "hand_seed",
+    "raw_env",
+]
 
 AGENTS: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
 _CLAIM, _ROB = Phase.CLAIM, Phase.ROB
@@ -65,6 +77,26 @@ REWARDS: dict[str, RewardFn] = {"points": _points, "sign": _sign}
 (+1 for a net gain, −1 for a net loss, 0 otherwise)."""
 
 
+@dataclass(frozen=True)
+class ShapingStep:
+    """獎勵塑形: what a reward hook sees for one agent after one applied action."""
+
+    agent: str
+    seat: Wind
+    """The agent's seat in the current hand."""
+    actor: Wind
+    """The seat whose action was applied."""
+    events: tuple[Event, ...]
+    """The step's events as this seat may see them (``Event.for_seat``)."""
+    view: PlayerView
+    """The agent's view after the step."""
+
+
+ShapingFn = Callable[[ShapingStep], float]
+"""A reward hook: called for every agent after every applied action; its value is added to that
+agent's reward of the step (on top of the hand-end reward, before nothing: it is not scaled)."""
+
+
 def hand_seed(seed: int, hand: int) -> bytes:
     """The engine seed of hand ``hand`` of an episode reset with ``seed`` (deterministic)."""
     return hashlib.sha256(f"hkmahjong-env:{seed}:{hand}".encode()).digest()
@@ -72,6 +104,14 @@ def hand_seed(seed: int, hand: int) -> bytes:
 
 def _resolve_rules(rules: str | Ruleset) -> Ruleset:
     return rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+
+
+def hand_swing(ruleset: Ruleset) -> int:
+    """The most jade one seat can win or pay in one hand under ``ruleset``: three limit wins
+    paid by one seat (一炮多響 or 包牌), a generous bound for the score planes."""
+    fan = ruleset.limit if ruleset.limit is not None else ruleset.payment.no_limit_fan
+    pay = payment_summary(fan, ruleset, is_limit=True)
+    return 3 * max(pay["discarder_full_gun"], pay["discarder_half_gun"], 3 * pay["self_draw_each"])
 
 
 class HKMahjongAEC(AECEnv):  # type: ignore[misc]
@@ -90,10 +130,12 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         hands: int = 1,
         reward: str | RewardFn = "points",
         reward_scale: float = 1.0,
+        shaping: ShapingFn | None = None,
         render_mode: str | None = None,
     ) -> None:
         """Create the env: ``rules`` (preset name or TOML path), ``hands`` per episode (≥ 1),
-        ``reward`` (``points``, ``sign`` or a callable) times ``reward_scale``.
+        ``reward`` (``points``, ``sign`` or a callable) times ``reward_scale``, plus ``shaping``
+        (a :data:`ShapingFn` called for every agent after every action) when given.
 
         :raises MahjongError: for an unknown ruleset, reward or a bad hand count.
         """
@@ -109,10 +151,13 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             self._reward_fn = reward
         self.hands_per_episode = hands
         self.reward_scale = reward_scale
+        self._shaping = shaping
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agent_name_mapping = {a: i for i, a in enumerate(AGENTS)}
-        low, high = observation_bounds()
+        self.score_limit = float(hands * hand_swing(self.ruleset))
+        """Match scores in the observation are clipped to ±this many jade (its declared bounds)."""
+        low, high = observation_bounds(self.score_limit)
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low, high, (NUM_PLANES, 34), dtype=np.float32),
@@ -136,6 +181,10 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         """Per seat: the flat index of each of those actions."""
         self._rewards_set = False
         """True after a payout until the next step zeroes the rewards."""
+        self._steps = 0
+        """Actions applied since the episode started."""
+        self._rewards_at = 0
+        """The step count when ``rewards`` last started to be filled."""
         self._applies = 0
         """Actions applied (and hands dealt) so far: tells a mask or a "who acts now" shown
         since the last change from a stale one."""
@@ -170,9 +219,11 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
 
     # --- lifecycle -------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start an episode; the same ``seed`` gives the same walls and the same game."""
+        """Start an episode; the same ``seed`` gives the same walls and the same game. Without a
+        seed the walls come from the operating system's entropy, so unseeded envs in different
+        processes never deal the same games."""
         if seed is None:
-            seed = int.from_bytes(hashlib.sha256(repr(self._seed).encode()).digest()[:6], "big")
+            seed = secrets.randbits(62)
         self._seed = int(seed)
         self._hand = 0
         self._dealer_player = 0
@@ -182,6 +233,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}
         self._rewards_set = False
+        self._steps = self._rewards_at = 0
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -215,12 +267,14 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         st = self.state_
         assert st is not None and st.outcome is not None
         outcome = st.outcome
+        self._fresh_rewards()
         for a in self.agents:
             s = int(self.seat_of(a))
-            self.rewards[a] = self.reward_scale * self._reward_fn(outcome, s)
+            value = self.reward_scale * self._reward_fn(outcome, s)
+            self.rewards[a] += value  # (the step's shaping, if any, is already in both)
+            self._cumulative_rewards[a] += value
             self.match_scores[self.agent_name_mapping[a]] += float(outcome.deltas[s])
         self._rewards_set = True
-        self._accumulate_rewards()
         self._hand += 1
         if self._hand >= self.hands_per_episode:
             for a in self.agents:
@@ -286,9 +340,9 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         return index_action(index, st.legal_actions(seat), pending_tile(st), who=self._who(agent))
 
     def _seat_scores(self) -> list[float]:
-        """Match scores by seat of the current hand."""
-        d = self._dealer_player
-        return [self.match_scores[(s + d) % 4] for s in range(4)]
+        """Match scores by seat of the current hand, clipped to ``±score_limit``."""
+        d, lim = self._dealer_player, self.score_limit
+        return [min(lim, max(-lim, self.match_scores[(s + d) % 4])) for s in range(4)]
 
     def _current_scores(self) -> list[float]:
         """:meth:`_seat_scores`, recomputed only when the scores or the dealer changed."""
@@ -343,7 +397,31 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         st = self.state_
         assert st is not None
         self._applies += 1
-        self._encoder.applied(st, st.apply(seat, action))
+        self._steps += 1
+        events = st.apply(seat, action)
+        self._encoder.applied(st, events)
+        if self._shaping is not None:
+            self._shape(seat, events)
+
+    def _shape(self, actor: Wind, events: list[Event]) -> None:
+        """Add the reward hook's value for every agent to its reward of this step."""
+        st = self.state_
+        assert st is not None and self._shaping is not None
+        self._fresh_rewards()
+        for a in self.agents:
+            seat = self._seat_of_agent[a]
+            seen = tuple(e for e in (ev.for_seat(seat) for ev in events) if e is not None)
+            value = float(self._shaping(ShapingStep(a, seat, actor, seen, st.view(seat))))
+            self.rewards[a] += value
+            self._cumulative_rewards[a] += value
+        self._rewards_set = True
+
+    def _fresh_rewards(self) -> None:
+        """Zero ``rewards`` once per applied action, before its first reward is added."""
+        if self._rewards_at != self._steps:
+            self._rewards_at = self._steps
+            for a in self.agents:
+                self.rewards[a] = 0.0
 
     def _who(self, agent: str) -> str:
         st = self.state_

@@ -25,6 +25,7 @@ described in :data:`PLANES`; seats are *relative* to the observer (0 = self, 1 =
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -268,15 +269,19 @@ _S_PHASE_BASE = _P["phase=turn"] - _SCALARS
 _S_CONCEALED = _P["seat0_concealed_count/14"] - _SCALARS
 
 
-def observation_bounds() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+def observation_bounds(
+    score_limit: float = math.inf,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """Per-plane bounds of the observation: every plane lies in [0, 1] except the discard
-    positions (at most 2: a river never holds 64 tiles) and the match scores (any sign)."""
+    positions (at most 2: a river never holds 64 tiles) and the match scores, which lie within
+    ``±score_limit`` jade (divided by 256 as the planes hold them; the envs pass the most a seat
+    can win or pay in an episode and clip to it)."""
     low = np.zeros((NUM_PLANES, 34), dtype=np.float32)
     high = np.ones((NUM_PLANES, 34), dtype=np.float32)
     for r in range(4):
         high[_P[f"seat{r}_discard_position/32"]] = 2.0
-        low[_P[f"seat{r}_score/256"]] = -np.inf
-        high[_P[f"seat{r}_score/256"]] = np.inf
+        low[_P[f"seat{r}_score/256"]] = -score_limit / 256.0
+        high[_P[f"seat{r}_score/256"]] = score_limit / 256.0
     return low, high
 
 

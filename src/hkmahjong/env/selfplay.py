@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn
+from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn, ShapingFn
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
 
@@ -37,9 +37,12 @@ class SelfPlayEnv:
         hands: int = 1,
         reward: str | RewardFn = "points",
         reward_scale: float = 1.0,
+        shaping: ShapingFn | None = None,
     ) -> None:
         """Create the env; arguments as :class:`~hkmahjong.env.aec.HKMahjongAEC`."""
-        self._aec = HKMahjongAEC(rules, hands=hands, reward=reward, reward_scale=reward_scale)
+        self._aec = HKMahjongAEC(
+            rules, hands=hands, reward=reward, reward_scale=reward_scale, shaping=shaping
+        )
         self.possible_agents = list(AGENTS)
         self.observation_space = self._aec.observation_space
         self.action_space = self._aec.action_space

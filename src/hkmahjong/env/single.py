@@ -8,6 +8,9 @@
 True
 
 Works with action-masking learners: the mask is in the observation and in :meth:`action_masks`.
+``observation="flat"`` gives the planes alone as one ``Box`` (for Stable-Baselines3's
+``MlpPolicy``); ``illegal="terminate"`` or ``"penalize"`` lets checkers that step random actions run
+(``gymnasium.utils.env_checker.check_env``). See ``docs/env.md``.
 """
 
 from __future__ import annotations
@@ -20,14 +23,23 @@ import numpy as np
 import numpy.typing as npt
 
 from hkmahjong.bots import get_bot
-from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn
-from hkmahjong.errors import MahjongError
+from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn, ShapingFn
+from hkmahjong.env.encoding import NUM_PLANES, observation_bounds
+from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
 
-__all__ = ["SingleSeatEnv"]
+__all__ = ["ILLEGAL_MODES", "OBSERVATION_MODES", "SingleSeatEnv"]
+
+ILLEGAL_MODES = ("raise", "terminate", "penalize")
+"""What an illegal action does: raise ``IllegalActionError`` (nothing applied); end the episode
+with ``illegal_reward``; or apply nothing, give ``illegal_reward`` and ask again."""
+OBSERVATION_MODES = ("dict", "flat")
+"""``dict``: ``{"observation": planes, "action_mask": mask}``; ``flat``: the planes alone as a
+``Box`` of ``NUM_PLANES * 34`` (the mask through :meth:`SingleSeatEnv.action_masks`)."""
+_RESET_TRIES = 1000
 
 
-class SingleSeatEnv(gym.Env[dict[str, npt.NDArray[Any]], int]):
+class SingleSeatEnv(gym.Env[Any, int]):
     """香港麻雀 for one learner: ``seat`` is 0–3 (0 deals first) or ``"random"`` per episode."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it an instance variable)
@@ -41,27 +53,56 @@ class SingleSeatEnv(gym.Env[dict[str, npt.NDArray[Any]], int]):
         hands: int = 1,
         reward: str | RewardFn = "points",
         reward_scale: float = 1.0,
+        shaping: ShapingFn | None = None,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
+        observation: str = "dict",
         render_mode: str | None = None,
     ) -> None:
-        """Create the env; ``opponents`` are three bot names or levels (``hkmahjong.bots``).
+        """Create the env; ``opponents`` are three bot names or levels (``hkmahjong.bots``);
+        ``illegal`` one of :data:`ILLEGAL_MODES`, ``observation`` one of :data:`OBSERVATION_MODES`.
 
-        :raises MahjongError: for a bad seat, a wrong number of opponents or an unknown bot.
+        :raises MahjongError: for a bad seat, a wrong number of opponents, an unknown bot, an
+            unknown illegal-action or observation mode.
         """
         if len(opponents) != 3:
             raise MahjongError(f"opponents needs three bot names, got {list(opponents)}")
         if not (seat == "random" or (isinstance(seat, int) and 0 <= seat < 4)):
             raise MahjongError(f"seat must be 0-3 or 'random', got {seat!r}")
+        if illegal not in ILLEGAL_MODES:
+            raise MahjongError(
+                f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}"
+            )
+        if observation not in OBSERVATION_MODES:
+            raise MahjongError(
+                f"observation must be one of {', '.join(OBSERVATION_MODES)}, got {observation!r}"
+            )
         for name in opponents:
             get_bot(name, 0)  # validates the name now, not mid-episode
-        self._aec = HKMahjongAEC(rules, hands=hands, reward=reward, reward_scale=reward_scale)
+        self._aec = HKMahjongAEC(
+            rules, hands=hands, reward=reward, reward_scale=reward_scale, shaping=shaping
+        )
         self.opponent_names = tuple(opponents)
         self.seat_choice = seat
         self.render_mode = render_mode
-        self.observation_space = self._aec.observation_space(AGENTS[0])
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.flat = observation == "flat"
+        if self.flat:
+            low, high = observation_bounds(self._aec.score_limit)
+            self.observation_space: gym.spaces.Space[Any] = gym.spaces.Box(
+                low.reshape(-1), high.reshape(-1), (NUM_PLANES * 34,), dtype=np.float32
+            )
+        else:
+            self.observation_space = self._aec.observation_space(AGENTS[0])
         self.action_space = self._aec.action_space(AGENTS[0])
         self.agent = AGENTS[0]
         self._bots: dict[str, Any] = {}
         self._episode_reward = 0.0
+        self._carried = 0.0
+        """Reward of hands the learner had no decision in, paid with its next step."""
+        self._started = False
+        self._ended_illegally = False
 
     @property
     def aec(self) -> HKMahjongAEC:
@@ -70,9 +111,31 @@ class SingleSeatEnv(gym.Env[dict[str, npt.NDArray[Any]], int]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
-        """Start an episode and play the bots until the learner must act."""
+    ) -> tuple[Any, dict[str, Any]]:
+        """Start an episode and play the bots until the learner must act.
+
+        The returned state always holds a decision for the learner: an episode that ends before
+        the learner has one (e.g. a 天糊) is played and the next one dealt, its reward carried to
+        the learner's first step (``info["carried_reward"]``).
+        """
         super().reset(seed=seed)
+        self._ended_illegally = False
+        carried = 0.0
+        for _ in range(_RESET_TRIES):
+            self._deal()
+            carried += self._episode_reward
+            if not self._done():
+                break
+        else:  # pragma: no cover - would need 1000 hands in a row without a learner decision
+            raise MahjongError(f"no decision for the learner in {_RESET_TRIES} episodes")
+        self._episode_reward = 0.0
+        self._carried = carried
+        self._started = True
+        info = self._info()
+        info["carried_reward"] = carried
+        return self._observe(), info
+
+    def _deal(self) -> None:
         episode_seed = int(self.np_random.integers(0, 2**62))
         self._aec.reset(seed=episode_seed)
         if self.seat_choice == "random":
@@ -86,7 +149,10 @@ class SingleSeatEnv(gym.Env[dict[str, npt.NDArray[Any]], int]):
         }
         self._episode_reward = 0.0
         self._advance()
-        return self._aec.observe(self.agent), self._info()
+
+    def _observe(self) -> Any:
+        obs = self._aec.observe(self.agent)
+        return obs["observation"].reshape(-1) if self.flat else obs
 
     def _info(self) -> dict[str, Any]:
         info = dict(self._aec.infos[self.agent])
@@ -94,7 +160,7 @@ class SingleSeatEnv(gym.Env[dict[str, npt.NDArray[Any]], int]):
         return info
 
     def _done(self) -> bool:
-        return all(self._aec.terminations.values())
+        return self._ended_illegally or all(self._aec.terminations.values())
 
     def _advance(self) -> None:
         """Let the bots act until the learner must act or the episode ends."""
@@ -112,24 +178,44 @@ class SingleSeatEnv(gym.Env[dict[str, npt.NDArray[Any]], int]):
         self._episode_reward += float(aec._cumulative_rewards[self.agent])
         aec._cumulative_rewards[self.agent] = 0.0
 
-    def step(
-        self, action: int | np.integer[Any]
-    ) -> tuple[dict[str, npt.NDArray[Any]], float, bool, bool, dict[str, Any]]:
+    def _require_started(self) -> None:
+        if not self._started:
+            raise MahjongError("SingleSeatEnv: call reset() before step() or action_masks()")
+
+    def step(self, action: int | np.integer[Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action, then the bots'; reward = the learner's jade this step.
 
-        :raises IllegalActionError: naming the action and the legal set.
+        An illegal action follows ``illegal`` (:data:`ILLEGAL_MODES`); ``info["illegal"]`` is True
+        on such a step.
+
+        :raises IllegalActionError: naming the action and the legal set (``illegal="raise"``).
+        :raises MahjongError: before ``reset()`` and after the episode ended.
         """
+        self._require_started()
         if self._done():
             raise MahjongError("the episode is over: call reset()")
         before = self._episode_reward
-        self._aec.step(int(action))
+        try:
+            self._aec.step(int(action))
+        except IllegalActionError:
+            if self.illegal == "raise":
+                raise
+            self._ended_illegally = self.illegal == "terminate"
+            info = self._info()
+            info["illegal"] = True
+            return self._observe(), self.illegal_reward, self._done(), False, info
         self._advance()
-        reward = self._episode_reward - before
-        return self._aec.observe(self.agent), reward, self._done(), False, self._info()
+        reward = self._episode_reward - before + self._carried
+        self._carried = 0.0
+        return self._observe(), reward, self._done(), False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.int8]:
-        """The legal-action mask (for maskable learners)."""
-        return self._aec.observe(self.agent)["action_mask"]
+        """The legal-action mask (for maskable learners).
+
+        :raises MahjongError: before ``reset()``.
+        """
+        self._require_started()
+        return self._aec.action_mask(self.agent)
 
     def render(self) -> str | None:
         """The referee's text picture of the table."""
