@@ -342,6 +342,9 @@ class Match:
 
         :raises MatchError: when a setting is missing or malformed.
         """
+        unknown = sorted(set(obj) - _CONFIG_KEYS)
+        if unknown:
+            raise MatchError(f"unknown match setting(s): {', '.join(map(str, unknown))}")
         try:
             players = tuple(str(p) for p in obj["players"])
             length = MatchLength.parse(str(obj["length"]))
@@ -361,6 +364,9 @@ class Match:
             starting_balance=start,
             max_hands=max_hands,
         )
+
+
+_CONFIG_KEYS = frozenset({"players", "length", "starting_balance", "max_hands"})
 
 
 def _fmt(value: Amount) -> str:

@@ -266,6 +266,18 @@ def _dumps(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
+_LINE_KEYS: dict[str, frozenset[str]] = {
+    "header": frozenset(
+        {"t", "format", "version", "engine", "rules", "match", "commitment", "physical_table"}
+    ),
+    "hand": frozenset({"t", "hand", "dealer", "prevailing", "commitment", "ev"}),
+    "act": frozenset({"t", "hand", "i", "seat", "action", "ev"}),
+    "end": frozenset({"t", "hand", "seed", "result", "ev"}),
+    "match_end": frozenset({"t", "seed", "totals"}),
+}
+"""The fields of each line type (docs/records.md); any other field is refused."""
+
+
 class _Parser:
     def __init__(self, source: str, partial: bool) -> None:
         self.source = source
@@ -273,6 +285,12 @@ class _Parser:
 
     def fail(self, message: str, line: int | None) -> RecordError:
         return RecordError(message, line, self.source)
+
+    def keys(self, obj: Mapping[str, Any], n: int) -> None:
+        """Refuse a line with fields its type does not have (a typo, or data smuggled in)."""
+        unknown = sorted(set(obj) - _LINE_KEYS[obj["t"]])
+        if unknown:
+            raise self.fail(f"unknown field(s) in a {obj['t']!r} line: {', '.join(unknown)}", n)
 
     def field(self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], n: int) -> Any:
         if key not in obj:
@@ -300,6 +318,8 @@ class _Parser:
             if not isinstance(obj, dict):
                 raise self.fail("a record line must be a JSON object", n)
             kind = obj.get("t")
+            if isinstance(kind, str) and kind in _LINE_KEYS:
+                self.keys(obj, n)
             if record is None:
                 if kind != "header":
                     raise self.fail(f"the first line must be the header, got {kind!r}", n)
@@ -419,8 +439,28 @@ def rules_spec(ruleset: Ruleset) -> dict[str, Any]:
 def rules_from_spec(spec: Mapping[str, Any], *, line: int = 1, source: str = "record") -> Ruleset:
     """The ruleset a record names (a preset, or TOML text), checked against its digest.
 
-    :raises RecordError: when the ruleset cannot be loaded or differs from the one recorded.
+    The spec holds exactly one of ``preset`` / ``toml`` and the ``digest`` (required), nothing else.
+
+    :raises RecordError: when the spec is malformed, the ruleset cannot be loaded, or it differs
+        from the one recorded.
     """
+    unknown = sorted(set(spec) - _RULES_KEYS)
+    if unknown:
+        raise RecordError(f"unknown field(s) in the rules: {', '.join(unknown)}", line, source)
+    if "preset" in spec and "toml" in spec:
+        raise RecordError(
+            "the rules hold both 'preset' and 'toml': a record names its ruleset one way",
+            line,
+            source,
+        )
+    digest = spec.get("digest")
+    if not isinstance(digest, str):
+        raise RecordError(
+            "the rules need a 'digest' (of the full ruleset), got "
+            + ("none" if digest is None else repr(digest)),
+            line,
+            source,
+        )
     try:
         if "preset" in spec:
             ruleset = get_preset(str(spec["preset"]))
@@ -432,14 +472,16 @@ def rules_from_spec(spec: Mapping[str, Any], *, line: int = 1, source: str = "re
         if isinstance(exc, RecordError):
             raise
         raise RecordError(f"cannot load the ruleset: {exc}", line, source) from None
-    digest = spec.get("digest")
-    if digest is not None and digest != _rules_digest(ruleset):
+    if digest != _rules_digest(ruleset):
         raise RecordError(
             f"the ruleset {ruleset.name!r} differs from the one recorded (digest {digest})",
             line,
             source,
         )
     return ruleset
+
+
+_RULES_KEYS = frozenset({"preset", "toml", "digest"})
 
 
 def _rules_digest(ruleset: Ruleset) -> str:
