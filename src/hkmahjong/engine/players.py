@@ -14,20 +14,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from hkmahjong.engine.actions import Action, ActionKind
 from hkmahjong.engine.events import Event
 from hkmahjong.engine.match import Match
-from hkmahjong.engine.record import (
-    ActionRecord,
-    GameRecord,
-    HandRecord,
-    commitment,
-    digest_of,
-    hand_seed,
-    match_result,
-    new_match_seed,
-    rules_spec,
-)
+from hkmahjong.engine.record import ActionRecord, GameRecord, HandRecord, digest_of, new_match_seed
+from hkmahjong.engine.runner import MatchRunner
 from hkmahjong.engine.state import HandState
 from hkmahjong.errors import IllegalActionError, MahjongError
-from hkmahjong.tiles import Wind
 
 if TYPE_CHECKING:
     from hkmahjong.engine.view import PlayerView
@@ -142,43 +132,35 @@ def run_match(
     match_seed: bytes | None = None,
     on_hand: Callable[[HandRecord, Match], None] | None = None,
     physical_table: bool = False,
+    max_actions: int = 10_000,
 ) -> GameRecord:
     """Play a whole match; ``controllers[i]`` plays player ``i`` wherever that player sits.
 
-    The match seed comes from :mod:`secrets` unless given (simulations pass one to reproduce).
-    Returns the complete :class:`GameRecord`; ``on_hand`` is called after each hand.
-    ``physical_table`` lets seats declare false wins (詐糊, RULES.md §11).
+    A loop over :class:`~hkmahjong.engine.runner.MatchRunner`: the first seat still to act
+    decides, on its own view. The match seed comes from :mod:`secrets` unless given (simulations
+    pass one to reproduce). Returns the complete :class:`GameRecord`; ``on_hand`` is called after
+    each hand. ``physical_table`` lets seats declare false wins (詐糊, RULES.md §11).
 
     :raises IllegalActionError: when a controller returns an action that is not legal.
+    :raises MahjongError: when a hand does not end within ``max_actions`` actions.
     """
     if len(controllers) != 4:
         raise MahjongError(f"a match needs 4 controllers, got {len(controllers)}")
     seed = new_match_seed() if match_seed is None else match_seed
-    record = GameRecord(
-        rules_spec(ruleset), match.config_json(), commitment(seed), physical_table=physical_table
-    )
-    while not match.finished:
-        hs = hand_seed(seed, match.hand_number)
-        hand = HandRecord(match.hand_number, match.dealer, match.prevailing, commitment(hs), "")
-        record.hands.append(hand)
-        state = HandState.new(
-            ruleset,
-            seed=hs,
-            prevailing_wind=match.prevailing,
-            hand_number=match.hand_number,
-            physical_table=physical_table,
-        )
-        hand.start_digest = digest_of(state.initial_events)
-        seated = [controllers[match.player_at(seat)] for seat in Wind]
-        events = play_hand(state, seated, hand=hand)
-        outcome = state.outcome
-        assert outcome is not None
-        hand.seed = hs
-        hand.result = match_result(outcome, ruleset, match, events)
-        hand.end_digest = digest_of(events)
-        match.record(hand.result, allow_debt=not ruleset.payment.bankrupt_cap)
-        if on_hand is not None:
-            on_hand(hand, match)
-    record.match_seed = seed
-    record.totals = list(match.totals().values())
-    return record
+    runner = MatchRunner(match, ruleset, seed, physical_table=physical_table)
+    while not runner.match_over:
+        runner.start_hand()
+        for _ in range(max_actions):
+            if runner.hand_over:
+                break
+            seat = runner.to_act[0]
+            legal = runner.legal(seat)
+            who = controllers[runner.player_at(seat)]
+            choice = who.choose(runner.view(seat), legal)
+            runner.apply(seat, check_choice(choice, legal, f"{who!r} at {seat.letter}"))
+        else:
+            raise MahjongError(f"the hand did not end within {max_actions} actions")
+        end = runner.last_hand_end
+        if on_hand is not None and end is not None:
+            on_hand(end.hand, match)
+    return runner.record
