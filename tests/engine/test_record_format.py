@@ -110,7 +110,7 @@ def edit(
         (lambda t: edit(t, 3, {"i": 5}), "line 3: action number 5, expected 0"),
         (lambda t: edit(t, 3, {"seat": "Q"}), "line 3: unknown wind 'Q'"),
         (
-            lambda t: edit(t, 5, {"t": "act", "i": 2, "seat": "E", "action": "x"}),
+            lambda t: edit(t, 5, raw='{"t":"act","hand":0,"i":2,"seat":"E","action":"x","ev":"0"}'),
             "line 6: hand 0 has no end line",
         ),
         (lambda t: edit(t, 5, {"seed": "zz"}), "line 5: hand seed 'zz' is not hex"),
