@@ -21,6 +21,7 @@ from hkmahjong.tiles import Tile, Wind, format_tiles
 if TYPE_CHECKING:
     from hkmahjong.hand.hand import Hand
     from hkmahjong.scoring import ScoreResult, WinContext
+    from hkmahjong.scoring.payment import PaymentLine
 
 __all__ = ["Event", "EventKind", "HandOutcome", "Visibility", "WinRecord"]
 
@@ -173,6 +174,8 @@ class HandOutcome:
     lines: tuple[str, ...] = field(default=())
     false_wins: tuple[FalseWinRecord, ...] = ()
     """Details of each false win (parallel to ``false_winners``), to re-price it with balances."""
+    payments: tuple[PaymentLine, ...] = ()
+    """The payment lines behind ``lines`` (payer, payee, amount, reason in zh and en)."""
 
     @property
     def winners(self) -> tuple[Wind, ...]:

@@ -1166,6 +1166,7 @@ class HandState:
             drawn=self.drawn,
             lines=tuple(line.text() for line in total.lines),
             false_wins=tuple(false_wins),
+            payments=tuple(total.lines),
         )
 
     # ------------------------------------------------------------------------------------------

@@ -1,0 +1,197 @@
+"""線上格式 (wire format): engine values as the JSON the parlor sends (docs/protocol.md).
+
+Plain functions from engine types to JSON-ready dicts and lists; nothing here decides what a
+seat may see — callers pass ``event.for_seat(seat)`` and ``state.view(seat)``, which already hold
+only what that seat may know. Tiles are MPSZ text (``5p``, ``7z``, bonus ``1f``/``1g``), seats
+are wind letters (``E S W N``: seat winds of the current hand), per-seat lists are indexed
+東 南 西 北.
+
+>>> from hkmahjong.engine import Action
+>>> action_json(Action.from_text("chow 345p"))["tiles"]
+['3p', '4p', '5p']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hkmahjong.engine.actions import Action, ActionKind
+
+if TYPE_CHECKING:
+    from hkmahjong.engine.events import Event, FalseWinRecord, HandOutcome, WinRecord
+    from hkmahjong.engine.view import PlayerView
+    from hkmahjong.hand.meld import Meld
+    from hkmahjong.scoring.payment import PaymentLine
+    from hkmahjong.scoring.result import ScoreResult
+    from hkmahjong.tiles import Tile, Wind
+
+__all__ = [
+    "action_json",
+    "dumps",
+    "event_json",
+    "legal_json",
+    "meld_json",
+    "outcome_json",
+    "payment_json",
+    "score_json",
+    "seat_or_none",
+    "tiles_json",
+    "view_json",
+    "win_json",
+]
+
+JSON = dict[str, Any]
+
+
+def dumps(obj: object) -> str:
+    """The frame text of ``obj``: compact JSON, UTF-8 characters kept (``"碰"``, not ``\\u78b0``)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def tiles_json(tiles: Iterable[Tile]) -> list[str]:
+    """Tiles as MPSZ strings, in the given order."""
+    return [t.mpsz for t in tiles]
+
+
+def seat_or_none(seat: Wind | None) -> str | None:
+    """A seat wind as its letter, or None."""
+    return None if seat is None else seat.letter
+
+
+def _tile(tile: Tile | None) -> str | None:
+    return None if tile is None else tile.mpsz
+
+
+def meld_json(meld: Meld) -> JSON:
+    """一副: kind (chow/pung/kong/added_kong/concealed_kong), tiles, source offset (1 上家 2 對家 3 下家)."""
+    return {
+        "kind": meld.kind.value,
+        "tiles": tiles_json(meld.tiles),
+        "source": meld.source,
+        "text": meld.text,
+    }
+
+
+def action_json(action: Action) -> JSON:
+    """動作: the text to send back, its kind, Chinese label, tile (and a chow's three tiles)."""
+    out: JSON = {
+        "action": action.text,
+        "kind": action.kind.word,
+        "zh": action.zh,
+        "tile": _tile(action.tile),
+    }
+    if action.kind is ActionKind.CHOW and action.tile is not None:
+        first = int(action.tile)
+        out["tiles"] = [action.tile.mpsz, f"{first % 9 + 2}{'mps'[first // 9]}"]
+        out["tiles"].append(f"{first % 9 + 3}{'mps'[first // 9]}")
+    return out
+
+
+def legal_json(legal: Sequence[Action]) -> list[JSON]:
+    """The legal actions, in the engine's order (kind, then tile)."""
+    return [action_json(a) for a in legal]
+
+
+def event_json(event: Event) -> JSON:
+    """事件 as a seat sees it (pass ``event.for_seat(seat)``): every field always present."""
+    return {
+        "kind": event.kind.value,
+        "seat": seat_or_none(event.seat),
+        "tile": _tile(event.tile),
+        "tiles": tiles_json(event.tiles),
+        "meld": None if event.meld is None else meld_json(event.meld),
+        "source": seat_or_none(event.source),
+        "detail": event.detail,
+    }
+
+
+def score_json(result: ScoreResult) -> JSON:
+    """計番: total fan, limit flag and the itemised fan (id, 繁/简/English names, fan, count)."""
+    return {
+        "total_fan": result.total_fan,
+        "is_limit": result.is_limit,
+        "limit": result.limit,
+        "items": [
+            {
+                "id": item.fan_id.value,
+                "zh": item.fan_id.zh,
+                "zh_hans": item.fan_id.zh_hans,
+                "en": item.fan_id.en,
+                "fan": item.fan,
+                "count": item.count,
+            }
+            for item in result.items
+        ],
+    }
+
+
+def win_json(win: WinRecord) -> JSON:
+    """糊: the winner, off whom (None = self-drawn), the hand, winning tile, score and 包牌."""
+    return {
+        "seat": win.seat.letter,
+        "discarder": seat_or_none(win.discarder),
+        "self_drawn": win.self_drawn,
+        "hand": win.hand.text,
+        "concealed": tiles_json(win.hand.concealed),
+        "melds": [meld_json(m) for m in win.hand.melds],
+        "bonus": tiles_json(win.hand.bonus),
+        "winning_tile": _tile(win.context.winning_tile),
+        "score": score_json(win.result),
+        "liable": seat_or_none(win.liable),
+        "liable_half_discard": win.liable_half_discard,
+    }
+
+
+def _false_win_json(record: FalseWinRecord) -> JSON:
+    return {
+        "seat": record.seat.letter,
+        "self_drawn": record.self_drawn,
+        "would_be_discarder": seat_or_none(record.would_be_discarder),
+    }
+
+
+def payment_json(line: PaymentLine) -> JSON:
+    """一筆付款: who pays whom how much, and why (zh and en)."""
+    return {
+        "from": line.payer.letter,
+        "to": line.payee.letter,
+        "amount": line.amount,
+        "zh": line.reason_zh,
+        "en": line.reason_en,
+    }
+
+
+def outcome_json(outcome: HandOutcome) -> JSON:
+    """一局的結果: deltas per seat (E S W N), wins, false wins, drawn, the payment lines."""
+    return {
+        "deltas": list(outcome.deltas),
+        "drawn": outcome.drawn,
+        "wins": [win_json(w) for w in outcome.wins],
+        "false_wins": [_false_win_json(f) for f in outcome.false_wins],
+        "payments": [payment_json(p) for p in outcome.payments],
+    }
+
+
+def view_json(view: PlayerView) -> JSON:
+    """玩家視角: everything the seat may see, per-seat lists indexed 東 南 西 北."""
+    return {
+        "seat": view.seat.letter,
+        "prevailing": view.prevailing_wind.letter,
+        "hand_number": view.hand_number,
+        "phase": view.phase.value,
+        "to_act": [s.letter for s in view.to_act],
+        "current": view.current.letter,
+        "concealed": tiles_json(view.concealed),
+        "last_drawn": _tile(view.last_drawn),
+        "melds": [[meld_json(m) for m in seat] for seat in view.melds],
+        "bonus": [tiles_json(seat) for seat in view.bonus],
+        "discards": [tiles_json(seat) for seat in view.discards],
+        "claimed": [list(seat) for seat in view.claimed],
+        "concealed_counts": list(view.concealed_counts),
+        "tiles_left": view.tiles_left,
+        "pending_tile": _tile(view.pending_tile),
+        "pending_from": seat_or_none(view.pending_from),
+        "outcome": None if view.outcome is None else outcome_json(view.outcome),
+    }
