@@ -33,6 +33,7 @@ __all__ = [
     "Ping",
     "PlayerInfo",
     "ProtocolError",
+    "Ready",
     "SitBack",
     "TableInfo",
     "parse_client",
@@ -125,11 +126,16 @@ class HintRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class Ready:
+    """準備好: ready for the next hand (it starts when every player present is ready)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """Keep-alive; answered with ``pong``."""
 
 
-ClientMessage = Hello | Act | SitBack | HintRequest | Ping
+ClientMessage = Hello | Act | SitBack | HintRequest | Ready | Ping
 
 _FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     # name -> (types, required)
@@ -141,6 +147,7 @@ _FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     "act": {"action": (str, True), "v": (int, True), "id": ((str, type(None)), False)},
     "sit_back": {},
     "hint": {},
+    "ready": {},
     "ping": {},
 }
 
@@ -212,6 +219,8 @@ def parse_client(frame: str | bytes) -> ClientMessage:
         return SitBack()
     if kind == "hint":
         return HintRequest()
+    if kind == "ready":
+        return Ready()
     return Ping()
 
 

@@ -1,0 +1,200 @@
+"""接口 (ports): what the parlor needs from storage and sockets, and in-memory implementations.
+
+The table actor talks to a :class:`TableStore` (the table's row, seats, game-record log and audit
+trail) and to each seated player's :class:`Connection`; ``server.store`` implements the store on
+SQL, ``server.ws`` the connection on a websocket. :class:`MemoryTableStore` and
+:class:`MemoryConnection` are the fast in-memory versions the tests use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from hkmahjong.errors import MahjongError
+
+__all__ = [
+    "Connection",
+    "LogConflictError",
+    "MemoryConnection",
+    "MemoryTableStore",
+    "SeatRow",
+    "TableRow",
+    "TableStore",
+]
+
+OPEN_STATUSES = ("waiting", "playing", "paused")
+"""Statuses of a table that is not over (rebuilt when the server starts)."""
+
+
+class LogConflictError(MahjongError):
+    """An append whose first sequence number is not the log's next one (two writers, or a bug)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """座位: who holds player number ``player`` — a user, a bot level, or nobody."""
+
+    player: int
+    user_id: int | None = None
+    name: str | None = None
+    bot: str | None = None
+    status: str = "empty"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """枱: a table's stored facts (``id`` 0 until the store gives one)."""
+
+    id: int
+    public_id: str
+    kind: str
+    status: str
+    config: dict[str, Any]
+    ruleset_digest: str
+    match_seed: str
+    """The match seed, hex: server-side only, revealed in the record's last line."""
+    creator_id: int | None = None
+    private: bool = False
+    invite_token: str | None = None
+
+
+class TableStore(Protocol):
+    """Storage of tables: rows, seats, the log (game record lines) and the audit trail."""
+
+    async def create(self, row: TableRow, seats: Sequence[SeatRow]) -> int:
+        """Store a new table and its four seats; its id."""
+        ...
+
+    async def get(self, table_id: int) -> TableRow | None:
+        """The table, or None."""
+        ...
+
+    async def open_tables(self) -> list[TableRow]:
+        """Every table whose status is waiting, playing or paused (to rebuild at start)."""
+        ...
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        """Change a table's status."""
+        ...
+
+    async def save_seat(self, table_id: int, seat: SeatRow) -> None:
+        """Store one seat (replacing the previous row of that player)."""
+        ...
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        """The four seats, by player number."""
+        ...
+
+    async def append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
+        """Commit ``lines`` durably as log lines ``seq``, ``seq+1``, … (all or none).
+
+        :raises LogConflictError: when ``seq`` is not the next line number.
+        """
+        ...
+
+    async def lines(self, table_id: int) -> list[str]:
+        """Every committed log line, in order."""
+        ...
+
+    async def audit(self, table_id: int, kind: str, reason: str) -> None:
+        """Record a decision about the table (cancelled, aborted, sat out, …) and why."""
+        ...
+
+
+class Connection(Protocol):
+    """One client's socket as the table sees it: queue a text frame, or close it."""
+
+    def send(self, text: str) -> None:
+        """Queue ``text`` for the client (never blocks)."""
+        ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the socket with a websocket close code."""
+        ...
+
+
+@dataclass
+class MemoryConnection:
+    """A connection that keeps every frame it was sent (``frames``) and how it was closed."""
+
+    frames: list[str] = field(default_factory=list)
+    closed: tuple[int, str] | None = None
+
+    def send(self, text: str) -> None:
+        """Keep ``text`` (unless closed)."""
+        if self.closed is None:
+            self.frames.append(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Remember the close."""
+        if self.closed is None:
+            self.closed = (code, reason)
+
+
+@dataclass
+class MemoryTableStore:
+    """:class:`TableStore` in memory; ``fail_appends`` makes the next appends fail (tests)."""
+
+    rows: dict[int, TableRow] = field(default_factory=dict)
+    seat_rows: dict[int, dict[int, SeatRow]] = field(default_factory=dict)
+    log: dict[int, list[str]] = field(default_factory=dict)
+    audits: list[tuple[int, str, str]] = field(default_factory=list)
+    fail_appends: int = 0
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def create(self, row: TableRow, seats: Sequence[SeatRow]) -> int:
+        """Store it with the next id."""
+        table_id = max(self.rows, default=0) + 1
+        self.rows[table_id] = replace(row, id=table_id)
+        self.seat_rows[table_id] = {s.player: s for s in seats}
+        self.log[table_id] = []
+        return table_id
+
+    async def get(self, table_id: int) -> TableRow | None:
+        """The row (a copy)."""
+        row = self.rows.get(table_id)
+        return None if row is None else copy.deepcopy(row)
+
+    async def open_tables(self) -> list[TableRow]:
+        """Rows not finished, cancelled or aborted."""
+        return [copy.deepcopy(r) for r in self.rows.values() if r.status in OPEN_STATUSES]
+
+    async def set_status(self, table_id: int, status: str) -> None:
+        """Change the status."""
+        self.rows[table_id] = replace(self.rows[table_id], status=status)
+
+    async def save_seat(self, table_id: int, seat: SeatRow) -> None:
+        """Replace the seat."""
+        self.seat_rows[table_id][seat.player] = seat
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        """The four seats."""
+        have = self.seat_rows.get(table_id, {})
+        return [have.get(p, SeatRow(p)) for p in range(4)]
+
+    async def append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
+        """Append, checking ``seq``; fails while ``fail_appends`` > 0.
+
+        :raises LogConflictError: when ``seq`` is not the next line number.
+        :raises OSError: while ``fail_appends`` is positive (a simulated disk failure).
+        """
+        async with self._lock:
+            if self.fail_appends > 0:
+                self.fail_appends -= 1
+                raise OSError("simulated storage failure")
+            log = self.log[table_id]
+            if seq != len(log):
+                raise LogConflictError(f"table {table_id}: append at {seq}, the log has {len(log)}")
+            log.extend(lines)
+
+    async def lines(self, table_id: int) -> list[str]:
+        """The log (a copy)."""
+        return list(self.log.get(table_id, []))
+
+    async def audit(self, table_id: int, kind: str, reason: str) -> None:
+        """Keep the audit entry."""
+        self.audits.append((table_id, kind, reason))

@@ -1,0 +1,106 @@
+"""Stakes and escrow (seed 002: a loser never pays more than the stake), clocks, the passive player."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hkmahjong.engine.actions import Action
+from hkmahjong.engine.record import seed_from_text
+from hkmahjong.engine.state import HandState
+from hkmahjong.errors import MahjongError
+from hkmahjong.parlor import stakes
+from hkmahjong.parlor.clocks import ClockSettings, FakeClock, SeatClock
+from hkmahjong.parlor.seats import passive_choice
+from hkmahjong.rules import get_preset
+
+zero_sum = st.lists(st.integers(-2000, 2000), min_size=3, max_size=3).map(
+    lambda xs: [*xs, -sum(xs)]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(zero_sum, min_size=1, max_size=8), st.integers(1, 1000))
+def test_escrows_never_go_negative_and_release_pays_the_staked_settlement(
+    hands: list[list[int]], stake: int
+) -> None:
+    """Seed 002 (ML stakes): per-hand moves keep every escrow >= 0; what the escrows hold at the
+    end is stake + settle_staked_match; nobody loses more than the stake; jade is conserved."""
+    escrow = [stake] * 4
+    totals = [0, 0, 0, 0]
+    for deltas in hands:
+        after = [t + d for t, d in zip(totals, deltas, strict=True)]
+        move = stakes.hand_move(5, stake, totals, after)
+        assert sum(move.values()) == 0
+        for p in range(4):
+            escrow[p] += move.get(stakes.escrow_of(5, p), 0)
+        assert min(escrow) >= 0
+        totals = after
+    owners = [1, 2, None, 4]
+    out = stakes.release(5, stake, totals, owners)
+    assert sum(out.values()) == 0
+    paid = [out.get(stakes.owner_of(o), 0) for o in owners]
+    assert paid == escrow
+    assert all(p - stake >= -stake for p in paid)
+    back = stakes.refund(5, stake, totals, owners)
+    assert sum(back.values()) == 0
+    assert [back.get(stakes.owner_of(o), 0) for o in owners] == [stake] * 4
+
+
+def test_staked_shares_cap_the_loser_at_the_stake() -> None:
+    """Seed 002: the loser of 640 at a 500 stake pays 500; winners share it in proportion."""
+    assert stakes.staked_shares(500, [180, -640, 500, -40]) == [643, 0, 897, 460]
+
+
+def test_a_staked_table_needs_whole_jade() -> None:
+    with pytest.raises(MahjongError):
+        stakes.staked_shares(100, [0.5, -0.5, 0, 0])
+
+
+def test_seat_clock_uses_the_bank_only_beyond_the_turn() -> None:
+    settings_ = ClockSettings(turn_ms=10_000, claim_ms=6_000, bank_ms=30_000)
+    clock = SeatClock(settings_)
+    assert clock.start("turn", 0.0) == 40_000
+    assert clock.remaining_ms(4.0) == (6_000, 30_000)
+    assert clock.remaining_ms(12.5) == (0, 27_500)
+    clock.stop(12.5)
+    assert clock.bank_ms == 27_500
+    assert clock.start("claim", 20.0) == 6_000
+    clock.stop(25.0)
+    assert clock.bank_ms == 27_500
+
+
+def test_clock_settings_refuse_nonsense() -> None:
+    with pytest.raises(MahjongError, match="turn_ms"):
+        ClockSettings(turn_ms=-1)
+    with pytest.raises(MahjongError, match="unknown clock setting"):
+        ClockSettings.from_json({"turn": 5})
+
+
+def test_fake_clock_runs_callbacks_in_time_order() -> None:
+    clock = FakeClock()
+    fired: list[str] = []
+    clock.call_later(2, lambda: fired.append("b"))
+    clock.call_later(1, lambda: fired.append("a"))
+    cancelled = clock.call_later(1.5, lambda: fired.append("x"))
+    cancelled.cancel()
+    clock.advance(3)
+    assert fired == ["a", "b"] and clock.now() == 3
+
+
+def test_passive_player_never_claims_or_wins() -> None:
+    """RULES.md §13 / seed 002: a sat-out seat draws and discards, never claims or wins."""
+    rules = get_preset("parlor")
+    for n in range(4):
+        state = HandState.new(rules, seed=seed_from_text(f"passive-{n}"))
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            view = state.view(seat)
+            choice = passive_choice(view, legal)
+            assert choice.kind.word in ("pass", "discard"), choice
+            if view.last_drawn is not None and Action.discard(view.last_drawn) in legal:
+                assert choice == Action.discard(view.last_drawn)
+            state.apply(seat, choice)
+        assert state.outcome is not None and not state.outcome.wins

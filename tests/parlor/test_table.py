@@ -1,0 +1,358 @@
+"""The table actor on in-memory ports and a virtual clock (docs/protocol.md, PARLOR.md "table")."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from tests.parlor.tablekit import (
+    FAST,
+    Client,
+    act,
+    drive,
+    funded_ledger,
+    make_table,
+    settle,
+)
+
+from hkmahjong.engine.record import GameRecord, verify
+from hkmahjong.parlor.clocks import ClockSettings
+from hkmahjong.parlor.table import Table
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def passive(prompt: dict[str, Any]) -> str:
+    """A pass in a window, else the last discard offered (never a win, claim or kong)."""
+    kinds = {item["kind"]: item["action"] for item in prompt["legal"]}
+    if "pass" in kinds:
+        return str(kinds["pass"])
+    discards = [item["action"] for item in prompt["legal"] if item["kind"] == "discard"]
+    return str(discards[-1])
+
+
+async def play_out(table: Table, clock: Any, clients: list[Client], limit: int = 600) -> None:
+    """Answer every prompt (passively) until the match ends."""
+    for _ in range(limit):
+        await settle(table, clock, 0.7)
+        if table.status != "playing":
+            return
+        for c in clients:
+            prompt = c.open_prompt()
+            if prompt is not None:
+                act(c, passive(prompt))
+    raise AssertionError("the match did not end")
+
+
+def test_practice_hand_plays_to_the_end_and_the_log_verifies() -> None:
+    async def main() -> None:
+        table, store, clock = await make_table(kind="practice")
+        ann = Client(table, 0)
+        ann.connect()
+        await settle(table, clock)
+        assert table.status == "playing"
+        await play_out(table, clock, [ann])
+        kinds = [m["t"] for m in ann.messages]
+        assert kinds[0] == "snapshot" and "hand" in kinds and "hand_end" in kinds
+        assert kinds[-1] == "table" and "match_end" in kinds
+        versions = [m["v"] for m in ann.messages if m["t"] not in ("snapshot", "error", "pong")]
+        assert versions == list(range(1, len(versions) + 1))
+        record = GameRecord.loads("\n".join(store.log[table.id]))
+        assert verify(record).hands == 1
+        await table.stop()
+
+    run(main())
+
+
+def test_a_failed_commit_tells_nobody_and_changes_nothing() -> None:
+    """Commit before broadcast: when the store refuses the action's lines, no seat hears of it,
+    the sender gets ``internal``, and the same decision can be made again."""
+
+    async def main() -> None:
+        table, store, clock = await make_table(kind="practice")
+        ann = Client(table, 0)
+        ann.connect()
+        await settle(table, clock, 1.0)
+        prompt = ann.open_prompt()
+        assert prompt is not None
+        before_log = list(store.log[table.id])
+        before = len(ann.conn.frames)
+        store.fail_appends = 1
+        act(ann, passive(prompt))
+        await settle(table, clock)
+        after = ann.messages[before:]
+        assert [m["t"] for m in after] == ["done", "error", "prompt"]
+        assert after[1]["code"] == "internal"
+        assert store.log[table.id] == before_log
+        act(ann, passive(ann.open_prompt() or {}))
+        await settle(table, clock, 1.0)
+        assert len(store.log[table.id]) > len(before_log)
+        await table.stop()
+
+    run(main())
+
+
+def test_errors_go_to_the_sender_only_and_change_nothing() -> None:
+    async def main() -> None:
+        table, store, clock = await make_table(bots=(None, None, "easy", "easy"))
+        ann, bo = Client(table, 0), Client(table, 1)
+        await table.join(2, "bo")
+        ann.connect()
+        bo.connect()
+        await settle(table, clock, 0.1)
+        prompt = ann.open_prompt()
+        assert prompt is not None and prompt["clock"]["kind"] == "turn"
+        log_before = list(store.log[table.id])
+        bo_before = list(bo.conn.frames)
+        bad: list[tuple[Any, str]] = [
+            ("nonsense", "bad_json"),
+            ({"t": "fly"}, "bad_message"),
+            ({"t": "hello", "proto": 1}, "hello_first"),
+            ({"t": "act", "action": "pung", "v": prompt["v"], "id": "a"}, "illegal"),
+            ({"t": "act", "action": passive(prompt), "v": prompt["v"] - 1, "id": "b"}, "stale"),
+            ({"t": "sit_back"}, "not_sat_out"),
+            ({"t": "hint"}, "no_hints"),
+        ]
+        for frame, code in bad:
+            ann.new()
+            ann.send(frame)
+            await table.idle()
+            reply = ann.new()
+            assert [m["t"] for m in reply] == ["error"], (frame, reply)
+            assert reply[0]["code"] == code, (frame, reply)
+        bo.new()
+        bo.send({"t": "act", "action": "pass", "v": 1, "id": "z"})
+        await table.idle()
+        assert [m["code"] for m in bo.new()] == ["no_prompt"]
+        assert store.log[table.id] == log_before
+        assert bo.conn.frames[: len(bo_before)] == bo_before
+        assert all(json.loads(f)["t"] != "error" for f in bo.conn.frames[: len(bo_before)])
+        assert ann.open_prompt() == prompt
+        await table.stop()
+
+    run(main())
+
+
+def test_reconnect_resends_the_missed_messages_byte_for_byte() -> None:
+    async def main() -> None:
+        table, _, clock = await make_table(kind="practice")
+        ann = Client(table, 0)
+        ann.connect()
+        await settle(table, clock, 1.0)
+        act(ann, passive(ann.open_prompt() or {}))
+        await settle(table, clock, 0.2)
+        snapshot = ann.messages[0]
+        first = list(ann.conn.frames)
+        seen_v = ann.last_v()
+        table.disconnect(0, ann.conn)
+        await settle(table, clock, 2.0)
+        ann.connect(since=seen_v - 2, epoch=snapshot["epoch"])
+        await settle(table, clock)
+        resent = ann.conn.frames
+        kinds = [json.loads(f)["t"] for f in resent]
+        cut = kinds.index("synced")
+        replay, synced = resent[:cut], json.loads(resent[cut])
+        assert replay[:2] == first[-2:]
+        assert [json.loads(f)["v"] for f in replay] == list(range(seen_v - 1, synced["v"] + 1))
+        assert "snapshot" not in kinds
+        # another epoch: a snapshot
+        ann.connect(since=seen_v, epoch="other")
+        await table.idle()
+        assert ann.messages[0]["t"] == "snapshot"
+        await table.stop()
+
+    run(main())
+
+
+def test_discard_delay_hides_whether_anyone_could_claim() -> None:
+    """After a discard, the next draw comes only after the fixed delay."""
+
+    async def main() -> None:
+        table, _, clock = await make_table(kind="practice")
+        ann = Client(table, 0)
+        ann.connect()
+        await settle(table, clock, 0.5)
+        prompt = ann.open_prompt()
+        assert prompt is not None
+        ann.new()
+        act(ann, passive(prompt))
+        await table.idle()
+        got = ann.new()
+        kinds = [(m["t"], m.get("event", {}).get("kind")) for m in got]
+        assert kinds[-1] == ("event", "discard")
+        clock.advance(0.59)
+        await table.idle()
+        assert ann.new() == []
+        clock.advance(0.02)
+        await table.idle()
+        later = ann.new()
+        assert later, "the next events come once the delay has passed"
+        await table.stop()
+
+    run(main())
+
+
+def test_two_turn_timeouts_sit_a_player_out_and_sit_back_returns() -> None:
+    async def main() -> None:
+        clocks = ClockSettings(turn_ms=1000, claim_ms=1000, bank_ms=500, grace_ms=15000,
+                               discard_delay_ms=100, bot_ms=50, next_hand_ms=1000)  # fmt: skip
+        table, store, clock = await make_table(clocks=clocks, length="8-hands")
+        ann = Client(table, 0)
+        ann.connect()
+        for _ in range(400):
+            await settle(table, clock, 0.5)
+            if table.seats[0].status.value == "sat_out":
+                break
+            p = ann.open_prompt()
+            if p is not None and p["clock"]["kind"] == "claim":
+                act(ann, "pass")
+        assert table.seats[0].status.value == "sat_out"
+        dones = [m for m in ann.messages if m["t"] == "done"]
+        assert [d["by"] for d in dones if d["by"] == "timeout"][:2] == ["timeout", "timeout"]
+        assert any(a[1] == "sat_out" for a in store.audits)
+        assert any(m["t"] == "seat" and m["status"] == "sat_out" for m in ann.messages)
+        await settle(table, clock, 3.0)
+        assert ann.open_prompt() is None  # the passive player decides
+        ann.new()
+        ann.send({"t": "sit_back"})
+        await settle(table, clock, 0.1)
+        assert table.seats[0].status.value == "connected"
+        back = [m for m in ann.new() if m["t"] == "seat"]
+        assert back[0]["status"] == "connected" and back[0]["player"] == 0
+        await table.stop()
+
+    run(main())
+
+
+def test_disconnect_beyond_the_grace_sits_out() -> None:
+    async def main() -> None:
+        table, store, clock = await make_table(length="8-hands")
+        ann = Client(table, 0)
+        ann.connect()
+        await settle(table, clock, 0.5)
+        table.disconnect(0, ann.conn)
+        await settle(table, clock, 14.0)
+        assert table.seats[0].status.value == "away"
+        await settle(table, clock, 1.5)
+        assert table.seats[0].status.value == "sat_out"
+        assert any("disconnected" in a[2] for a in store.audits)
+        await table.stop()
+
+    run(main())
+
+
+def test_staked_match_moves_escrow_per_hand_and_releases_once() -> None:
+    async def main() -> None:
+        ledger = funded_ledger({"user:1": 1000, "user:2": 1000})
+        clocks = FAST
+        table, store, clock = await make_table(
+            bots=(None, None, "easy", "easy"), stake=300, ledger=ledger, clocks=clocks,
+            length="online",
+        )  # fmt: skip
+        await table.join(2, "bo")
+        ann, bo = Client(table, 0), Client(table, 1)
+        ann.connect()
+        bo.connect()
+        await settle(table, clock)
+        assert ledger.balance("user:1") == 700 and ledger.balance("user:2") == 700
+        await play_out(table, clock, [ann, bo], limit=3000)
+        assert table.status == "finished"
+        posted = {t.idem_key: t for t in ledger.transactions()}
+        accounts = {row.account for t in posted.values() for row in t.rows}
+        balances = ledger.balances(accounts)
+        escrows = [k for k in accounts if k.startswith("escrow:")]
+        assert escrows and all(ledger.balance(k) == 0 for k in escrows)
+        totals = table._totals()
+        assert (
+            sum(v for k, v in balances.items() if k.startswith("user:"))
+            + balances.get("system:bots", 0)
+            == 2000 - balances["system:grants"] - 2000
+        )
+        assert ledger.balance("user:1") - 1000 >= -300
+        assert ledger.balance("user:2") - 1000 >= -300
+        assert "release:table:1" in posted
+        assert sum(1 for k in posted if k.startswith("hand:")) <= 4
+        # a rebuild re-posts every hand move and the release under the same keys: nothing moves
+        count = len(ledger.transactions())
+        row = store.rows[table.id]
+        await table.stop()
+        await store.set_status(table.id, "playing")
+        again = await Table.restore(store, store.rows[table.id], clock=clock, ledger=ledger)
+        await again.start()
+        await settle(again, clock)
+        assert ledger.balances(accounts) == balances
+        assert len(ledger.transactions()) == count
+        assert again.status == "finished" and row.id == table.id
+        assert totals == again._totals()
+        await again.stop()
+
+    run(main())
+
+
+def test_cancel_refunds_the_stakes_and_logs_the_reason() -> None:
+    async def main() -> None:
+        ledger = funded_ledger({"user:1": 500, "user:2": 500})
+        table, store, clock = await make_table(
+            bots=(None, None, "easy", "easy"), stake=200, ledger=ledger, length="online"
+        )
+        await table.join(2, "bo")
+        ann = Client(table, 0)
+        ann.connect()
+        await settle(table, clock, 5.0)
+        await drive(clock, table.cancel("admin: testing"))
+        assert table.status == "cancelled"
+        assert ledger.balance("user:1") == 500 and ledger.balance("user:2") == 500
+        escrows = {r.account for t in ledger.transactions() for r in t.rows} - {"user:1", "user:2"}
+        assert all(ledger.balance(k) == 0 for k in escrows if k.startswith("escrow:"))
+        assert any(t.kind == "refund" for t in ledger.transactions())
+        assert (table.id, "cancelled", "admin: testing") in store.audits
+        await table.stop()
+
+    run(main())
+
+
+def test_join_needs_the_balance_for_the_buy_in() -> None:
+    async def main() -> None:
+        from hkmahjong.parlor.table import TableError
+
+        ledger = funded_ledger({"user:1": 500, "user:2": 50})
+        table, _, _ = await make_table(bots=(None, None, "easy", "easy"), stake=200, ledger=ledger)
+        with pytest.raises(TableError) as info:
+            await table.join(2, "bo")
+        assert info.value.code == "balance"
+        await table.stop()
+
+    run(main())
+
+
+def test_a_restored_table_continues_the_hand_where_it_was() -> None:
+    async def main() -> None:
+        table, store, clock = await make_table(kind="practice")
+        ann = Client(table, 0)
+        ann.connect()
+        for _ in range(6):
+            await settle(table, clock, 1.0)
+            p = ann.open_prompt()
+            if p is not None:
+                act(ann, passive(p))
+        await settle(table, clock, 1.0)
+        lines = list(store.log[table.id])
+        view_before = table.runner.view(0) if table.runner else None
+        await table.stop()
+        again = await Table.restore(store, store.rows[table.id], clock=clock)
+        assert again.runner is not None and again.runner.view(0) == view_before
+        await again.start()
+        ann2 = Client(again, 0)
+        ann2.connect()
+        await settle(again, clock)
+        assert ann2.messages[0]["t"] == "snapshot"
+        assert store.log[table.id][: len(lines)] == lines
+        await play_out(again, clock, [ann2])
+        assert verify(GameRecord.loads("\n".join(store.log[table.id]))).hands == 1
+        await again.stop()
+
+    run(main())
