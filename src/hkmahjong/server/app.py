@@ -6,18 +6,24 @@ this module only wires them together, with the store and settings on ``app.state
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 
 from fastapi import FastAPI
 from pwdlib import PasswordHash
 
 from hkmahjong import __version__
-from hkmahjong.server import auth, health
+from hkmahjong.parlor.clocks import ClockSettings as TableClocks
+from hkmahjong.parlor.lobby import Lobby
+from hkmahjong.server import auth, health, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.limits import BodySizeLimit
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
+from hkmahjong.server.store.tables import SqlTableStore
 
 __all__ = ["create_app"]
 
@@ -35,7 +41,8 @@ def create_app(
     secret on first start. ``password_hash`` replaces pwdlib's recommended argon2 parameters
     (tests use cheaper ones).
 
-    On ``app.state``: ``settings``, ``store``, ``auth`` (:class:`~hkmahjong.server.auth.Auth`).
+    On ``app.state``: ``settings``, ``store``, ``auth`` (:class:`~hkmahjong.server.auth.Auth`),
+    ``lobby`` (:class:`~hkmahjong.parlor.lobby.Lobby`: the live tables, rebuilt at start).
     """
     settings = (settings or Settings.from_env()).with_secret()
     owned = store is None
@@ -44,10 +51,13 @@ def create_app(
     opened: Store = store
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lobby: Lobby = app.state.lobby
+        await lobby.start()  # rebuild every unfinished table from its log
         try:
             yield
         finally:
+            await lobby.stop()
             if owned:
                 opened.close()
 
@@ -60,8 +70,24 @@ def create_app(
     app.state.settings = settings
     app.state.store = store
     app.state.auth = Auth(store, settings, password_hash)
+    c = settings.clocks
+    online = TableClocks(
+        turn_ms=c.turn_ms,
+        claim_ms=c.claim_ms,
+        bank_ms=c.bank_ms,
+        grace_ms=c.grace_ms,
+        discard_delay_ms=c.discard_delay_ms,
+    )
+    lobby = Lobby(SqlTableStore(store), ledger=app.state.auth.ledger, online_clocks=online)
+    override = os.environ.get("HKMJ_TABLE_CLOCKS")
+    if override:  # JSON of parlor ClockSettings fields, for every new table (tests, benchmarks)
+        lobby.online_clocks = replace(online, **json.loads(override))
+        lobby.practice_clocks = replace(lobby.practice_clocks, **json.loads(override))
+    app.state.lobby = lobby
     app.add_middleware(CookieMiddleware)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(health.router)
     app.include_router(auth.router)
+    app.include_router(tables.router)
+    app.include_router(ws.router)
     return app

@@ -1,0 +1,229 @@
+"""枱 REST routes for tables: lobby, create (practice / online), join, leave, bots, quick match,
+the table's facts and its game record (docs/protocol.md, *REST routes for tables*)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, Field
+
+from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.lobby import PRACTICE_LENGTHS, QUICK_STAKE, Lobby
+from hkmahjong.parlor.table import Table, TableError
+from hkmahjong.rules import Ruleset, get_preset
+from hkmahjong.rules.toml_io import loads_ruleset, ruleset_from_dict
+from hkmahjong.server.auth import CurrentUser, check_csrf, current_user, require_user
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+_STATUS = {
+    "full": 409,
+    "started": 409,
+    "balance": 402,
+    "invite": 403,
+    "forbidden": 403,
+    "not_seated": 404,
+    "bad_config": 422,
+    "no_ledger": 500,
+}
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby = request.app.state.lobby
+    assert isinstance(lobby, Lobby)
+    return lobby
+
+
+def _fail(code: str, message: str, status: int | None = None) -> HTTPException:
+    return HTTPException(
+        status_code=status or _STATUS.get(code, 400), detail={"code": code, "message": message}
+    )
+
+
+def _table(request: Request, public_id: str) -> Table:
+    table = _lobby(request).get(public_id)
+    if table is None:
+        raise _fail("not_found", f"no table {public_id!r}", 404)
+    return table
+
+
+class RulesChoice(BaseModel):
+    """A preset with switches (the keys of ``hkmj rules``), or the TOML text of house rules."""
+
+    preset: str | None = Field(default="parlor", max_length=40)
+    switches: dict[str, Any] = Field(default_factory=dict)
+    toml: str | None = Field(default=None, max_length=20_000)
+
+    def resolve(self) -> Ruleset:
+        """The ruleset.
+
+        :raises MahjongError: when it does not load.
+        """
+        if self.toml is not None:
+            return loads_ruleset(self.toml, source="the house rules")
+        if self.switches:
+            return ruleset_from_dict({"preset": self.preset or "parlor", **self.switches})
+        return get_preset(self.preset or "parlor")
+
+
+class CreateTable(BaseModel):
+    """What a new table is."""
+
+    kind: str = Field(pattern="^(practice|online)$")
+    rules: RulesChoice = Field(default_factory=RulesChoice)
+    length: str | None = Field(default=None, max_length=32)
+    stake: int = Field(default=QUICK_STAKE, ge=0, le=10**9)
+    bots: list[str] = Field(default_factory=lambda: ["normal", "normal", "normal"], max_length=3)
+    private: bool = False
+
+
+class Created(BaseModel):
+    """The new table."""
+
+    id: str
+    url: str
+    invite: str | None
+
+
+class JoinBody(BaseModel):
+    """An invite token for a private table."""
+
+    invite: str | None = Field(default=None, max_length=64)
+
+
+class BotsBody(BaseModel):
+    """The bot level to fill the empty seats with."""
+
+    level: str = Field(default="normal", max_length=16)
+
+
+def _who(user: CurrentUser) -> tuple[int, str]:
+    return user.id, user.name
+
+
+@router.get("/api/lobby")
+def lobby_list(request: Request) -> list[dict[str, Any]]:
+    """The open online tables."""
+    return _lobby(request).listing()
+
+
+@router.post("/api/tables", response_model=Created, dependencies=[Depends(check_csrf)])
+async def create_table(
+    request: Request, body: CreateTable, user: Annotated[CurrentUser, Depends(require_user)]
+) -> Created:
+    """Create a practice table (you + 3 bots) or an online table (you seated, waiting)."""
+    lobby = _lobby(request)
+    try:
+        ruleset = body.rules.resolve()
+        if body.kind == "practice":
+            table = await lobby.practice(
+                _who(user), ruleset, length=body.length or PRACTICE_LENGTHS[0], bots=body.bots
+            )
+        else:
+            if user.is_guest:
+                raise _fail("guest", "guests play practice tables; register to play online", 403)
+            table = await lobby.online(
+                _who(user),
+                ruleset,
+                stake=body.stake,
+                length=body.length or "online",
+                private=body.private,
+            )
+    except TableError as exc:
+        raise _fail(exc.code, exc.message) from None
+    except MahjongError as exc:
+        raise _fail("bad_config", str(exc), 422) from None
+    return Created(
+        id=table.public_id, url=f"/table/{table.public_id}", invite=table.row.invite_token
+    )
+
+
+@router.get("/api/tables/{public_id}")
+def table_info(
+    request: Request, public_id: str, user: Annotated[CurrentUser | None, Depends(current_user)]
+) -> dict[str, Any]:
+    """The table's public facts (``you``: your player number, if seated)."""
+    table = _table(request, public_id)
+    you = None if user is None else table.player_of(user.id)
+    if table.config.private and you is None:
+        raise _fail("not_found", f"no table {public_id!r}", 404)
+    return table.info(you).to_json()
+
+
+@router.post("/api/tables/{public_id}/join", dependencies=[Depends(check_csrf)])
+async def join_table(
+    request: Request,
+    public_id: str,
+    body: JoinBody,
+    user: Annotated[CurrentUser, Depends(require_user)],
+) -> dict[str, Any]:
+    """Take a free seat (needs the balance for the buy-in)."""
+    table = _table(request, public_id)
+    if user.is_guest and table.config.kind == "online":
+        raise _fail("guest", "guests play practice tables; register to play online", 403)
+    try:
+        player = await table.join(user.id, user.name, body.invite)
+    except TableError as exc:
+        raise _fail(exc.code, exc.message) from None
+    return {"player": player}
+
+
+@router.post("/api/tables/{public_id}/leave", dependencies=[Depends(check_csrf)])
+async def leave_table(
+    request: Request, public_id: str, user: Annotated[CurrentUser, Depends(require_user)]
+) -> dict[str, Any]:
+    """Leave a table that has not started (practice: pause it)."""
+    try:
+        await _table(request, public_id).leave(user.id)
+    except TableError as exc:
+        raise _fail(exc.code, exc.message) from None
+    return {"ok": True}
+
+
+@router.post("/api/tables/{public_id}/bots", dependencies=[Depends(check_csrf)])
+async def fill_bots(
+    request: Request,
+    public_id: str,
+    body: BotsBody,
+    user: Annotated[CurrentUser, Depends(require_user)],
+) -> dict[str, Any]:
+    """The creator fills the empty seats with bots."""
+    try:
+        filled = await _table(request, public_id).fill_bots(user.id, body.level)
+    except TableError as exc:
+        raise _fail(exc.code, exc.message) from None
+    return {"filled": filled}
+
+
+@router.post("/api/quick", response_model=Created, dependencies=[Depends(check_csrf)])
+async def quick_match(
+    request: Request, user: Annotated[CurrentUser, Depends(require_user)]
+) -> Created:
+    """Quick match: the default online table (parlor rules, 四局, the fixed stake)."""
+    if user.is_guest:
+        raise _fail("guest", "guests play practice tables; register to play online", 403)
+    try:
+        table = await _lobby(request).quick(_who(user))
+    except TableError as exc:
+        raise _fail(exc.code, exc.message) from None
+    return Created(id=table.public_id, url=f"/table/{table.public_id}", invite=None)
+
+
+@router.get("/api/tables/{public_id}/record", response_class=PlainTextResponse)
+async def table_record(request: Request, public_id: str) -> PlainTextResponse:
+    """The game record (JSON Lines) up to the last hand that ended: the current hand's actions
+    and seed stay secret until it ends."""
+    table = _table(request, public_id)
+    lines = await table.store.lines(table.id)
+    keep = 0
+    for i, line in enumerate(lines):
+        if json.loads(line).get("t") in ("end", "match_end"):
+            keep = i + 1
+    if keep == 0:
+        raise _fail("no_record", "no hand has ended yet", 404)
+    return PlainTextResponse("\n".join(lines[:keep]) + "\n", media_type="application/x-ndjson")

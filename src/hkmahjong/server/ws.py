@@ -1,0 +1,224 @@
+"""連線 the websockets: ``/ws/table/{id}`` (docs/protocol.md) and ``/ws/lobby``.
+
+The socket adapts a :class:`~hkmahjong.parlor.ports.Connection` for the table actor: frames go
+out through a bounded queue (a client too slow to read is dropped), frames come in through the
+actor's queue after a per-connection rate limit. The cookie session says who is at the other
+end; the ``Origin`` header must be this server's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from hkmahjong.parlor import protocol as proto
+from hkmahjong.parlor.lobby import Lobby
+from hkmahjong.parlor.wire import dumps
+from hkmahjong.server.auth import current_user
+
+__all__ = ["RATE_BURST", "RATE_PER_SECOND", "TokenBucket", "WsConnection", "router"]
+
+router = APIRouter()
+
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20.0
+HELLO_TIMEOUT = 10.0
+OUTBOX_LIMIT = 2000
+
+
+class TokenBucket:
+    """A rate limit: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+        self.refused = 0
+        self.window = self.at
+
+    def take(self) -> bool:
+        """Spend one token; False when none is left (the message is refused)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if now - self.window >= 1.0:
+            self.window, self.refused = now, 0
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+    @property
+    def abusive(self) -> bool:
+        """Far beyond the limit: five times the rate refused within one second."""
+        return self.refused > 4 * self.rate
+
+
+class WsConnection:
+    """The table's view of one websocket: ``send`` queues, a writer task drains the queue."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.closed = False
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, text: str) -> None:
+        """Queue a frame (a client that lets too many pile up is disconnected)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= OUTBOX_LIMIT:
+            self.close(1008, "too slow: too many unread messages")
+            return
+        self.queue.put_nowait(("text", text))
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the frames already queued."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(("close", (code, reason)))
+
+    async def _write(self) -> None:
+        while True:
+            kind, value = await self.queue.get()
+            try:
+                if kind == "text":
+                    await self.ws.send_text(value)
+                else:
+                    code, reason = value
+                    await self.ws.close(code, reason)
+                    return
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.closed = True
+                return
+
+    async def finish(self) -> None:
+        """Stop the writer."""
+        self.closed = True
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.writer
+
+
+def _origin_ok(ws: WebSocket) -> bool:
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: browsers always send Origin on a websocket
+    host = ws.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")
+
+
+def lobby_of(ws: WebSocket) -> Lobby:
+    """The app's lobby."""
+    lobby = ws.app.state.lobby
+    assert isinstance(lobby, Lobby)
+    return lobby
+
+
+@router.websocket("/ws/table/{public_id}")
+async def table_socket(ws: WebSocket, public_id: str) -> None:
+    """One player's connection to a table (docs/protocol.md)."""
+    await ws.accept()
+    if not _origin_ok(ws):
+        await ws.close(4403, "bad origin")
+        return
+    user = current_user(ws)
+    if user is None:
+        await ws.close(4401, "log in or play as a guest first")
+        return
+    table = lobby_of(ws).get(public_id)
+    if table is None:
+        await ws.close(4404, "no such table")
+        return
+    player = table.player_of(user.id)
+    if player is None:
+        await ws.close(4403, "you are not seated at this table")
+        return
+    conn = WsConnection(ws)
+    bucket = TokenBucket()
+    table.connect(player, conn)
+    first = True
+    try:
+        while True:
+            timeout = HELLO_TIMEOUT if first else None
+            try:
+                msg = await asyncio.wait_for(ws.receive(), timeout)
+            except TimeoutError:
+                conn.close(4408, "no hello within 10 s")
+                break
+            if msg["type"] == "websocket.disconnect":
+                break
+            first = False
+            data = msg.get("text")
+            if data is None:
+                data = msg.get("bytes") or b""
+            if conn.closed:
+                break
+            if not bucket.take():
+                if bucket.abusive:
+                    conn.close(1008, "far over the message-rate limit")
+                    break
+                conn.send(dumps(proto.error_msg(proto.ErrorCode.RATE_LIMITED, "too many messages")))
+                continue
+            table.receive(player, conn, data)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.disconnect(player, conn)
+        if not conn.closed:
+            conn.closed = True
+        await asyncio.sleep(0)
+        await _drain(conn)
+
+
+async def _drain(conn: WsConnection) -> None:
+    """Let queued frames (a close) go out, then stop the writer."""
+    for _ in range(50):
+        if conn.queue.empty() or conn.writer.done():
+            break
+        await asyncio.sleep(0.01)
+    await conn.finish()
+    if conn.ws.client_state is WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await conn.ws.close()
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    """The list of open tables, now and on every change."""
+    await ws.accept()
+    if not _origin_ok(ws):
+        await ws.close(4403, "bad origin")
+        return
+    lobby = lobby_of(ws)
+    conn = WsConnection(ws)
+    bucket = TokenBucket()
+    lobby.watch(conn)
+    try:
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                if bucket.abusive:
+                    conn.close(1008, "far over the message-rate limit")
+                    break
+                continue
+            try:
+                parsed = proto.parse_client(msg.get("text") or msg.get("bytes") or b"")
+            except proto.ProtocolError as exc:
+                conn.send(dumps(exc.to_json()))
+                continue
+            if isinstance(parsed, proto.Ping):
+                conn.send(dumps(proto.pong_msg()))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        lobby.unwatch(conn)
+        await _drain(conn)
