@@ -61,3 +61,10 @@ def test_a_chunked_body_over_the_limit_is_refused_413() -> None:
 def test_openapi_is_published(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert "/healthz" in schema["paths"]
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for response in (client.get("/healthz"), client.get("/no-such-page"), client.post("/login")):
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["x-frame-options"] == "DENY"
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]

@@ -20,6 +20,7 @@ from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.server import auth, health, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
+from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.limits import BodySizeLimit
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -85,6 +86,7 @@ def create_app(
         lobby.practice_clocks = replace(lobby.practice_clocks, **json.loads(override))
     app.state.lobby = lobby
     app.add_middleware(CookieMiddleware)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(health.router)
     app.include_router(auth.router)
