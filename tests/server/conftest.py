@@ -42,6 +42,20 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture
+def pg_client(tmp_path: Path, pg_url: str) -> Iterator[TestClient]:
+    """A test client of the app on the run's PostgreSQL database (emptied first)."""
+    store = Store.open(pg_url)
+    _truncate(store)
+    settings = Settings(data_dir=tmp_path / "data", db_url=pg_url, secret="pg-secret-" + "x" * 20)
+    app = create_app(settings, store=store, password_hash=cheap_argon2())
+    try:
+        with TestClient(app, base_url="http://127.0.0.1") as test_client:
+            yield test_client
+    finally:
+        store.close()
+
+
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database for this test run (this worker), dropped at the end.

@@ -250,3 +250,16 @@ def test_users_table_keeps_argon2_hashes(client: TestClient) -> None:
     with store.session() as session:
         stored = session.scalar(select(User.password_hash))
     assert stored is not None and stored.startswith("$argon2id$")
+
+
+def test_accounts_on_postgresql(pg_client: TestClient) -> None:
+    assert pg_client.get("/healthz").json()["database"] == "postgresql"
+    assert register(pg_client, "Ah Ming", "long enough pw").headers["location"] == "/"  # type: ignore[attr-defined]
+    pg_client.cookies.clear()
+    assert register(pg_client, "ah ming", "long enough pw").headers["location"] == (  # type: ignore[attr-defined]
+        "/register?error=name_taken"
+    )
+    pg_client.cookies.clear()
+    assert login(pg_client, "AH MING", "long enough pw").headers["location"] == "/lobby"  # type: ignore[attr-defined]
+    me = pg_client.get("/api/me").json()
+    assert me["user"]["name"] == "Ah Ming" and me["jade"] == 10_000
