@@ -263,3 +263,24 @@ def test_accounts_on_postgresql(pg_client: TestClient) -> None:
     assert login(pg_client, "AH MING", "long enough pw").headers["location"] == "/lobby"  # type: ignore[attr-defined]
     me = pg_client.get("/api/me").json()
     assert me["user"]["name"] == "Ah Ming" and me["jade"] == 10_000
+
+
+def test_new_guests_are_rate_limited_per_address(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from tests.server.conftest import cheap_argon2
+
+    from hkmahjong.server.app import create_app
+
+    assert isinstance(tmp_path, Path)
+    settings = Settings(data_dir=tmp_path, secret="s" * 32, guests_per_window=2)
+    app = create_app(settings, password_hash=cheap_argon2())
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        codes = []
+        for _ in range(3):
+            client.cookies.clear()
+            response = client.post(
+                "/guest", data={"csrf": form_csrf(client)}, follow_redirects=False
+            )
+            codes.append(response.headers["location"])
+    assert codes == ["/", "/", "/login?error=rate_limited"]

@@ -129,6 +129,7 @@ class Auth:
         self.login_by_ip = RateLimiter(settings.login_attempts, settings.login_window_s)
         self.login_by_name = RateLimiter(settings.login_attempts, settings.login_window_s)
         self.signups_by_ip = RateLimiter(settings.login_attempts, 3600.0)
+        self.guests_by_ip = RateLimiter(settings.guests_per_window, settings.guest_window_s)
         self._secret = settings.secret.encode()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
 
@@ -340,7 +341,10 @@ def user_or_guest(conn: HTTPConnection) -> CurrentUser:
     this response (a guest plays practice tables at once)."""
     user = current_user(conn)
     if user is None:
-        user = get_auth(conn).create_guest(_lang_of(conn))
+        auth = get_auth(conn)
+        if not auth.guests_by_ip.hit(conn.client.host if conn.client else "?"):
+            raise HTTPException(status_code=429, detail="too many new guests from this address")
+        user = auth.create_guest(_lang_of(conn))
         _login(conn, user)
     return user
 
@@ -484,10 +488,10 @@ def play_as_guest(
     if not csrf_ok(request, csrf):
         return _back("/login", "csrf", next)
     if current_user(request) is None:
-        auth = get_auth(request)
-        if not auth.signups_by_ip.hit(request.client.host if request.client else "?"):
+        try:
+            user_or_guest(request)
+        except HTTPException:
             return _back("/login", "rate_limited", next)
-        user_or_guest(request)
     return RedirectResponse(safe_next(next), status_code=303)
 
 

@@ -57,6 +57,8 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     login_attempts: int = 10
     login_window_s: float = 300.0
+    guests_per_window: int = 60
+    guest_window_s: float = 600.0
     clocks: ClockSettings = field(default_factory=ClockSettings)
 
     def __post_init__(self) -> None:
@@ -70,6 +72,8 @@ class Settings:
             raise SettingsError(f"max_body_bytes = {self.max_body_bytes}: expected >= 1024")
         if self.login_attempts < 1 or self.login_window_s <= 0:
             raise SettingsError("login_attempts and login_window_s must be positive")
+        if self.guests_per_window < 1 or self.guest_window_s <= 0:
+            raise SettingsError("guests_per_window and guest_window_s must be positive")
         if self.db_url is not None and not self.db_url.startswith(("sqlite", "postgresql")):
             raise SettingsError(
                 f"db_url = {self.db_url!r}: expected sqlite:///FILE or postgresql://USER@HOST/DB"
