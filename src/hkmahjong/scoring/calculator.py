@@ -173,6 +173,10 @@ def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple
         bad = _first_turn_conflict(ctx, bonus_win)
         if bad is not None:
             return "invalid_context", bad
+    if ctx.robbing_kong:
+        bad = _robbing_conflict(hand, info, ctx, bonus_win)
+        if bad is not None:
+            return "invalid_context", bad
     if not (
         ctx.robbing_kong
         or ctx.kong_replacement
@@ -205,6 +209,47 @@ def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple
     if ctx.eight_bonus and FanId.EIGHT_BONUS not in tab.values:
         return "invalid_context", f"八仙過海 is not a win under {tab.name!r}"
     return None
+
+
+def _robbing_conflict(hand: Hand, info: _HandInfo, ctx: WinContext, bonus_win: bool) -> str | None:
+    """搶槓 asked for a hand or a moment that cannot rob a kong (RULES.md §6, §12).
+
+    The robbed tile is the fourth copy of another player's pung (加槓; W2 搶槓 "別家槓出自己所聽之
+    牌"), or of a concealed kong robbed by 十三幺: the other three copies are that player's, so the
+    winner holds exactly one copy of the winning tile, the robbed one.
+    """
+    if bonus_win:
+        return "搶槓 is a win on another player's kong tile, not a bonus-tile win (花糊/八仙過海)"
+    if ctx.earthly or ctx.first_go_around:
+        return (
+            "搶槓 is neither a win on the dealer's first discard (地糊) nor one in the first "
+            "go-around (人糊): the kong being robbed needs an earlier claim or turn"
+        )
+    if ctx.last_tile:
+        return (
+            "搶槓 cannot be on the last tile (海底): no kong is declared when no tile is left to "
+            "replace it (RULES.md §12)"
+        )
+    wt = ctx.winning_tile
+    if wt is not None:
+        held = info.counts[wt] if wt < 34 else 0
+        if held != 1:
+            return (
+                f"搶槓 on {Tile(wt).mpsz}: the robbed tile is the fourth copy of another player's "
+                f"pung, so the winner holds no other copy; {hand.text!r} holds {held} (melds "
+                f"included)"
+            )
+    elif not _robbable(info):
+        return (
+            "搶槓: the robbed tile is the fourth copy of another player's pung, so the winner "
+            f"holds exactly one copy of it; {hand.text!r} holds no concealed tile only once"
+        )
+    return None
+
+
+def _robbable(info: _HandInfo) -> tuple[int, ...]:
+    """The concealed tiles a 搶槓 could have won on: those the whole hand holds exactly once."""
+    return tuple(i for i in range(34) if info.concealed[i] and info.counts[i] == 1)
 
 
 def _first_turn_conflict(ctx: WinContext, bonus_win: bool) -> str | None:
@@ -348,7 +393,12 @@ def _score_regular(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) 
     conc = info.concealed
     want_chows, want_pungs, want_nine = tab.placement[ctx.self_drawn]
     given = -1 if ctx.winning_tile is None else int(ctx.winning_tile)
-    candidates = (given,) if given >= 0 else tuple(i for i in range(34) if conc[i])
+    if given >= 0:
+        candidates: tuple[int, ...] = (given,)
+    elif ctx.robbing_kong:
+        candidates = _robbable(info)
+    else:
+        candidates = tuple(i for i in range(34) if conc[i])
     no_open = base.open_melds == 0
 
     best_key = (-1, -1)
