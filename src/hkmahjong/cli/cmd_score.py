@@ -7,13 +7,17 @@ import json
 import sys
 import unicodedata
 from functools import cache
-from typing import Any, TextIO
+from pathlib import Path
+from typing import Any
 
+from hkmahjong.cli.jsonl import jsonl_lines, open_jsonl
 from hkmahjong.errors import MahjongError
 from hkmahjong.hand import Hand
 from hkmahjong.rules import Ruleset, load_ruleset
 from hkmahjong.scoring import ScoreResult, WinContext, score_hand, score_waits
+from hkmahjong.scoring.applies import Settlement, inapplicable
 from hkmahjong.scoring.batch import (
+    BatchRules,
     arrangement_texts,
     payment_json,
     result_json,
@@ -51,8 +55,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--jsonl", metavar="FILE", help="score a JSON Lines batch ('-' = stdin)")
     parser.add_argument("--rules", default="parlor", metavar="NAME_OR_TOML", help="preset or TOML")
-    parser.add_argument("--seat", default="E", help="seat wind 門風 (E S W N; default E)")
-    parser.add_argument("--round", default="E", help="prevailing wind 圈風 (default E)")
+    parser.add_argument(
+        "--rules-dir",
+        metavar="DIR",
+        help='with --jsonl: a line\'s "rules" may name a TOML file in DIR (no other file)',
+    )
+    parser.add_argument("--seat", help="seat wind 門風 (E S W N; default E)")
+    parser.add_argument("--round", help="prevailing wind 圈風 (default E)")
     parser.add_argument(
         "--bonus", default="", help="bonus tiles 花 e.g. 1f2g (or put them in HAND)"
     )
@@ -76,7 +85,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="E=N,S=N,W=N,N=N",
         help="what each seat holds: a payer pays at most that (破產, until-bankrupt matches)",
     )
-    parser.add_argument("--lang", default="zh-Hant", choices=("zh-Hant", "zh-Hans", "en"))
+    parser.add_argument(
+        "--lang", choices=("zh-Hant", "zh-Hans", "en"), help="names in (default zh-Hant)"
+    )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     flags = parser.add_argument_group("how the hand was won")
     helps = {
@@ -106,8 +117,8 @@ def _load(name: str) -> Ruleset:
 
 def _context(args: argparse.Namespace) -> WinContext:
     kw: dict[str, Any] = {field: bool(getattr(args, dest)) for dest, field in _FLAG_FIELDS.items()}
-    kw["seat_wind"] = Wind.parse(args.seat)
-    kw["prevailing_wind"] = Wind.parse(args.round)
+    kw["seat_wind"] = Wind.parse(args.seat or "E")
+    kw["prevailing_wind"] = Wind.parse(args.round or "E")
     if args.winning_tile:
         kw["winning_tile"] = Tile.from_text(args.winning_tile)
     return WinContext(**kw)
@@ -133,7 +144,13 @@ def _extras(args: argparse.Namespace, rules: Ruleset, ctx: WinContext) -> dict[s
                 )
             bal[key.strip()] = int(value)
         obj["balances"] = bal
-    extras: dict[str, Any] = settlement_extras(obj, rules, ctx)
+    try:
+        extras: dict[str, Any] = settlement_extras(obj, rules, ctx)
+    except MahjongError as exc:
+        text = str(exc)
+        for key, option in _OPTION_OF_KEY.items():
+            text = text.replace(f"context.{key}", option)
+        raise MahjongError(text) from None
     return extras
 
 
@@ -144,25 +161,116 @@ def _hand(args: argparse.Namespace) -> Hand:
     return Hand.from_text(text, allow_any_count=True)
 
 
+_OPTION_OF_KEY: dict[str, str] = {
+    "discarder_seat": "--discarder",
+    "liable_seat": "--liable",
+    "kong_discarder_seat": "--kong-discarder",
+    "co_winner_seats": "--co-winner",
+    "balances": "--balances",
+    "winning_tile": "--winning-tile",
+    **{field: "--" + dest.replace("_", "-") for dest, field in _FLAG_FIELDS.items()},
+}
+"""The option that sets each request field (``applies.inapplicable`` names fields by batch key)."""
+
+_SINGLE_ONLY = (
+    "seat",
+    "round",
+    "bonus",
+    "winning_tile",
+    "discarder",
+    "liable",
+    "kong_discarder",
+    "co_winner",
+    "balances",
+    "lang",
+    "json",
+    *_FLAG_FIELDS,
+)
+"""Options of one hand; a batch line carries its own context instead."""
+_SETTLEMENT = ("winning_tile", "discarder", "liable", "kong_discarder", "co_winner", "balances")
+"""Options a 13-tile hand (each wait scored, no settlement) cannot use."""
+
+
+def _option(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def _given(args: argparse.Namespace, dest: str) -> bool:
+    value = getattr(args, dest)
+    return value not in (None, False, [], "")
+
+
+def _refuse_unused(args: argparse.Namespace) -> None:
+    """Options that cannot apply to what was asked are errors, never silently dropped.
+
+    :raises MahjongError: naming the option.
+    """
+    if args.jsonl:
+        if args.hand:
+            raise MahjongError("give either a HAND or --jsonl FILE, not both")
+        for dest in _SINGLE_ONLY:
+            if _given(args, dest):
+                raise MahjongError(
+                    f"{_option(dest)} does not apply to --jsonl: each line gives its own "
+                    "context (BATCH_FORMATS.md); --rules sets the default ruleset"
+                )
+        return
+    if args.rules_dir:
+        raise MahjongError("--rules-dir applies only to --jsonl (where a line names its rules)")
+    if args.json and args.lang:
+        raise MahjongError("--lang does not apply to --json (the output gives zh and en names)")
+
+
 def run(args: argparse.Namespace) -> int:
     """Score one hand (or a batch); returns the exit status.
 
-    :raises MahjongError: for a bad hand, wind, tile or ruleset (main prints it).
+    :raises MahjongError: for a bad hand, wind, tile or ruleset, or an option that cannot apply
+        (main prints it).
     """
+    _refuse_unused(args)
     rules = _load(args.rules)
     if args.jsonl:
-        return _run_batch(args.jsonl, rules)
+        return _run_batch(args.jsonl, rules, args.rules_dir)
     if not args.hand:
         print("hkmj score: give a HAND or --jsonl FILE (see hkmj score -h)", file=sys.stderr)
         return 2
+    lang = args.lang or "zh-Hant"
     hand = _hand(args)
     ctx = _context(args)
     if hand.tile_count == 13 and not (ctx.seven_bonus or ctx.eight_bonus):
-        return _run_waits(hand, ctx, rules, args)
-    result = score_hand(hand, ctx, rules)
+        for dest in _SETTLEMENT:
+            if _given(args, dest):
+                raise MahjongError(
+                    f"{_option(dest)} does not apply to a 13-tile hand: it is scored on each of "
+                    "its waits (聽牌計番), without settlement; add the winning tile to score one win"
+                )
+        return _run_waits(hand, ctx, rules, args, lang)
     discarder = Wind.parse(args.discarder) if args.discarder else None
     liable = Wind.parse(args.liable) if args.liable else None
     extras = _extras(args, rules, ctx)
+    bad = inapplicable(
+        hand,
+        ctx,
+        rules,
+        Settlement(
+            discarder=discarder,
+            liable=liable,
+            kong_discarder=extras["kong_discarder"],
+            co_winners=extras["co_winners"],
+            balances=extras["balances"],
+        ),
+    )
+    if bad is None:
+        result = score_hand(hand, ctx, rules)
+    else:
+        result = ScoreResult(
+            valid_win=False,
+            reason="invalid_context",
+            message=f"{_OPTION_OF_KEY[bad.key]} cannot apply: {bad.why}",
+            total_fan=0,
+            is_limit=False,
+            limit=rules.limit,
+        )
     self_paid = ctx.self_drawn or ctx.seven_bonus or ctx.eight_bonus
     if args.json:
         out: dict[str, Any] = {"hand": hand.text}
@@ -187,7 +295,7 @@ def run(args: argparse.Namespace) -> int:
             ctx,
             result,
             rules,
-            lang=args.lang,
+            lang=lang,
             discarder=discarder,
             liable=liable,
             extras=extras,
@@ -196,7 +304,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_waits(hand: Hand, ctx: WinContext, rules: Ruleset, args: argparse.Namespace) -> int:
+def _run_waits(
+    hand: Hand, ctx: WinContext, rules: Ruleset, args: argparse.Namespace, lang: str
+) -> int:
     """A 13-tile hand: score a win on each of its waits (聽牌計番)."""
     scored = score_waits(hand, ctx, rules)
     if args.json:
@@ -208,41 +318,35 @@ def _run_waits(hand: Hand, ctx: WinContext, rules: Ruleset, args: argparse.Names
         print(json.dumps({"hand": hand.text, "waits": waits_out}, ensure_ascii=False))
         return 0
     how = "自摸 self-drawn" if ctx.self_drawn else "食出銃 on a discard"
-    print(f"{_w('hand', args.lang)}: {hand.text} (13 tiles: scoring each wait 聽牌, {how})")
+    print(f"{_w('hand', lang)}: {hand.text} (13 tiles: scoring each wait 聽牌, {how})")
     if not scored:
         print("未聽牌 not ready: no tile completes this hand")
         return 0
     for tile, r in scored:
-        names = " ".join(_name(i.fan_id, args.lang)[0] for i in r.items)
+        names = " ".join(_name(i.fan_id, lang)[0] for i in r.items)
         mark = "" if r.valid_win else f"  (不成糊 {r.reason})"
-        print(f"  {_pad(tile.label(args.lang), 5)}{r.total_fan:>3} 番  {names}{mark}")
+        total = f"{r.total_fan:>3}" if r.fan_counted else "  -"
+        print(f"  {_pad(tile.label(lang), 5)}{total} 番  {names}{mark}")
     return 0
 
 
-def _run_batch(path: str, rules: Ruleset) -> int:
+def _run_batch(path: str, rules: Ruleset, rules_dir: str | None) -> int:
+    """Score every line of ``path`` ('-' = stdin); non-zero only when it cannot be opened."""
+    if rules_dir is not None and not Path(rules_dir).is_dir():
+        print(f"hkmj score: --rules-dir {rules_dir}: not a directory", file=sys.stderr)
+        return 2
+    load = BatchRules(rules_dir)
     try:
-        stream: TextIO = (
-            sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-        )
+        with open_jsonl(path) as stream:
+            for item in jsonl_lines(stream):
+                if item.text is None:
+                    out: dict[str, Any] = {"id": None, "error": item.error}
+                else:
+                    out = score_line(item.text, item.number, rules, load)
+                sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     except OSError as exc:
-        print(f"hkmj score: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        print(f"hkmj score: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-
-    def load(name: str) -> Ruleset:
-        return _load(name)
-
-    try:
-        for n, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            out = score_line(line, n, rules, load)
-            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"hkmj score: cannot read {path}: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
     return 0
 
 

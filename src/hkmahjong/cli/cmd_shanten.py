@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from hkmahjong.cli.jsonl import jsonl_lines, open_jsonl
 from hkmahjong.errors import InvalidHandError, MahjongError
 from hkmahjong.hand import (
     Hand,
@@ -25,6 +26,7 @@ from hkmahjong.hand import (
     useful_tiles,
     waits,
 )
+from hkmahjong.scoring.batch import MAX_HAND_TEXT, MAX_ID_TEXT, excerpt, json_error_text
 from hkmahjong.tiles import Tile, counts34, parse_tiles
 
 NAME = "shanten"
@@ -223,53 +225,57 @@ def analyse_json(obj: Any, *, seven_pairs: bool = False) -> dict[str, Any]:
     return out
 
 
-def _lines(source: str) -> Iterable[str]:
-    if source == "-":
-        yield from sys.stdin
-        return
+def analyse_line(line: str, number: int, *, seven_pairs: bool = False) -> dict[str, Any]:
+    """The output object of one JSONL line; a malformed line gives ``{"id": …, "error": …}``."""
     try:
-        with open(source, encoding="utf-8") as fh:
-            yield from fh
-    except OSError as exc:
-        raise _Unreadable(f"cannot read {source}: {exc.strerror or exc}") from None
-
-
-class _Unreadable(Exception):
-    pass
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"id": None, "error": f"line {number}: {json_error_text(exc)}"}
+    except RecursionError:
+        return {"id": None, "error": f"line {number}: not valid JSON: nested too deeply"}
+    ident = obj.get("id") if isinstance(obj, dict) else None
+    if (isinstance(ident, str) and len(ident) > MAX_ID_TEXT) or isinstance(ident, list | dict):
+        return {"id": None, "error": f"line {number}: id = {excerpt(ident)}: too long"}
+    try:
+        hand_text = obj.get("hand") if isinstance(obj, dict) else None
+        if isinstance(hand_text, str) and len(hand_text) > MAX_HAND_TEXT:
+            raise InvalidHandError(
+                f"hand: {len(hand_text)} characters; a hand is at most {MAX_HAND_TEXT}"
+            )
+        return {"id": ident, **analyse_json(obj, seven_pairs=seven_pairs)}
+    except MahjongError as exc:
+        text = str(exc)
+        if len(text) > 400:
+            text = text[:399] + "…"
+        return {"id": ident, "error": f"line {number}: {text}"}
 
 
 def process_jsonl(lines: Iterable[str], out: TextIO, *, seven_pairs: bool = False) -> int:
-    """Analyse every line of ``lines`` and write one JSON line each to ``out``; returns the count."""
+    """Analyse every line of ``lines`` and write one JSON line each to ``out``; returns the count.
+
+    Blank lines are skipped (no output line).
+    """
     count = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         count += 1
-        ident: Any = None
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            result: dict[str, Any] = {
-                "id": None,
-                "error": f"line {number}: not valid JSON: {exc.msg} at column {exc.colno}",
-            }
-        else:
-            ident = obj.get("id") if isinstance(obj, dict) else None
-            try:
-                result = {"id": ident, **analyse_json(obj, seven_pairs=seven_pairs)}
-            except MahjongError as exc:
-                result = {"id": ident, "error": f"line {number}: {exc}"}
+        result = analyse_line(line, number, seven_pairs=seven_pairs)
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
     return count
 
 
 def _run_jsonl(source: str, *, seven_pairs: bool) -> int:
+    """Every line of ``source`` ('-' = stdin); non-zero only when it cannot be opened."""
     try:
-        process_jsonl(_lines(source), sys.stdout, seven_pairs=seven_pairs)
-    except _Unreadable as exc:
-        print(f"hkmj shanten: error: {exc}", file=sys.stderr)
-        return 1
-    except UnicodeDecodeError as exc:
-        print(f"hkmj shanten: error: {source} is not UTF-8 text: {exc}", file=sys.stderr)
+        with open_jsonl(source) as stream:
+            for item in jsonl_lines(stream):
+                if item.text is None:
+                    result: dict[str, Any] = {"id": None, "error": item.error}
+                else:
+                    result = analyse_line(item.text, item.number, seven_pairs=seven_pairs)
+                sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    except OSError as exc:
+        print(f"hkmj shanten: error: cannot read {source}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     return 0

@@ -66,7 +66,7 @@ def load_ruleset(path_or_name: str | Path | Ruleset) -> Ruleset:
         return get_preset(text)
     if looks_like_file or path.is_file():
         try:
-            data = path.read_text(encoding="utf-8")
+            data = path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
             raise RulesetError(f"{text}: no such ruleset file") from None
         except (OSError, UnicodeDecodeError) as exc:
@@ -85,7 +85,7 @@ def loads_ruleset(text: str, *, source: str = "<toml>") -> Ruleset:
         ``source``).
     """
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{source}: not valid TOML: {exc}") from None
     return ruleset_from_dict(data, source=source)

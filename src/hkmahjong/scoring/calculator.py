@@ -158,10 +158,7 @@ def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple
             return "invalid_hand", f"impossible hand {hand.text!r}: {hand.describe_status(status)}"
     tile_count = len(hand.concealed) + 3 * len(hand.melds)
     if tile_count != 14 and not (bonus_win and tile_count == 13):
-        return "invalid_tile_count", (
-            f"{hand.text!r} has {tile_count} tiles (kongs count 3); a winning hand has 14 "
-            "— include the winning tile among the concealed tiles"
-        )
+        return "invalid_tile_count", _count_hint(hand, tile_count, bonus_win)
     if hand.bonus and not tab.switches.bonus_tiles:
         return "invalid_context", f"ruleset {tab.name!r} is played without bonus tiles"
     wt = ctx.winning_tile
@@ -209,6 +206,22 @@ def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple
     if ctx.eight_bonus and FanId.EIGHT_BONUS not in tab.values:
         return "invalid_context", f"八仙過海 is not a win under {tab.name!r}"
     return None
+
+
+def _count_hint(hand: Hand, tile_count: int, bonus_win: bool) -> str:
+    """Why a hand of ``tile_count`` tiles (kongs counted 3) is no win, and what to change."""
+    said = f"{hand.text!r} has {tile_count} tiles (kongs count 3); a winning hand has 14"
+    if bonus_win:
+        return said + " (a bonus-tile win: 13 or 14)"
+    if tile_count == 13:
+        return said + " — include the winning tile among the concealed tiles"
+    if tile_count < 13:
+        return said + f": {14 - tile_count} tiles are missing"
+    extra = tile_count - 14
+    return said + (
+        f": {extra} tile{'s' if extra > 1 else ''} too many (write a kong as a declared "
+        "meld, [1111m] or (1111m), so that it counts 3)"
+    )
 
 
 def _robbing_conflict(hand: Hand, info: _HandInfo, ctx: WinContext, bonus_win: bool) -> str | None:

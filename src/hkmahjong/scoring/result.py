@@ -63,6 +63,15 @@ class ScoreResult:
     """Every interpretation tried: (total, short description), best first."""
 
     @property
+    def fan_counted(self) -> bool:
+        """True when a fan total was computed: a win, or a complete hand below the minimum.
+
+        For ``not_complete`` and the ``invalid_*`` reasons ``total_fan`` is 0 and means nothing
+        (the batch output gives ``null`` there).
+        """
+        return self.valid_win or self.reason == "below_minimum_fan"
+
+    @property
     def fan_ids(self) -> frozenset[FanId]:
         """The ids of every counted pattern."""
         return frozenset(i.fan_id for i in self.items)
