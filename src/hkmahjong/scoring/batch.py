@@ -59,7 +59,7 @@ def excerpt(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut to about ``limit`` characters (errors echo only a short excerpt).
 
     >>> excerpt("x" * 100, 10)
-    "'xxxxxxxxx… (100 characters)"
+    "'xxxxxxxx… (100 characters)"
     """
     text = repr(value)
     if len(text) <= limit:
