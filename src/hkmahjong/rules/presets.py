@@ -92,8 +92,12 @@ _EXCLUSIONS: dict[FanId, frozenset[FanId]] = {
     F.HUMAN: frozenset({F.CONCEALED_HAND, F.SELF_DRAWN}),
     # 坎坎糊 includes 對對糊, 門前清, 自摸 (W2 "不另計門前清、對對糊"; C fn. 25)
     F.FOUR_CONCEALED_PUNGS: frozenset({F.ALL_PUNGS, F.CONCEALED_HAND, F.SELF_DRAWN}),
-    # 槓上槓 includes 槓上開花 and 自摸 (RULES.md §8); 槓上開花 on the last tile adds no 海底 (W1, W2)
-    F.DOUBLE_KONG_REPLACEMENT: frozenset({F.KONG_REPLACEMENT, F.SELF_DRAWN, F.LAST_DRAW}),
+    # 槓上槓 includes 槓上開花 and 自摸 (RULES.md §8); 槓上開花 on the last tile adds no 海底 (W1, W2);
+    # a bonus replacement after the second kong is still 槓上槓, not 花上自摸 as well (W1
+    # "補花後能連槓牌兩次以上才算槓上槓自摸")
+    F.DOUBLE_KONG_REPLACEMENT: frozenset(
+        {F.KONG_REPLACEMENT, F.SELF_DRAWN, F.LAST_DRAW, F.BONUS_REPLACEMENT}
+    ),
     F.KONG_REPLACEMENT: frozenset({F.LAST_DRAW}),  # W2 槓上開花 "海底開花的話不另計海底撈月"
     F.BONUS_REPLACEMENT: frozenset({F.LAST_DRAW}),  # RULES.md §7 (decision, by analogy)
     # 八仙過海: 8 in total, the two 一台花, 正花 and 自摸 inside it (P "当自摸计，8 番"; W2)

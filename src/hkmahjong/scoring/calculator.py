@@ -195,6 +195,8 @@ def _check(hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable) -> tuple
         return "invalid_context", "花上自摸 is a self-drawn win: add --self-drawn"
     if ctx.bonus_replacement and not hand.bonus:
         return "invalid_context", "花上自摸 needs at least one bonus tile in the hand"
+    if ctx.seven_bonus and ctx.eight_bonus:
+        return "invalid_context", "花糊 and 八仙過海 together: a bonus-tile win is one or the other"
     if ctx.seven_bonus and len(hand.bonus) < 7:
         return "invalid_context", f"花糊 needs seven bonus tiles; the hand shows {len(hand.bonus)}"
     if ctx.eight_bonus and len(hand.bonus) != 8:

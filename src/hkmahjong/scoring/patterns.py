@@ -187,17 +187,15 @@ def robbing_kong(f: Facts) -> int:
     return int(f.ctx.robbing_kong and not f.ctx.self_drawn)
 
 
-def _replacement_win(ctx: WinContext) -> bool:
-    return ctx.kong_replacement or ctx.double_kong_replacement or ctx.bonus_replacement
-
-
 @_register(FanId.LAST_DRAW, hand_level=True)
 def last_draw(f: Facts) -> int:
-    """海底撈月: self-drawn on the last tile (not on a kong or bonus replacement, W1/W2)."""
-    ctx = f.ctx
-    if not (ctx.last_tile and ctx.self_drawn):
-        return 0
-    return int(not _replacement_win(ctx))
+    """海底撈月: self-drawn on the last tile.
+
+    Whether a replacement win on the last tile adds it (W1/W2: 槓上開花 does not) is the
+    ruleset's exclusion data (KONG_REPLACEMENT, DOUBLE_KONG_REPLACEMENT, BONUS_REPLACEMENT
+    include LAST_DRAW in the presets), so a table can pay both.
+    """
+    return int(f.ctx.last_tile and f.ctx.self_drawn)
 
 
 @_register(FanId.LAST_DISCARD, hand_level=True)
@@ -232,9 +230,11 @@ def double_kong_replacement(f: Facts) -> int:
 
 @_register(FanId.BONUS_REPLACEMENT, hand_level=True)
 def bonus_replacement(f: Facts) -> int:
-    """花上自摸: self-drawn on a bonus-tile replacement (after two kongs in a row it is 槓上槓, W1)."""
-    if double_kong_replacement(f):
-        return 0
+    """花上自摸: self-drawn on a bonus-tile replacement.
+
+    After two kongs in a row the win is 槓上槓 (W1); that 槓上槓 includes 花上自摸 is the
+    ruleset's exclusion data (DOUBLE_KONG_REPLACEMENT includes BONUS_REPLACEMENT in the presets).
+    """
     return int(f.ctx.bonus_replacement and f.ctx.self_drawn and f.n_bonus > 0)
 
 
@@ -326,7 +326,7 @@ def no_bonus(f: Facts) -> int:
 def seven_bonus(f: Facts) -> int:
     """花糊: a win by seven bonus tiles, or a declined one carried into this win (W2 花糊牌規)."""
     ctx = f.ctx
-    if ctx.seven_bonus and not ctx.eight_bonus and f.n_bonus >= 7:
+    if ctx.seven_bonus and f.n_bonus >= 7:
         return 1
     return int(ctx.declined_bonus_win and f.sw.bonus_win_decline and f.n_bonus >= 7)
 
