@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -730,10 +731,16 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
     window = st.to_json()
     with pytest.raises(IllegalActionError, match="chow"):
         play(st, W, "chow 456p")  # only E's 下家 may chow
-    with pytest.raises(IllegalActionError, match="nothing to decide"):
+    with pytest.raises(IllegalActionError, match="nothing to decide") as idle:
         play(st, E, "pass")
+    # issue 13 item 2: who else may claim (a pair, a ready hand) is hidden from E
+    assert "the other seats decide on this seat's discard of 5p" in str(idle.value)
+    assert not re.search(r"\b[SWN]\b|[南西北]", str(idle.value))
     assert st.to_json() == window
     play(st, S, "pass")
+    with pytest.raises(IllegalActionError, match="already decided on 5p") as decided:
+        play(st, S, "pass")
+    assert not re.search(r"\b[EWN]\b|[東西北]", str(decided.value))
     play(st, W, "pass")
     play(st, N, "win")
     over = st.to_json()

@@ -739,20 +739,39 @@ class HandState:
         return ev
 
     def _illegal(self, seat: Wind, action: Action, legal: list[Action]) -> None:
+        """Refuse ``action`` with a message that holds only what ``seat``'s view holds.
+
+        In a claim or robbing window, who else may claim (a pair, a ready hand) and who has
+        decided are hidden from ``seat``, so the message names neither (the server sends it to
+        that seat's client).
+        """
         if self.phase_ is _OVER:
             raise IllegalActionError(
                 f"{action.text!r} by {seat.letter} ({seat.zh}): the hand is over (phase over)"
             )
         if not legal:
-            who = " ".join(w.letter for w in self.to_act) or "nobody"
             raise IllegalActionError(
                 f"{action.text!r} by {seat.letter} ({seat.zh}) in phase {self.phase_.value}: "
-                f"this seat has nothing to decide now (to act: {who})"
+                f"this seat has nothing to decide now ({self._why_idle(int(seat))})"
             )
         raise IllegalActionError(
             f"illegal action {action.text!r} by {seat.letter} ({seat.zh}) in phase "
             f"{self.phase_.value}; legal: {', '.join(a.text for a in legal)}"
         )
+
+    def _why_idle(self, s: int) -> str:
+        """Why seat ``s`` has no action now, in terms of its own view only."""
+        if self.phase_ is _TURN:
+            return f"to act: {_W[self.current].letter}"
+        tile = _T[self.pending_tile].mpsz
+        if s == self.pending_from:
+            what = "discard" if self.pending_kind == "discard" else "kong"
+            return f"the other seats decide on this seat's {what} of {tile}"
+        if self.decisions[s] is not None:
+            return f"this seat has already decided on {tile}"
+        if self.phase_ is _ROB:
+            return f"this seat cannot rob the kong of {tile}"
+        return f"this seat cannot claim {tile}"
 
     def _apply_turn(self, s: int, action: Action, legal: list[Action], ev: list[Event]) -> None:
         kind = action.kind
