@@ -27,7 +27,7 @@ from typing import Any
 from hkmahjong.engine.actions import ActionKind
 from hkmahjong.engine.players import RandomPlayer, play_hand
 from hkmahjong.engine.record import hand_seed, seed_from_text
-from hkmahjong.engine.state import HandState
+from hkmahjong.engine.state import HandState, PendingKind
 from hkmahjong.engine.view import Phase
 from hkmahjong.engine.wall import full_tile_set
 from hkmahjong.rules import PassRule, Ruleset, get_preset, preset_names
@@ -80,6 +80,29 @@ def hands_per_second(
             actions += 1
     elapsed = time.perf_counter() - start
     return hands / elapsed, actions
+
+
+def clones_per_second(preset: str, states: int = 200, steps: int = 40, rounds: int = 20) -> float:
+    """HandState.clone() calls per second over ``states`` live states, each ``steps`` actions in
+    (a search bot clones once per simulated line)."""
+    ruleset = get_preset(preset)
+    rng = random.Random(2)
+    match_seed = seed_from_text("clone")
+    live = []
+    for n in range(states):
+        state = HandState.new(ruleset, seed=hand_seed(match_seed, n))
+        for _ in range(rng.randrange(steps)):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+        live.append(state)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for state in live:
+            state.clone()
+    return states * rounds / (time.perf_counter() - start)
 
 
 def bytes_per_state(preset: str, count: int = 200, steps: int = 40) -> float:
@@ -202,7 +225,7 @@ def _check(state: HandState, ruleset: Ruleset, n: int) -> None:
     total = 144 if ruleset.bonus_tiles else 136
     # While an added kong may be robbed (搶槓), its tile is in transit: shown as the pending tile,
     # in neither the declarer's hand nor its meld. A concealed kong's tiles stay in the hand.
-    in_transit = int(state.phase is Phase.ROB and getattr(state, "pending_kind", "") == "added")
+    in_transit = int(state.phase is Phase.ROB and state.pending_kind is PendingKind.ADDED)
     for seat in Wind:
         v = state.view(seat)
         seen = len(v.concealed) + v.tiles_left + ruleset.dead_wall + in_transit
@@ -251,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
             f"ratio hkmahjong / riichienv = {bare / ref:.2f} (engine loop), "
             f"{rate / ref:.2f} (with views)"
         )
+    clones = clones_per_second(args.preset)
+    print(f"clone     : {clones:8.0f} HandState.clone() per second (200 live states, 1 core)")
     mem = bytes_per_state(args.preset)
     print(
         f"memory    : {mem / 1000:8.1f} KB per live HandState (tracemalloc, 200 states 40 "
@@ -262,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         "hands_per_s_with_views": rate,
         "riichienv_hands_per_s": ref,
         "bytes_per_state": mem,
+        "clones_per_s": clones,
     }
     if args.full:
         start = time.perf_counter()

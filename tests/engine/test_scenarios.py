@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from hkmahjong.engine import Action, ActionKind, EventKind, Phase
-from hkmahjong.engine.state import HandState
+from hkmahjong.engine.state import DrawSource, HandState
 from hkmahjong.engine.wall import stacked_wall
 from hkmahjong.errors import IllegalActionError
 from hkmahjong.hand.meld import MeldKind
@@ -354,7 +354,7 @@ def test_added_kong_not_robbed_draws_a_replacement() -> None:
     play(st, S, "pass")
     assert st.phase is Phase.TURN and st.current == E
     assert [m.kind for m in st.melds[E]] == [MeldKind.ADDED_KONG]
-    assert st.tail == tail_before - 1 and st.draw_source == "kong" and st.kong_chain == 1
+    assert st.tail == tail_before - 1 and st.draw_source is DrawSource.KONG and st.kong_chain == 1
 
 
 THIRTEEN_ROB = {
@@ -415,7 +415,7 @@ def test_bonus_replacement_after_a_kong_is_flower_win_not_kong_win() -> None:
         repl="1f5z",
     )
     play(st, E, "concealed_kong 1m")
-    assert st.bonus[E] == [Tile.PLUM] and st.draw_source == "bonus"
+    assert st.bonus[E] == [Tile.PLUM] and st.draw_source is DrawSource.BONUS
     play(st, E, "self_draw")
     out = st.outcome
     assert out is not None
@@ -529,7 +529,7 @@ def test_bonus_tile_drawn_in_play_is_exposed_and_replaced() -> None:
     )
     discard(st, E, "1z")
     assert st.current == S and st.bonus[S] == [Tile.ORCHID]
-    assert st.last_drawn == Tile.M9 and st.draw_source == "bonus"
+    assert st.last_drawn == Tile.M9 and st.draw_source is DrawSource.BONUS
     view = st.view(S)
     assert view.bonus[S] == (Tile.ORCHID,) and view.last_drawn == Tile.M9
     assert st.view(E).last_drawn is None

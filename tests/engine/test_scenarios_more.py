@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from hkmahjong.engine import Action, ActionKind, Phase
-from hkmahjong.engine.state import HandState
+from hkmahjong.engine.state import DrawSource, HandState
 from hkmahjong.engine.wall import stacked_wall
 from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.rules.payment import ExposedKongPayment
@@ -54,7 +54,7 @@ def test_win_on_an_exposed_kong_replacement(rule: ExposedKongPayment) -> None:
     play(st, E, "discard 9s")
     assert texts(st, S) == ["pass", "pung", "kong"]
     play(st, S, "kong")
-    assert st.current == S and st.draw_source == "kong"
+    assert st.current == S and st.draw_source is DrawSource.KONG
     assert "self_draw" in texts(st, S)
     play(st, S, "self_draw")
     out = st.outcome

@@ -14,7 +14,9 @@ of live hands fit in a server and random play runs fast.
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from enum import Enum
 from itertools import chain
 from typing import Any
 
@@ -56,9 +58,19 @@ from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.scoring import ScoreResult, WinContext, score_hand
 from hkmahjong.scoring.liability import LiabilityTrigger, decide_liability, triggers_for_claim
 from hkmahjong.scoring.payment import Settlement, settle_false_win, settle_win
+from hkmahjong.scoring.result import NoWinReason
 from hkmahjong.tiles import Tile, Wind
 
-__all__ = ["HandState", "StateError"]
+__all__ = [
+    "FIELDS",
+    "Copy",
+    "DrawSource",
+    "HandState",
+    "PendingKind",
+    "Saved",
+    "StateError",
+    "StateField",
+]
 
 _T = [Tile(i) for i in range(42)]
 _W = list(Wind)
@@ -73,7 +85,7 @@ _REPEAT = [[(_T[k],) * n for n in range(5)] for k in range(34)]
 _chain = chain.from_iterable
 _TURN, _CLAIM, _ROB, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
 _SEAT = Visibility.SEAT
-_JSON_VERSION = 1
+_JSON_VERSION = 2
 
 Spec = dict[str, Any]
 
@@ -110,60 +122,215 @@ def _ctx_from_json(obj: dict[str, Any]) -> WinContext:
     return WinContext(**kw)
 
 
+def _upgrade_v1(obj: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 state's keys in version 2 (the window in one list, the claimed tile's name)."""
+    out = dict(obj)
+    pending = out.pop("pending", None)
+    if isinstance(pending, list) and len(pending) == 3:
+        out["pending_tile"], out["pending_from"], out["pending_kind"] = pending
+    if "claimed_turn" in out:
+        out["claimed_tile"] = out.pop("claimed_turn")
+    return out
+
+
+class DrawSource(Enum):
+    """Where the current seat's last tile came from (the value is the JSON and event word)."""
+
+    NONE = ""
+    """No draw this turn (after a claim or a discard)."""
+    HEAD = "head"
+    """摸牌: from the head of the wall."""
+    KONG = "kong"
+    """槓上: the replacement after a kong (from the tail)."""
+    BONUS = "bonus"
+    """補花: the replacement after a bonus tile (from the tail)."""
+
+
+class PendingKind(Enum):
+    """What the open window is about (the value is the JSON word)."""
+
+    NONE = ""
+    """No window."""
+    DISCARD = "discard"
+    """A discard that may be claimed."""
+    ADDED = "added"
+    """An added kong (加槓) that may be robbed."""
+    CONCEALED = "concealed"
+    """A concealed kong (暗槓) that may be robbed for 十三幺 (by ruleset)."""
+
+
+_NO_DRAW, _HEAD, _KONG, _BONUS = DrawSource.NONE, DrawSource.HEAD, DrawSource.KONG, DrawSource.BONUS
+_NOTHING_PENDING, _ON_DISCARD = PendingKind.NONE, PendingKind.DISCARD
+_ADDED, _CONCEALED = PendingKind.ADDED, PendingKind.CONCEALED
+
+
+class Copy(Enum):
+    """How :meth:`HandState.clone` copies a field."""
+
+    SHARE = "share"
+    """Immutable value (or immutable items never changed in place): the same object."""
+    LIST = "list"
+    """A flat list of immutable items: a new list."""
+    NESTED = "nested"
+    """A list of lists (per seat): new inner lists."""
+    DICT = "dict"
+    """A dict of immutable values: a new dict."""
+    RESET = "reset"
+    """A cache: the default again."""
+
+
+class Saved(Enum):
+    """Whether :meth:`HandState.to_json` writes a field."""
+
+    YES = "yes"
+    """Written and read back exactly."""
+    DERIVED = "derived"
+    """Not written: recomputed from the saved fields on load (a window's options and wins)."""
+    CACHE = "cache"
+    """Not written: a cache, rebuilt on demand."""
+    OPENING = "opening"
+    """Not written: the opening events, returned once by :meth:`HandState.new`."""
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _ints(value: Any) -> list[int]:
+    return [int(n) for n in value]
+
+
+def _bools(value: Any) -> list[bool]:
+    return [bool(x) for x in value]
+
+
+def _seat_tiles(value: Any) -> list[list[Tile]]:
+    return [[_T[int(t)] for t in ts] for ts in value]
+
+
+@dataclass(frozen=True, slots=True)
+class StateField:
+    """One field of :class:`HandState`: its default, how it is copied and saved."""
+
+    name: str
+    default: Callable[[], Any]
+    copy: Copy
+    saved: Saved = Saved.YES
+    key: str = ""
+    """The JSON key (the name without a leading/trailing underscore when empty)."""
+    encode: Callable[[Any], Any] = _same
+    decode: Callable[[Any], Any] = _same
+
+    @property
+    def json_key(self) -> str:
+        """The key of this field in :meth:`HandState.to_json`."""
+        return self.key or self.name.strip("_")
+
+
+def _four(value: Any) -> Callable[[], list[Any]]:
+    return lambda: [value] * 4
+
+
+def _seat_lists() -> list[list[Any]]:
+    return [[], [], [], []]
+
+
+_F, _SH, _LI, _NE = StateField, Copy.SHARE, Copy.LIST, Copy.NESTED
+
+FIELDS: tuple[StateField, ...] = (
+    _F("ruleset", lambda: None, _SH, encode=lambda r: r.name),  # read first, by from_json
+    _F("seed", bytes, _SH, encode=bytes.hex, decode=bytes.fromhex),
+    _F("prevailing_wind", lambda: Wind.EAST, _SH, encode=int, decode=Wind),
+    _F("hand_number", int, _SH, decode=int),
+    _F("physical_table", bool, _SH, decode=bool),
+    _F("dice", lambda: None, _SH, encode=lambda d: list(d) if d else None,
+       decode=lambda d: (int(d[0]), int(d[1]), int(d[2])) if d else None),
+    _F("break_text", str, _SH, key="break", decode=str),
+    _F("wall", list, _LI, decode=_ints),
+    _F("head", int, _SH, decode=int),
+    _F("tail", int, _SH, decode=int),
+    _F("hands", lambda: [[0] * 34 for _ in range(4)], _NE, decode=lambda v: [_ints(c) for c in v]),
+    _F("melds", _seat_lists, _NE, encode=lambda v: [[m.text for m in ms] for ms in v],
+       decode=lambda v: [[Meld.from_text(m) for m in ms] for ms in v]),
+    _F("bonus", _seat_lists, _NE, decode=_seat_tiles),
+    _F("rivers", _seat_lists, _NE, decode=_seat_tiles),
+    _F("taken", _seat_lists, _NE, decode=lambda v: [_bools(r) for r in v]),
+    _F("phase_", lambda: Phase.TURN, _SH, encode=lambda p: p.value, decode=Phase),
+    _F("current", int, _SH, decode=int),
+    _F("last_drawn", lambda: -1, _SH, decode=int),
+    _F("draw_source", lambda: DrawSource.NONE, _SH, encode=lambda d: d.value, decode=DrawSource),
+    _F("kong_chain", int, _SH, decode=int),
+    _F("chain_from_rep", bool, _SH, decode=bool),
+    _F("kong_fed_by", lambda: -1, _SH, decode=int),
+    _F("claimed_tile", lambda: -1, _SH, decode=int),
+    _F("pending_tile", lambda: -1, _SH, decode=int),
+    _F("pending_from", lambda: -1, _SH, decode=int),
+    _F("pending_kind", lambda: PendingKind.NONE, _SH, encode=lambda k: k.value,
+       decode=PendingKind),
+    _F("options", _seat_lists, _NE, Saved.DERIVED),
+    _F("decisions", _four(None), _LI, encode=lambda v: [None if a is None else a.text for a in v],
+       decode=lambda v: [None if a is None else Action.from_text(a) for a in v]),
+    _F("turns_done", _four(0), _LI, decode=_ints),
+    _F("any_claim", bool, _SH, decode=bool),
+    _F("kong_declared", _four(False), _LI, decode=_bools),
+    _F("dealer_konged", bool, _SH, decode=bool),
+    _F("deal_bonus", _four(0), _LI, decode=_ints),
+    _F("pung_bar", _four(0), _LI, decode=_ints),
+    _F("win_bar_tiles", _four(0), _LI, decode=_ints),
+    _F("win_bar_fan", _four(-1), _LI, decode=_ints),
+    _F("win_barred", _four(False), _LI, decode=_bools),
+    _F("declined", _four(False), _LI, decode=_bools),
+    _F("triggers", list, _LI, encode=lambda v: [trigger_to_json(t) for t in v],
+       decode=lambda v: [trigger_from_json(t) for t in v]),
+    _F("go", int, _SH, decode=int),
+    _F("last_claim_go", _four(-1), _LI, decode=_ints),
+    _F("win_specs", list, _LI, key="wins", decode=list),
+    _F("false_specs", list, _LI, key="false_wins", decode=list),
+    _F("drawn", bool, _SH, decode=bool),
+    _F("outcome_cache", lambda: None, _SH, Saved.CACHE),
+    _F("initial_events", list, _LI, Saved.OPENING),
+    _F("_legal", _four(None), Copy.RESET, Saved.CACHE),
+    _F("_pub", _four(None), _LI, Saved.CACHE),
+    _F("_win_cache", dict, Copy.DICT, Saved.DERIVED),
+)  # fmt: skip
+"""Every field of :class:`HandState`, once: its slots, blank state, clone and JSON follow."""
+_WRITTEN = tuple(f for f in FIELDS if f.saved is Saved.YES)
+_READ = tuple(f for f in _WRITTEN if f.name != "ruleset")
+
+
+def _compile(name: str, lines: list[str], env: dict[str, Any]) -> Callable[..., Any]:
+    """Build one function from source lines (straight-line code: no per-call reflection)."""
+    exec("\n".join(lines), env)  # the source comes from FIELDS only, never from input
+    fn: Callable[..., Any] = env[name]
+    return fn
+
+
+def _field_functions() -> tuple[Callable[[Any], None], Callable[[Any, Any], None]]:
+    """``fill(state)`` (the blank defaults) and ``copy_into(state, other)`` (clone's copies)."""
+    env: dict[str, Any] = {f"_d{i}": f.default for i, f in enumerate(FIELDS)}
+    fill = ["def fill(o):"] + [f"    o.{f.name} = _d{i}()" for i, f in enumerate(FIELDS)]
+    copy = ["def copy_into(s, o):"]
+    for i, f in enumerate(FIELDS):
+        n = f.name
+        copy.append(
+            {
+                Copy.SHARE: f"    o.{n} = s.{n}",
+                Copy.LIST: f"    o.{n} = s.{n}[:]",
+                Copy.NESTED: f"    o.{n} = [x[:] for x in s.{n}]",
+                Copy.DICT: f"    o.{n} = s.{n}.copy()",
+                Copy.RESET: f"    o.{n} = _d{i}()",
+            }[f.copy]
+        )
+    return _compile("fill", fill, env), _compile("copy_into", copy, env)
+
+
+_fill, _copy_into = _field_functions()
+
+
 class HandState:
     """一局: the whole state of one hand; change it only through :meth:`apply`."""
 
-    __slots__ = (
-        "_legal",
-        "_pub",
-        "_win_cache",
-        "any_claim",
-        "bonus",
-        "break_text",
-        "chain_from_rep",
-        "claimed_turn",
-        "current",
-        "deal_bonus",
-        "dealer_konged",
-        "decisions",
-        "declined",
-        "dice",
-        "draw_source",
-        "drawn",
-        "false_specs",
-        "go",
-        "hand_number",
-        "hands",
-        "head",
-        "initial_events",
-        "kong_chain",
-        "kong_declared",
-        "kong_fed_by",
-        "last_claim_go",
-        "last_drawn",
-        "melds",
-        "options",
-        "outcome_cache",
-        "pending_from",
-        "pending_kind",
-        "pending_tile",
-        "phase_",
-        "physical_table",
-        "prevailing_wind",
-        "pung_bar",
-        "rivers",
-        "ruleset",
-        "seed",
-        "tail",
-        "taken",
-        "triggers",
-        "turns_done",
-        "wall",
-        "win_bar_fan",
-        "win_bar_tiles",
-        "win_barred",
-        "win_specs",
-    )
+    __slots__ = tuple(f.name for f in FIELDS)
 
     ruleset: Ruleset
     seed: bytes
@@ -183,14 +350,14 @@ class HandState:
     phase_: Phase
     current: int
     last_drawn: int
-    draw_source: str
+    draw_source: DrawSource
     kong_chain: int
     chain_from_rep: bool
     kong_fed_by: int
-    claimed_turn: int
+    claimed_tile: int
     pending_tile: int
     pending_from: int
-    pending_kind: str
+    pending_kind: PendingKind
     options: list[list[Action]]
     decisions: list[Action | None]
     turns_done: list[int]
@@ -220,55 +387,8 @@ class HandState:
     @classmethod
     def _blank(cls, ruleset: Ruleset) -> HandState:
         self = cls.__new__(cls)
+        _fill(self)
         self.ruleset = ruleset
-        self.seed = b""
-        self.prevailing_wind = Wind.EAST
-        self.hand_number = 0
-        self.physical_table = False
-        self.dice = None
-        self.break_text = ""
-        self.wall = []
-        self.head = 0
-        self.tail = 0
-        self.hands = [[0] * 34 for _ in range(4)]
-        self.melds = [[], [], [], []]
-        self.bonus = [[], [], [], []]
-        self.rivers = [[], [], [], []]
-        self.taken = [[], [], [], []]
-        self._pub = [None, None, None, None]
-        self.phase_ = _TURN
-        self.current = 0
-        self.last_drawn = -1
-        self.draw_source = ""
-        self.kong_chain = 0
-        self.chain_from_rep = False
-        self.kong_fed_by = -1
-        self.claimed_turn = -1
-        self.pending_tile = -1
-        self.pending_from = -1
-        self.pending_kind = ""
-        self.options = [[], [], [], []]
-        self.decisions = [None, None, None, None]
-        self.turns_done = [0, 0, 0, 0]
-        self.any_claim = False
-        self.kong_declared = [False] * 4
-        self.dealer_konged = False
-        self.deal_bonus = [0, 0, 0, 0]
-        self.pung_bar = [0, 0, 0, 0]
-        self.win_bar_tiles = [0, 0, 0, 0]
-        self.win_bar_fan = [-1, -1, -1, -1]
-        self.win_barred = [False] * 4
-        self.declined = [False] * 4
-        self.triggers = []
-        self.go = 0
-        self.last_claim_go = [-1, -1, -1, -1]
-        self.win_specs = []
-        self.false_specs = []
-        self.drawn = False
-        self.outcome_cache = None
-        self.initial_events = []
-        self._legal = [None, None, None, None]
-        self._win_cache = {}
         return self
 
     @classmethod
@@ -346,7 +466,7 @@ class HandState:
                     if r is None:
                         self._exhaust(ev)
                         return self
-                    ev.append(Event(EventKind.DRAW, _W[seat], _T[r], detail="bonus",
+                    ev.append(Event(EventKind.DRAW, _W[seat], _T[r], detail=_BONUS.value,
                                     visibility=_SEAT))  # fmt: skip
                     if r >= 34:
                         nxt[seat].append(r)
@@ -432,7 +552,7 @@ class HandState:
             for t, gone in zip(self.rivers[s], self.taken[s], strict=True):
                 if not gone:
                     counts[t] += 1
-        if self.phase_ is _ROB and self.pending_kind == "added":
+        if self.phase_ is _ROB and self.pending_kind is _ADDED:
             counts[self.pending_tile] += 1
         return counts
 
@@ -476,16 +596,16 @@ class HandState:
         self.head += 1
         return t
 
-    def _draw(self, seat: int, source: str, ev: list[Event]) -> bool:
+    def _draw(self, seat: int, source: DrawSource, ev: list[Event]) -> bool:
         """摸牌 for ``seat`` (head or tail), exposing and replacing bonus tiles; False = 流局."""
-        t = self._take(from_tail=source != "head")
+        t = self._take(from_tail=source is not _HEAD)
         if t is None:
             self._exhaust(ev)
             return False
         self.pung_bar[seat] = 0
         self.win_bar_tiles[seat] = 0
         self.win_bar_fan[seat] = -1
-        ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=source, visibility=_SEAT))
+        ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=source.value, visibility=_SEAT))
         while t >= 34:
             self.bonus[seat].append(_T[t])
             self._pub[seat] = None
@@ -494,8 +614,8 @@ class HandState:
             if t is None:
                 self._exhaust(ev)
                 return False
-            source = "bonus"
-            ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail="bonus", visibility=_SEAT))
+            source = _BONUS
+            ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=_BONUS.value, visibility=_SEAT))
         self.hands[seat][t] += 1
         self.last_drawn = t
         self.draw_source = source
@@ -508,14 +628,14 @@ class HandState:
         self.kong_chain = 0
         self.chain_from_rep = False
         self.kong_fed_by = -1
-        self.claimed_turn = -1
+        self.claimed_tile = -1
         self._close_window()
-        self._draw(seat, "head", ev)
+        self._draw(seat, _HEAD, ev)
 
     def _close_window(self) -> None:
         self.pending_tile = -1
         self.pending_from = -1
-        self.pending_kind = ""
+        self.pending_kind = _NOTHING_PENDING
         self.options = [[], [], [], []]
         self.decisions = [None, None, None, None]
         self._win_cache = {}
@@ -574,10 +694,10 @@ class HandState:
             winning_tile=_T[tile] if tile >= 0 and not (seven or eight) else None,
             robbing_kong=robbing,
             last_tile=self.tiles_left == 0 and not robbing,
-            kong_replacement=chain >= 1 and (src == "kong" or chain >= 2 or bonus_win),
+            kong_replacement=chain >= 1 and (src is _KONG or chain >= 2 or bonus_win),
             double_kong_replacement=chain >= 2,
             second_kong_from_replacement=self.chain_from_rep if chain >= 2 else True,
-            bonus_replacement=self_drawn and src == "bonus" and chain < 2 and not bonus_win,
+            bonus_replacement=self_drawn and src is _BONUS and chain < 2 and not bonus_win,
             heavenly=heavenly,
             earthly=earthly,
             first_go_around=first_go,
@@ -644,8 +764,8 @@ class HandState:
             self._win_cache[-1] = bonus_win
             if len(self.bonus[s]) == 8 or not self.ruleset.bonus_win_decline:
                 return [BONUS_WIN]
-        if self.claimed_turn >= 0:
-            banned = self.claimed_turn if self.ruleset.no_swap_discard else -1
+        if self.claimed_tile >= 0:
+            banned = self.claimed_tile if self.ruleset.no_swap_discard else -1
             return [_DISCARD[k] for k in range(34) if counts[k] and k != banned]
         acts = [_DISCARD[k] for k in range(34) if counts[k]]
         if 4 in counts:
@@ -765,7 +885,7 @@ class HandState:
             return f"to act: {_W[self.current].letter}"
         tile = _T[self.pending_tile].mpsz
         if s == self.pending_from:
-            what = "discard" if self.pending_kind == "discard" else "kong"
+            what = "discard" if self.pending_kind is _ON_DISCARD else "kong"
             return f"the other seats decide on this seat's {what} of {tile}"
         if self.decisions[s] is not None:
             return f"this seat has already decided on {tile}"
@@ -802,14 +922,14 @@ class HandState:
         self._pub[s] = None
         self.turns_done[s] += 1
         self.last_drawn = -1
-        self.draw_source = ""
+        self.draw_source = _NO_DRAW
         self.kong_chain = 0
-        self.claimed_turn = -1
+        self.claimed_tile = -1
         self.kong_fed_by = -1
         ev.append(Event(EventKind.DISCARD, _W[s], _T[t]))
         self.pending_tile = t
         self.pending_from = s
-        self.pending_kind = "discard"
+        self.pending_kind = _ON_DISCARD
         self._win_cache = {}
         any_option = False
         for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
@@ -823,7 +943,7 @@ class HandState:
 
     def _nobody_claims(self, ev: list[Event]) -> None:
         d = self.pending_from
-        if self.pending_kind == "discard":
+        if self.pending_kind is _ON_DISCARD:
             if self.tiles_left == 0:
                 self._exhaust(ev)
             else:
@@ -832,7 +952,7 @@ class HandState:
             self._complete_kong(ev)
 
     def _declare_kong(self, s: int, t: int, added: bool, ev: list[Event]) -> None:
-        if self.kong_chain >= 1 and self.draw_source == "bonus":
+        if self.kong_chain >= 1 and self.draw_source is _BONUS:
             self.kong_chain = 0  # a bonus replacement between two kongs breaks 槓上槓
         if self.kong_chain == 1:
             self.chain_from_rep = t == self.last_drawn
@@ -846,13 +966,13 @@ class HandState:
         self._win_cache = {}
         if added:
             self.hands[s][t] -= 1
-            self.pending_kind = "added"
+            self.pending_kind = _ADDED
             ev.append(Event(EventKind.ADDED_KONG, _W[s], _T[t]))
         else:
             self.hands[s][t] -= 4
             self.melds[s].append(Meld(MeldKind.CONCEALED_KONG, _T[t]))
             self._pub[s] = None
-            self.pending_kind = "concealed"
+            self.pending_kind = _CONCEALED
             ev.append(Event(EventKind.CONCEALED_KONG, _W[s], _T[t]))
         any_option = False
         for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
@@ -876,7 +996,7 @@ class HandState:
 
     def _complete_kong(self, ev: list[Event]) -> None:
         s, t = self.pending_from, self.pending_tile
-        if self.pending_kind == "added":
+        if self.pending_kind is _ADDED:
             melds = self.melds[s]
             for i, m in enumerate(melds):
                 if m.kind is MeldKind.PUNG and m.first == t:
@@ -888,7 +1008,7 @@ class HandState:
         self.phase_ = _TURN
         self.current = s
         self.kong_chain += 1
-        self._draw(s, "kong", ev)
+        self._draw(s, _KONG, ev)
 
     # ------------------------------------------------------------------------------------------
     # claim windows
@@ -929,7 +1049,7 @@ class HandState:
         for w in res.false_winners:
             self._false_win(int(w), self_drawn=False, tile=t, ev=ev)
         if res.winners:
-            robbed = self.pending_kind != "discard"
+            robbed = self.pending_kind is not _ON_DISCARD
             if not robbed:
                 self.go += 1  # a win on a discard starts the winner's go, like a claim
             for i, w in enumerate(res.winners):
@@ -952,9 +1072,9 @@ class HandState:
     def _give_tile(self, s: int, t: int) -> None:
         d = self.pending_from
         self._pub[d] = None
-        if self.pending_kind == "discard":
+        if self.pending_kind is _ON_DISCARD:
             self.taken[d][-1] = True
-        elif self.pending_kind == "concealed":
+        elif self.pending_kind is _CONCEALED:
             melds = self.melds[d]
             melds.pop()  # the robbed concealed kong falls back to a concealed pung
             self.hands[d][t] += 3
@@ -1018,17 +1138,17 @@ class HandState:
         self.phase_ = _TURN
         self.current = s
         self.last_drawn = -1
-        self.draw_source = ""
+        self.draw_source = _NO_DRAW
         self.kong_chain = 0
         self.chain_from_rep = False
         self.kong_fed_by = -1
-        self.claimed_turn = -1
+        self.claimed_tile = -1
         if kind is ActionKind.KONG:
             self.kong_chain = 1
             self.kong_fed_by = d
-            self._draw(s, "kong", ev)
+            self._draw(s, _KONG, ev)
         else:
-            self.claimed_turn = t
+            self.claimed_tile = t
 
     # ------------------------------------------------------------------------------------------
     # ending the hand
@@ -1047,7 +1167,7 @@ class HandState:
         last_claim = -1
         if discarder is not None:
             last_claim = self.last_claim_go[discarder]
-            if self.pending_kind == "discard":
+            if self.pending_kind is _ON_DISCARD:
                 unseen = unseen_before(self.pending_tile, self.rivers, self._exposed_counts())
         self.win_specs.append(
             {
@@ -1082,7 +1202,7 @@ class HandState:
             hand = self._hand_with(s, tile)
             ctx = self._context(s, tile=tile, self_drawn=self_drawn)
             res = score_hand(hand, ctx, self.ruleset)
-            if res.reason == "below_minimum_fan":
+            if res.reason == NoWinReason.BELOW_MINIMUM_FAN:
                 self.win_barred[s] = True
                 ev.append(Event(EventKind.FALSE_WIN, _W[s], detail="below the minimum: barred"))
                 return
@@ -1245,62 +1365,14 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy (events already returned are shared: they are immutable)."""
         other = HandState.__new__(HandState)
-        for name in HandState.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [v[:] if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = dict(value)
-            setattr(other, name, value)
-        other._legal = [None, None, None, None]
+        _copy_into(self, other)
         return other
 
     def to_json(self) -> str:
         """The whole state as JSON text (exact round trip with :meth:`from_json`)."""
-        obj = {
-            "version": _JSON_VERSION,
-            "ruleset": self.ruleset.name,
-            "seed": self.seed.hex(),
-            "prevailing_wind": int(self.prevailing_wind),
-            "hand_number": self.hand_number,
-            "physical_table": self.physical_table,
-            "dice": list(self.dice) if self.dice else None,
-            "break": self.break_text,
-            "wall": self.wall,
-            "head": self.head,
-            "tail": self.tail,
-            "hands": self.hands,
-            "melds": [[m.text for m in ms] for ms in self.melds],
-            "bonus": self.bonus,
-            "rivers": self.rivers,
-            "taken": self.taken,
-            "phase": self.phase_.value,
-            "current": self.current,
-            "last_drawn": self.last_drawn,
-            "draw_source": self.draw_source,
-            "kong_chain": self.kong_chain,
-            "chain_from_rep": self.chain_from_rep,
-            "kong_fed_by": self.kong_fed_by,
-            "claimed_turn": self.claimed_turn,
-            "pending": [self.pending_tile, self.pending_from, self.pending_kind],
-            "decisions": [None if a is None else a.text for a in self.decisions],
-            "turns_done": self.turns_done,
-            "any_claim": self.any_claim,
-            "kong_declared": self.kong_declared,
-            "dealer_konged": self.dealer_konged,
-            "deal_bonus": self.deal_bonus,
-            "pung_bar": self.pung_bar,
-            "win_bar_tiles": self.win_bar_tiles,
-            "win_bar_fan": self.win_bar_fan,
-            "win_barred": self.win_barred,
-            "declined": self.declined,
-            "triggers": [trigger_to_json(t) for t in self.triggers],
-            "go": self.go,
-            "last_claim_go": self.last_claim_go,
-            "wins": self.win_specs,
-            "false_wins": self.false_specs,
-            "drawn": self.drawn,
-        }
+        obj: dict[str, Any] = {"version": _JSON_VERSION}
+        for f in _WRITTEN:
+            obj[f.json_key] = f.encode(getattr(self, f.name))
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -1313,71 +1385,20 @@ class HandState:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise StateError(f"hand state is not JSON: {exc}") from None
-        if not isinstance(obj, dict) or obj.get("version") != _JSON_VERSION:
+        if not isinstance(obj, dict) or obj.get("version") not in (1, _JSON_VERSION):
             raise StateError(f"hand state must be a JSON object with version {_JSON_VERSION}")
         if ruleset is None:
             from hkmahjong.rules.presets import get_preset
 
             ruleset = get_preset(str(obj.get("ruleset")))
         self = cls._blank(ruleset)
+        if obj["version"] == 1:
+            obj = _upgrade_v1(obj)
         key = "?"
         try:
-            key = "seed"
-            self.seed = bytes.fromhex(obj["seed"])
-            key = "prevailing_wind"
-            self.prevailing_wind = Wind(obj["prevailing_wind"])
-            self.hand_number = int(obj["hand_number"])
-            self.physical_table = bool(obj["physical_table"])
-            key = "dice"
-            dice = obj["dice"]
-            self.dice = (int(dice[0]), int(dice[1]), int(dice[2])) if dice else None
-            self.break_text = str(obj["break"])
-            key = "wall"
-            self.wall = [int(t) for t in obj["wall"]]
-            self.head, self.tail = int(obj["head"]), int(obj["tail"])
-            key = "hands"
-            self.hands = [[int(n) for n in c] for c in obj["hands"]]
-            key = "melds"
-            self.melds = [[Meld.from_text(m) for m in ms] for ms in obj["melds"]]
-            key = "bonus"
-            self.bonus = [[_T[int(b)] for b in bs] for bs in obj["bonus"]]
-            key = "rivers"
-            self.rivers = [[_T[int(t)] for t in r] for r in obj["rivers"]]
-            self.taken = [[bool(x) for x in r] for r in obj["taken"]]
-            key = "phase"
-            self.phase_ = Phase(obj["phase"])
-            self.current = int(obj["current"])
-            self.last_drawn = int(obj["last_drawn"])
-            self.draw_source = str(obj["draw_source"])
-            self.kong_chain = int(obj["kong_chain"])
-            self.chain_from_rep = bool(obj["chain_from_rep"])
-            self.kong_fed_by = int(obj["kong_fed_by"])
-            self.claimed_turn = int(obj["claimed_turn"])
-            key = "pending"
-            self.pending_tile, self.pending_from = int(obj["pending"][0]), int(obj["pending"][1])
-            self.pending_kind = str(obj["pending"][2])
-            key = "decisions"
-            self.decisions = [None if a is None else Action.from_text(a) for a in obj["decisions"]]
-            key = "turns_done"
-            self.turns_done = [int(n) for n in obj["turns_done"]]
-            self.any_claim = bool(obj["any_claim"])
-            self.kong_declared = [bool(x) for x in obj["kong_declared"]]
-            self.dealer_konged = bool(obj["dealer_konged"])
-            self.deal_bonus = [int(n) for n in obj["deal_bonus"]]
-            key = "bars"
-            self.pung_bar = [int(n) for n in obj["pung_bar"]]
-            self.win_bar_tiles = [int(n) for n in obj["win_bar_tiles"]]
-            self.win_bar_fan = [int(n) for n in obj["win_bar_fan"]]
-            self.win_barred = [bool(x) for x in obj["win_barred"]]
-            self.declined = [bool(x) for x in obj["declined"]]
-            key = "triggers"
-            self.triggers = [trigger_from_json(t) for t in obj["triggers"]]
-            self.go = int(obj["go"])
-            self.last_claim_go = [int(n) for n in obj["last_claim_go"]]
-            key = "wins"
-            self.win_specs = list(obj["wins"])
-            self.false_specs = list(obj["false_wins"])
-            self.drawn = bool(obj["drawn"])
+            for f in _READ:
+                key = f.json_key
+                setattr(self, f.name, f.decode(obj[key]))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateError(f"hand state field {key!r} is missing or malformed: {exc}") from None
         want = [4] * 34 + ([1] * 8 if ruleset.bonus_tiles else [0] * 8)
@@ -1397,9 +1418,9 @@ class HandState:
         decisions = self.decisions
         d, t = self.pending_from, self.pending_tile
         for o in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4):
-            if self.pending_kind == "discard":
+            if self.pending_kind is _ON_DISCARD:
                 self.options[o] = self._claim_options(o, t, d)
             else:
-                ok = self._rob_ok(o, t, added=self.pending_kind == "added")
+                ok = self._rob_ok(o, t, added=self.pending_kind is _ADDED)
                 self.options[o] = [PASS, WIN] if ok else []
         self.decisions = decisions

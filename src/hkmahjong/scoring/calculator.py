@@ -45,7 +45,7 @@ from hkmahjong.scoring.patterns import (
     WAIT_TWO_SIDED,
     Facts,
 )
-from hkmahjong.scoring.result import FanItem, ScoreResult
+from hkmahjong.scoring.result import FanItem, NoWinReason, ScoreResult
 from hkmahjong.scoring.table import FanTable, table_for
 from hkmahjong.tiles import ORPHANS, Tile, Wind
 
@@ -558,7 +558,7 @@ def _finish(
         message += f"; {note}"
     return ScoreResult(
         valid_win=not below,
-        reason="below_minimum_fan" if below else None,
+        reason=NoWinReason.BELOW_MINIMUM_FAN if below else None,
         message=message,
         total_fan=total,
         is_limit=is_limit,

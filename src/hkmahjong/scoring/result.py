@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hkmahjong.rules.fan import FanId
@@ -11,15 +12,29 @@ from hkmahjong.tiles import Tile
 if TYPE_CHECKING:
     from hkmahjong.hand.groups import Arrangement
 
-__all__ = ["REASONS", "FanItem", "ScoreResult"]
+__all__ = ["REASONS", "FanItem", "NoWinReason", "ScoreResult"]
+
+
+class NoWinReason(StrEnum):
+    """不成糊的原因: why a scored hand is not a valid win; the value is the wire code."""
+
+    NOT_COMPLETE = "not_complete"
+    BELOW_MINIMUM_FAN = "below_minimum_fan"
+    INVALID_HAND = "invalid_hand"
+    INVALID_TILE_COUNT = "invalid_tile_count"
+    INVALID_CONTEXT = "invalid_context"
+    BAD_NOTATION = "bad_notation"
+
 
 REASONS: dict[str, str] = {
-    "not_complete": "the tiles do not form four sets and a pair (or a special hand) — 未成糊",
-    "below_minimum_fan": "complete, but below the table's minimum fan — 番數不足",
-    "invalid_hand": "the hand cannot exist or the winning tile is not in it — 牌不合法",
-    "invalid_tile_count": "a winning hand has 14 tiles (kongs count 3) — 相公 (tile count)",
-    "invalid_context": "the win context contradicts the hand or itself — 情況不合",
-    "bad_notation": "the hand text cannot be read — 記法錯誤",
+    NoWinReason.NOT_COMPLETE: "the tiles do not form four sets and a pair (or a special hand) "
+    "— 未成糊",
+    NoWinReason.BELOW_MINIMUM_FAN: "complete, but below the table's minimum fan — 番數不足",
+    NoWinReason.INVALID_HAND: "the hand cannot exist or the winning tile is not in it — 牌不合法",
+    NoWinReason.INVALID_TILE_COUNT: "a winning hand has 14 tiles (kongs count 3) "
+    "— 相公 (tile count)",
+    NoWinReason.INVALID_CONTEXT: "the win context contradicts the hand or itself — 情況不合",
+    NoWinReason.BAD_NOTATION: "the hand text cannot be read — 記法錯誤",
 }
 """Every non-win reason code with what it means."""
 
