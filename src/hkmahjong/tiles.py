@@ -24,6 +24,7 @@ __all__ = [
     "KINDS",
     "NUM_KINDS",
     "ORPHANS",
+    "ORPHAN_INDICES",
     "TERMINALS",
     "WINDS",
     "Suit",
@@ -32,8 +33,10 @@ __all__ = [
     "counts34",
     "format_counts",
     "format_tiles",
+    "is_thirteen_orphans",
     "parse_tile",
     "parse_tiles",
+    "thirteen_orphans_shanten",
     "tiles_from_counts",
 ]
 
@@ -370,6 +373,8 @@ DRAGONS: tuple[Tile, ...] = KINDS[31:34]
 TERMINALS: tuple[Tile, ...] = tuple(t for t in KINDS if t.is_terminal)
 ORPHANS: tuple[Tile, ...] = TERMINALS + HONOURS
 """The 13 kinds of 十三幺."""
+ORPHAN_INDICES: tuple[int, ...] = tuple(int(t) for t in ORPHANS)
+"""The 13 kinds of 十三幺 as count-vector indices (the one home of this fact)."""
 
 
 def parse_tiles(text: str) -> list[Tile]:
@@ -448,6 +453,38 @@ def counts34(tiles: Iterable[Tile | int]) -> list[int]:
         if t < NUM_KINDS:
             counts[t] += 1
     return counts
+
+
+def is_thirteen_orphans(counts: Sequence[int]) -> bool:
+    """十三幺: a 34-count of 14 tiles, one of each of the 13 orphans plus one more of them.
+
+    >>> is_thirteen_orphans(counts34(parse_tiles("19m19p19s12345677z")))
+    True
+    """
+    if sum(counts) != 14:
+        return False
+    return (
+        all(counts[i] >= 1 for i in ORPHAN_INDICES) and sum(counts[i] for i in ORPHAN_INDICES) == 14
+    )
+
+
+def thirteen_orphans_shanten(counts: Sequence[int]) -> int:
+    """十三幺向聽: 13 minus the orphan kinds held, minus one more if one of them is paired.
+
+    -1 is a complete 十三幺 (with 14 tiles), 0 is ready (一向聽 is 1), and so on.
+
+    >>> thirteen_orphans_shanten(counts34(parse_tiles("19m19p19s1234567z")))
+    0
+    """
+    kinds = 0
+    pair = 0
+    for i in ORPHAN_INDICES:
+        n = counts[i]
+        if n:
+            kinds += 1
+            if n >= 2:
+                pair = 1
+    return 13 - kinds - pair
 
 
 def tiles_from_counts(counts: Sequence[int]) -> list[Tile]:

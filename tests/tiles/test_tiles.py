@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import hkmahjong
 from hkmahjong.errors import MahjongError, TileNotationError
 from hkmahjong.tiles import (
     BONUS_KINDS,
     DRAGONS,
     HONOURS,
     KINDS,
+    ORPHAN_INDICES,
     ORPHANS,
     TERMINALS,
     WINDS,
@@ -21,8 +26,10 @@ from hkmahjong.tiles import (
     counts34,
     format_counts,
     format_tiles,
+    is_thirteen_orphans,
     parse_tile,
     parse_tiles,
+    thirteen_orphans_shanten,
     tiles_from_counts,
 )
 
@@ -146,3 +153,25 @@ def test_counts_round_trip(tiles: list[Tile]) -> None:
 def test_counts_ignore_bonus() -> None:
     """Bonus tiles are not playing kinds and do not count in a 34-vector."""
     assert sum(counts34(parse_tiles("1f2g3m"))) == 1
+
+
+def test_thirteen_orphans_has_one_home() -> None:
+    """十三幺 (W2): its 13 kinds and its check live in ``tiles`` only; no module restates them."""
+    assert ORPHAN_INDICES == (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+    assert tuple(int(t) for t in ORPHANS) == ORPHAN_INDICES
+    src = Path(hkmahjong.__file__).parent
+    literal = re.compile(r"0,\s*8,\s*9,\s*17,\s*18,\s*26")
+    restated = [
+        str(p.relative_to(src))
+        for p in src.rglob("*.py")
+        if p.name != "tiles.py" and literal.search(p.read_text(encoding="utf-8"))
+    ]
+    assert restated == []
+    hand = counts34(parse_tiles("19m19p19s12345677z"))
+    assert is_thirteen_orphans(hand)
+    assert thirteen_orphans_shanten(hand) == -1
+    hand[33] -= 1
+    assert not is_thirteen_orphans(hand) and thirteen_orphans_shanten(hand) == 0
+    hand[4] += 1  # 5m: 14 tiles, every orphan held, but one tile is not an orphan
+    assert not is_thirteen_orphans(hand) and thirteen_orphans_shanten(hand) == 0
+    assert thirteen_orphans_shanten(counts34(parse_tiles("2345678m2345678p"))) == 13

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from hkmahjong.tiles import ORPHAN_INDICES, thirteen_orphans_shanten
+
 __all__ = [
-    "ORPHAN_INDICES",
     "pung_shanten",
     "regular_shanten",
     "shanten_all",
@@ -20,7 +21,6 @@ __all__ = [
     "useful_count",
 ]
 
-ORPHAN_INDICES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _ORPHAN_SET = frozenset(ORPHAN_INDICES)
 
 # A table is a tuple of (sets, has_head, max_partial_blocks) options, Pareto-pruned.
@@ -182,12 +182,6 @@ def pung_shanten(counts: Sequence[int], meld_count: int) -> int:
     return max(s, 3 * need + 1 - sum(counts))
 
 
-def _thirteen_shanten(counts: Sequence[int]) -> int:
-    kinds = sum(1 for i in ORPHAN_INDICES if counts[i])
-    pair = 1 if any(counts[i] >= 2 for i in ORPHAN_INDICES) else 0
-    return 13 - kinds - pair
-
-
 def _seven_pairs_shanten(counts: Sequence[int]) -> int:
     pairs = sum(1 for n in counts if n >= 2)
     kinds = sum(1 for n in counts if n)
@@ -201,7 +195,7 @@ def shanten_all(
     s = regular_shanten(counts, meld_count)
     if meld_count == 0:
         if thirteen:
-            s = min(s, _thirteen_shanten(counts))
+            s = min(s, thirteen_orphans_shanten(counts))
         if seven_pairs:
             s = min(s, _seven_pairs_shanten(counts))
     return s
@@ -223,7 +217,7 @@ def useful_count(
     kinds = copies = 0
     special = False
     if meld_count == 0:
-        if flags.get("thirteen", True) and _thirteen_shanten(counts) - 1 < base:
+        if flags.get("thirteen", True) and thirteen_orphans_shanten(counts) - 1 < base:
             special = True
         if flags.get("seven_pairs", False) and _seven_pairs_shanten(counts) - 1 < base:
             special = True

@@ -59,7 +59,7 @@ from hkmahjong.scoring import ScoreResult, WinContext, score_hand
 from hkmahjong.scoring.liability import LiabilityTrigger, decide_liability, triggers_for_claim
 from hkmahjong.scoring.payment import Settlement, settle_false_win, settle_win
 from hkmahjong.scoring.result import NoWinReason
-from hkmahjong.tiles import Tile, Wind
+from hkmahjong.tiles import Tile, Wind, is_thirteen_orphans
 
 __all__ = [
     "FIELDS",
@@ -80,7 +80,6 @@ _DISCARD = [Action.discard(i) for i in range(34)]
 _CKONG = [Action.concealed_kong(i) for i in range(34)]
 _AKONG = [Action.added_kong(i) for i in range(34)]
 _CHOW = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
-_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _REPEAT = [[(_T[k],) * n for n in range(5)] for k in range(34)]
 _chain = chain.from_iterable
 _TURN, _CLAIM, _ROB, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
@@ -96,11 +95,11 @@ class StateError(MahjongError):
 
 def _thirteen_wait(counts: list[int], meld_count: int, tile: int) -> bool:
     """True when ``counts`` plus ``tile`` make 十三幺 (for robbing a concealed kong)."""
-    if meld_count or tile not in _ORPHANS:
+    if meld_count:
         return False
     counts[tile] += 1
     try:
-        return sum(counts) == 14 and all(counts[k] >= 1 for k in _ORPHANS)
+        return is_thirteen_orphans(counts)
     finally:
         counts[tile] -= 1
 

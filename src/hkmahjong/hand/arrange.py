@@ -14,11 +14,9 @@ from hkmahjong.hand import _fast
 from hkmahjong.hand.groups import Arrangement, Group, GroupKind, Shape
 from hkmahjong.hand.hand import Hand, HandStatus
 from hkmahjong.hand.meld import Meld, MeldKind
-from hkmahjong.tiles import KINDS, NUM_KINDS, ORPHANS
+from hkmahjong.tiles import KINDS, NUM_KINDS, ORPHAN_INDICES, is_thirteen_orphans
 
 __all__ = ["arrangements", "is_complete", "is_complete_counts", "meld_group"]
-
-_ORPHAN_IDX = tuple(int(t) for t in ORPHANS)
 
 
 def meld_group(meld: Meld) -> Group:
@@ -84,9 +82,7 @@ def _regular(counts: list[int], meld_count: int) -> list[list[tuple[GroupKind, i
 
 
 def _is_orphans(counts: Sequence[int]) -> bool:
-    if not _valid(counts) or sum(counts) != 14:
-        return False
-    return all(counts[i] >= 1 for i in _ORPHAN_IDX) and sum(counts[i] for i in _ORPHAN_IDX) == 14
+    return _valid(counts) and is_thirteen_orphans(counts)
 
 
 def _is_pairs(counts: Sequence[int]) -> bool:
@@ -123,8 +119,8 @@ def arrangements(hand: Hand, *, seven_pairs: bool = False) -> list[Arrangement]:
         concealed = tuple(Group(kind, KINDS[i]) for kind, i in groups)
         out.append(Arrangement(Shape.REGULAR, declared + concealed))
     if k == 0 and _is_orphans(counts):
-        pair = next(i for i in _ORPHAN_IDX if counts[i] == 2)
-        singles = tuple(Group(GroupKind.SINGLE, KINDS[i]) for i in _ORPHAN_IDX if i != pair)
+        pair = next(i for i in ORPHAN_INDICES if counts[i] == 2)
+        singles = tuple(Group(GroupKind.SINGLE, KINDS[i]) for i in ORPHAN_INDICES if i != pair)
         out.append(
             Arrangement(Shape.THIRTEEN_ORPHANS, (*singles, Group(GroupKind.PAIR, KINDS[pair])))
         )

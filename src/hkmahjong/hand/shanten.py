@@ -16,7 +16,7 @@ from hkmahjong.errors import InvalidHandError
 from hkmahjong.hand import _fast
 from hkmahjong.hand._profile import combine, suit_profile
 from hkmahjong.hand.hand import Hand, HandStatus
-from hkmahjong.tiles import KINDS, NUM_KINDS, Tile
+from hkmahjong.tiles import KINDS, NUM_KINDS, Tile, thirteen_orphans_shanten
 
 __all__ = [
     "ShantenResult",
@@ -29,8 +29,6 @@ __all__ = [
     "useful_tiles",
     "waits",
 ]
-
-_ORPHAN_IDX = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +88,8 @@ def _regular_distance(counts: Sequence[int], meld_count: int, caps: Sequence[int
 
 
 def _orphans_distance(counts: Sequence[int]) -> int:
-    kinds = 0
-    pair = False
-    for i in _ORPHAN_IDX:
-        n = counts[i]
-        if n:
-            kinds += 1
-            if n >= 2:
-                pair = True
-    return 13 - kinds + (0 if pair else 1)
+    """Tiles to change for 十三幺 (its shanten + 1, like the other distances here)."""
+    return thirteen_orphans_shanten(counts) + 1
 
 
 def _pairs_distance(counts: Sequence[int]) -> int:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from hkmahjong.tiles import is_thirteen_orphans
+
 __all__ = [
     "CHOW",
     "PUNG",
@@ -22,34 +24,7 @@ __all__ = [
 CHOW = 0
 PUNG = 1
 
-_ORPHAN_IDX = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 SetTuple = tuple[tuple[int, int], ...]
-
-
-@lru_cache(maxsize=1 << 17)
-def _set_decompositions(counts: tuple[int, ...]) -> tuple[SetTuple, ...]:
-    """Every way to split ``counts`` (a multiple of 3 tiles) into chows and pungs, leftmost first."""
-    i = 0
-    while i < 34 and counts[i] == 0:
-        i += 1
-    if i == 34:
-        return ((),)
-    out: list[SetTuple] = []
-    c = list(counts)
-    if c[i] >= 3:
-        c[i] -= 3
-        for rest in _set_decompositions(tuple(c)):
-            out.append(((PUNG, i), *rest))
-        c[i] += 3
-    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        for rest in _set_decompositions(tuple(c)):
-            out.append(((CHOW, i), *rest))
-    if c[i] >= 3 and len(out) > 1:
-        out = list(dict.fromkeys(tuple(sorted(sets)) for sets in out))
-    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -140,10 +115,3 @@ def is_seven_pairs(counts: tuple[int, ...]) -> bool:
         elif n:
             return False
     return pairs == 7
-
-
-def is_thirteen_orphans(counts: tuple[int, ...]) -> bool:
-    """十三幺: one of each of the 13 orphans plus one more of them, nothing else."""
-    if sum(counts) != 14:
-        return False
-    return all(counts[i] >= 1 for i in _ORPHAN_IDX) and sum(counts[i] for i in _ORPHAN_IDX) == 14

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from hkmahjong.rules.fan import FanId
 from hkmahjong.scoring.context import WinContext
+from hkmahjong.tiles import HONOURS, ORPHAN_INDICES, TERMINALS
 
 __all__ = [
     "FANS",
@@ -162,9 +163,9 @@ def _register(fan_id: FanId, *, hand_level: bool = False) -> Callable[[Detector]
     return deco
 
 
-_TERMINAL_MASK = sum(1 << i for i in (0, 8, 9, 17, 18, 26))
-_HONOUR_MASK = sum(1 << i for i in range(27, 34))
-_ORPHAN_MASK = _TERMINAL_MASK | _HONOUR_MASK
+_TERMINAL_MASK = sum(1 << int(t) for t in TERMINALS)
+_HONOUR_MASK = sum(1 << int(t) for t in HONOURS)
+_ORPHAN_MASK = sum(1 << i for i in ORPHAN_INDICES)
 _GREEN_MASK = sum(1 << i for i in (19, 20, 21, 23, 25, 32))
 _BLUE_MASK = sum(1 << i for i in (16, 27, 28, 29, 30, 31))
 _RED_PEACOCK_MASK = sum(1 << i for i in (18, 22, 24, 26, 33))
