@@ -1,0 +1,536 @@
+"""介面文字 the web parlor's words in 繁體, 简体 and English, and the choice of language.
+
+Every string a page shows comes from :data:`WORDS` (or from the library's own names: fan names,
+tile names), so ``tests/server/test_i18n.py`` can check that each page in each language holds no
+string of another script. Plain Python: no web framework import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+__all__ = ["COOKIE", "DEFAULT_LANG", "LANGS", "WORDS", "catalogue", "negotiate", "tr"]
+
+LANGS: tuple[str, ...] = ("zh-Hant", "zh-Hans", "en")
+"""The page languages, as BCP 47 tags (also the ``lang`` attribute of every page)."""
+DEFAULT_LANG = "zh-Hant"
+COOKIE = "hkmj_lang"
+LANG_NAMES = {"zh-Hant": "繁體", "zh-Hans": "简体", "en": "English"}
+
+WORDS: dict[str, tuple[str, str, str]] = {
+    # key: (zh-Hant, zh-Hans, en)
+    # -- layout
+    "brand": ("香港麻雀館", "香港麻雀馆", "HK Mahjong Parlor"),
+    "nav_home": ("大堂", "大堂", "Lobby"),
+    "nav_practice": ("練習", "练习", "Practice"),
+    "nav_rules": ("規則", "规则", "Rules"),
+    "nav_tutorial": ("計番教學", "计番教学", "Scoring guide"),
+    "nav_calculator": ("計番器", "计番器", "Calculator"),
+    "nav_login": ("登入", "登录", "Log in"),
+    "nav_register": ("註冊", "注册", "Register"),
+    "nav_logout": ("登出", "登出", "Log out"),
+    "language": ("語言", "语言", "Language"),
+    "guest": ("訪客", "访客", "Guest"),
+    "jade": ("玉", "玉", "jade"),
+    "jade_n": ("{n} 玉", "{n} 玉", "{n} jade"),
+    "footer": (
+        "玉只作計分之用，沒有任何金錢價值。",
+        "玉只作计分之用，没有任何金钱价值。",
+        "Jade only keeps score; it has no money value.",
+    ),
+    "stop": ("。", "。", ". "),
+    "semi": ("；", "；", "; "),
+    "colon": ("：", "：", ": "),
+    "comma": ("，", "，", ", "),
+    "pay_self_each": (
+        "自摸：三家各付 {n} 玉",
+        "自摸：三家各付 {n} 玉",
+        "self-draw: each of the three pays {n} jade",
+    ),
+    "pay_full_gun": (
+        "食出銃（全銃）：出銃者付 {n} 玉",
+        "胡出铳（全铳）：出铳者付 {n} 玉",
+        "on a discard (full gun): the discarder pays {n} jade",
+    ),
+    "pay_half_gun": (
+        "食出銃（半銃）：出銃者付 {a} 玉，其餘兩家各付 {b} 玉",
+        "胡出铳（半铳）：出铳者付 {a} 玉，其余两家各付 {b} 玉",
+        "on a discard (half gun): the discarder pays {a} jade, the other two {b} each",
+    ),
+    "skip": ("跳到內容", "跳到内容", "Skip to content"),
+    # -- home / lobby
+    "home_title": ("大堂", "大堂", "Lobby"),
+    "home_intro": (
+        "同三個電腦對手練習，或者同其他玩家開檯打四局。",
+        "同三个电脑对手练习，或者同其他玩家开台打四局。",
+        "Practise against three bots, or sit down with other players for four hands.",
+    ),
+    "play_guest": ("以訪客身分練習", "以访客身份练习", "Practise as a guest"),
+    "practice_new": ("開始練習", "开始练习", "Start practice"),
+    "quick_match": ("快速配對", "快速配对", "Quick match"),
+    "create_table": ("開新檯", "开新台", "New table"),
+    "open_tables": ("等緊開檯", "等待开台", "Open tables"),
+    "no_tables": ("暫時冇人開檯。", "暂时没有人开台。", "No open tables right now."),
+    "login_for_online": (
+        "登入後可以同其他玩家對局。",
+        "登录后可以同其他玩家对局。",
+        "Log in to play other people.",
+    ),
+    "col_table": ("檯", "台", "Table"),
+    "col_rules": ("台例", "台例", "Rules"),
+    "col_stake": ("注碼", "注码", "Stake"),
+    "col_length": ("長度", "长度", "Length"),
+    "col_seats": ("座位", "座位", "Seats"),
+    "join": ("入座", "入座", "Sit down"),
+    "watch": ("入去", "进入", "Open"),
+    "your_tables": ("你的牌檯", "你的牌台", "Your tables"),
+    "resume": ("繼續", "继续", "Resume"),
+    "lobby_error": ("載入大堂失敗。", "载入大堂失败。", "Could not load the lobby."),
+    # -- login / register
+    "login_title": ("登入", "登录", "Log in"),
+    "register_title": ("註冊", "注册", "Register"),
+    "username": ("名稱", "名称", "Name"),
+    "password": ("密碼", "密码", "Password"),
+    "password_again": ("再輸入密碼", "再输入密码", "Password again"),
+    "submit_login": ("登入", "登录", "Log in"),
+    "submit_register": ("建立帳戶", "建立账户", "Create account"),
+    "no_account": ("未有帳戶？", "还没有账户？", "No account yet?"),
+    "have_account": ("已有帳戶？", "已有账户？", "Already have an account?"),
+    "register_note": (
+        "新帳戶會收到起始的玉。名稱 3–20 個字，密碼最少 8 個字。",
+        "新账户会收到起始的玉。名称 3–20 个字，密码最少 8 个字。",
+        "New accounts receive starting jade. Names have 3–20 characters, passwords at least 8.",
+    ),
+    "err_bad_login": ("名稱或密碼錯誤。", "名称或密码错误。", "Wrong name or password."),
+    "err_rate_limited": (
+        "嘗試太多次，請稍後再試。",
+        "尝试太多次，请稍后再试。",
+        "Too many attempts; try again later.",
+    ),
+    "err_name_taken": ("呢個名稱已經有人用。", "这个名称已经有人用。", "That name is taken."),
+    "err_bad_name": ("名稱唔啱用。", "名称不能用。", "That name cannot be used."),
+    "err_bad_password": ("密碼太短。", "密码太短。", "The password is too short."),
+    "err_mismatch": ("兩次密碼唔同。", "两次密码不同。", "The passwords differ."),
+    "err_csrf": ("表格已過期，請再試。", "表格已过期，请再试。", "The form expired; try again."),
+    "err_unknown": ("出錯，請再試。", "出错，请再试。", "Something went wrong; try again."),
+    # -- practice setup
+    "practice_title": ("練習", "练习", "Practice"),
+    "practice_intro": (
+        "你同三個電腦對手，唔使玉。可以隨時暫停，之後再繼續。",
+        "你同三个电脑对手，不用玉。可以随时暂停，之后再继续。",
+        "You and three bots, no jade at stake. Pause any time and resume later.",
+    ),
+    "bot_level": ("對手程度", "对手程度", "Bot level"),
+    "level_easy": ("初學", "初学", "Easy"),
+    "level_normal": ("普通", "普通", "Normal"),
+    "level_strong": ("高手", "高手", "Strong"),
+    "level_expert": ("專家", "专家", "Expert"),
+    "match_length": ("牌局長度", "牌局长度", "Match length"),
+    "len_one_hand": ("一局", "一局", "One hand"),
+    "len_quarter": ("一圈", "一圈", "One round"),
+    "len_four_rounds": ("四圈", "四圈", "Four rounds"),
+    "len_8": ("八局", "八局", "8 hands"),
+    "len_16": ("十六局", "十六局", "16 hands"),
+    "len_bankrupt": ("打至有人破產", "打至有人破产", "Until someone is bankrupt"),
+    "len_4": ("四局", "四局", "4 hands"),
+    "ruleset": ("台例", "台例", "House rules"),
+    "hints_on": ("提供提示", "提供提示", "Offer hints"),
+    "start": ("開始", "开始", "Start"),
+    "create_error": ("開檯失敗：{why}", "开台失败：{why}", "Could not create the table: {why}"),
+    # -- rules
+    "rules_title": ("規則", "规则", "Rules"),
+    "preset": ("台例", "台例", "Rule set"),
+    "show": ("顯示", "显示", "Show"),
+    "digest": ("台例編號", "台例编号", "Ruleset digest"),
+    "switches": ("台例開關", "台例开关", "House-rule switches"),
+    "switch_on": ("開", "开", "on"),
+    "switch_off": ("關", "关", "off"),
+    "min_fan_is": ("起糊：{n} 番", "起胡：{n} 番", "Minimum to win: {n} fan"),
+    "limit_is": ("爆棚：{n} 番", "爆棚：{n} 番", "Limit: {n} fan"),
+    "no_limit": ("冇上限", "没有上限", "No limit"),
+    "gun_full": (
+        "全銃：出銃者一個人付三份",
+        "全铳：出铳者一个人付三份",
+        "Full gun: the discarder alone pays three shares",
+    ),
+    "gun_half": (
+        "半銃：出銃者付兩份，其餘兩家各付一份",
+        "半铳：出铳者付两份，其余两家各付一份",
+        "Half gun: the discarder pays two shares, the other two one each",
+    ),
+    # -- tutorial
+    "tutorial_title": ("計番教學", "计番教学", "Scoring guide"),
+    "tutorial_intro": (
+        "下面每個數字都係由計番器即場計出嚟。分數以「玉」計。",
+        "下面每个数字都是由计番器即场计出来的。分数以“玉”计。",
+        "Every number below is computed by the calculator when the page is built. Points are in jade.",
+    ),
+    "score_table": ("分數表", "分数表", "Score table"),
+    "col_fan": ("番", "番", "Fan"),
+    "col_share": ("一份", "一份", "One share"),
+    "col_self_draw": ("自摸（每家付）", "自摸（每家付）", "Self-draw (each pays)"),
+    "col_full_gun": ("全銃（出銃者付）", "全铳（出铳者付）", "Full gun (discarder pays)"),
+    "col_half_gun": (
+        "半銃（出銃者 / 其餘每家）",
+        "半铳（出铳者 / 其余每家）",
+        "Half gun (discarder / each other)",
+    ),
+    "col_limit": ("爆棚", "爆棚", "Limit"),
+    "examples": ("番種例子", "番种例子", "Patterns with examples"),
+    "example_context": ("情況", "情况", "Situation"),
+    "example_total": ("合共 {n} 番", "合共 {n} 番", "Total {n} fan"),
+    "example_limit": ("爆棚（{n} 番）", "爆棚（{n} 番）", "Limit ({n} fan)"),
+    "example_below": ("未夠番（{n} 番）", "未够番（{n} 番）", "Below the minimum ({n} fan)"),
+    "example_pays": ("找數", "找数", "Payment"),
+    "source": ("出處", "出处", "Source"),
+    "not_played": ("（此台例不計）", "（此台例不计）", "(not played under these rules)"),
+    "ctx_self": ("自摸", "自摸", "self-drawn"),
+    "ctx_discard": ("食出銃", "食出铳", "on a discard"),
+    "ctx_seat": ("{w}位", "{w}位", "{w} seat"),
+    "ctx_round": ("{w}圈", "{w}圈", "{w} round"),
+    "ctx_bonus": ("花", "花", "bonus tiles"),
+    "fan_n": ("{n} 番", "{n} 番", "{n} fan"),
+    "limit_hand": ("例牌", "例牌", "limit hand"),
+    "per_each": ("每隻 / 每台", "每只 / 每台", "per tile / per set"),
+    "melds": ("副露", "副露", "Declared sets"),
+    "concealed_kong": ("暗槓", "暗杠", "concealed kong"),
+    # -- calculator
+    "calc_title": ("計番器", "计番器", "Scoring calculator"),
+    "calc_intro": (
+        "撳牌加入手牌（包括食糊嗰隻），再揀情況，然後計番。",
+        "点牌加入手牌（包括胡牌那只），再选情况，然后计番。",
+        "Click tiles to build the hand (winning tile included), set the situation, then score it.",
+    ),
+    "calc_hand": ("手牌", "手牌", "Hand"),
+    "calc_add_to": ("加入", "加入", "Add to"),
+    "calc_concealed": ("暗牌", "暗牌", "Concealed"),
+    "calc_chow": ("上（明）", "上（明）", "Chow (exposed)"),
+    "calc_pung": ("碰（明）", "碰（明）", "Pung (exposed)"),
+    "calc_kong": ("明槓", "明杠", "Kong (exposed)"),
+    "calc_ckong": ("暗槓", "暗杠", "Concealed kong"),
+    "calc_bonus": ("花", "花", "Bonus tiles"),
+    "calc_clear": ("清除", "清除", "Clear"),
+    "calc_undo": ("退一隻", "退一只", "Undo"),
+    "calc_winning": ("食糊嗰隻", "胡牌那只", "Winning tile"),
+    "calc_winning_auto": ("自動揀最好", "自动选最好", "Best possible"),
+    "calc_self_drawn": ("自摸", "自摸", "Self-drawn"),
+    "calc_seat": ("門風", "门风", "Seat wind"),
+    "calc_round": ("圈風", "圈风", "Prevailing wind"),
+    "calc_special": ("特別情況", "特别情况", "Special moments"),
+    "calc_score": ("計番", "计番", "Score"),
+    "calc_result": ("結果", "结果", "Result"),
+    "calc_total": ("合共", "合共", "Total"),
+    "calc_not_win": ("唔係食糊：{why}", "不是胡牌：{why}", "Not a win: {why}"),
+    "calc_error": ("計唔到：{why}", "计不到：{why}", "Cannot score: {why}"),
+    "calc_arrangement": ("拆法", "拆法", "Arrangement"),
+    "calc_payment": ("找數", "找数", "Payment"),
+    "reason_not_complete": ("未成糊", "未成胡", "the hand is not complete"),
+    "reason_below_minimum_fan": ("唔夠番", "不够番", "below the minimum fan"),
+    "reason_invalid_tile_count": ("牌數唔啱（相公）", "牌数不对（相公）", "wrong number of tiles"),
+    "reason_invalid_context": ("情況唔合", "情况不合", "the situation contradicts the hand"),
+    "reason_bad_notation": ("手牌寫法錯誤", "手牌写法错误", "the hand cannot be read"),
+    "wind_E": ("東", "东", "East"),
+    "wind_S": ("南", "南", "South"),
+    "wind_W": ("西", "西", "West"),
+    "wind_N": ("北", "北", "North"),
+    "sp_last_tile": ("海底", "海底", "Last tile"),
+    "sp_kong_replacement": ("槓上開花", "杠上开花", "Win on a kong replacement"),
+    "sp_double_kong_replacement": ("槓上槓", "杠上杠", "Double kong replacement"),
+    "sp_bonus_replacement": ("花上自摸", "花上自摸", "Win on a bonus replacement"),
+    "sp_robbing_kong": ("搶槓", "抢杠", "Robbing a kong"),
+    "sp_heavenly": ("天糊", "天胡", "Heavenly hand"),
+    "sp_earthly": ("地糊", "地胡", "Earthly hand"),
+    "sp_first_go_around": ("人糊", "人胡", "Human hand"),
+    "sp_seven_bonus": ("花糊", "花胡", "Seven bonus tiles"),
+    "sp_eight_bonus": ("八仙過海", "八仙过海", "All eight bonus tiles"),
+    "sp_early_ready": (
+        "冚手糊（開局叫糊）",
+        "冚手胡（开局听牌）",
+        "Ready from the deal (declared)",
+    ),
+    "sp_declined_bonus_win": ("之前放棄花糊", "之前放弃花胡", "Declined a bonus win earlier"),
+    "sp_concealed_kong_before": (
+        "之前開過暗槓",
+        "之前开过暗杠",
+        "A concealed kong was declared first",
+    ),
+    # -- rules page prose (seed 003, with the ruleset's values filled in)
+    "r_seats_h": ("座位同次序", "座位和次序", "Seats and turn order"),
+    "r_seats": (
+        "四個人坐東、南、西、北，逆時針出牌：東 → 南 → 西 → 北。東位係莊家。莊家食糊或者流局就連莊；閒家食糊就由下一位做莊。莊家輪過四位，圈風就轉：東圈、南圈、西圈、北圈。",
+        "四个人坐东、南、西、北，逆时针出牌：东 → 南 → 西 → 北。东位是庄家。庄家胡牌或者流局就连庄；闲家胡牌就由下一位做庄。庄家轮过四位，圈风就转：东圈、南圈、西圈、北圈。",
+        "Four players sit East, South, West and North and play anticlockwise: East → South → West → North. East is the dealer. When the dealer wins or the hand is drawn, the dealer stays; when another player wins, the deal passes on. After four dealers the prevailing wind moves on: East, South, West, North rounds.",
+    ),
+    "r_deal_h": ("開牌", "开牌", "The deal"),
+    "r_deal": (
+        "144 隻牌砌成牌牆。莊家 14 隻，其他人 13 隻。莊家先打第一隻牌。平時由牌頭摸牌；補花同補槓由牌尾摸。",
+        "144 只牌砌成牌墙。庄家 14 只，其他人 13 只。庄家先打第一只牌。平时由牌头摸牌；补花和补杠由牌尾摸。",
+        "The 144 tiles form the wall. The dealer gets 14 tiles, the others 13, and the dealer discards first. Normal draws come from the head of the wall; bonus and kong replacements from its tail.",
+    ),
+    "r_dead_wall_none": (
+        "唔留牌尾：所有牌都可以摸。",
+        "不留牌尾：所有牌都可以摸。",
+        "No tiles are kept back: every tile can be drawn.",
+    ),
+    "r_dead_wall": (
+        "留最後 {n} 隻唔摸；剩返咁多就流局。",
+        "留最后 {n} 只不摸；剩下这么多就流局。",
+        "The last {n} tiles are kept back; the hand is drawn when only they remain.",
+    ),
+    "r_bonus_h": ("花牌", "花牌", "Bonus tiles"),
+    "r_bonus": (
+        "八隻花季牌（梅蘭菊竹、春夏秋冬）唔入手牌：一拿到就翻開，再由牌尾補一隻。食糊時：",
+        "八只花季牌（梅兰菊竹、春夏秋冬）不进手牌：一拿到就翻开，再由牌尾补一只。胡牌时：",
+        "The eight bonus tiles (plum, orchid, chrysanthemum, bamboo; spring, summer, autumn, winter) never stay in the hand: show each at once and draw a replacement from the tail. When you win:",
+    ),
+    "r_no_bonus_tiles": (
+        "呢個台例唔用花牌。",
+        "这个台例不用花牌。",
+        "These rules play without bonus tiles.",
+    ),
+    "r_turn_h": ("輪到你", "轮到你", "Your turn"),
+    "r_turn": (
+        "先摸一隻牌（啱啱碰或者上咗就唔使摸）。手上 14 隻時可以暗槓、加槓，或者夠番就自摸；最後一定要打出一隻。",
+        "先摸一只牌（刚碰或者上了就不用摸）。手上 14 只时可以暗杠、加杠，或者够番就自摸；最后一定要打出一只。",
+        "Draw a tile (not after a pung or chow). With 14 tiles you may declare a concealed kong, add to a pung, or win by self-draw if you have enough fan; then you must discard one tile.",
+    ),
+    "r_claims_h": ("食、碰、槓、上", "胡、碰、杠、上", "Claims"),
+    "r_claims": (
+        "每隻打出嚟嘅牌，其他三家都可以要：食糊先過碰或槓，碰或槓先過上；只有下家可以上。",
+        "每只打出来的牌，其他三家都可以要：胡牌优先于碰或杠，碰或杠优先于上；只有下家可以上。",
+        "Every discard may be claimed: a win beats a pung or kong, which beats a chow; only the next player may chow.",
+    ),
+    "r_head_bump": (
+        "兩家或以上同時食糊，由出牌者之後最先輪到嗰家食（截糊）。",
+        "两家或以上同时胡牌，由出牌者之后最先轮到的一家胡（截胡）。",
+        "When several players can win on one discard, the first in turn after the discarder wins (head bump).",
+    ),
+    "r_multi_win": (
+        "兩家或以上同時食糊，各自都食（一炮多響）。",
+        "两家或以上同时胡牌，各自都胡（一炮多响）。",
+        "When several players can win on one discard, they all win (multiple winners).",
+    ),
+    "r_kong_h": ("槓同搶槓", "杠和抢杠", "Kongs and robbing"),
+    "r_kong": (
+        "每次開槓都由牌尾補一隻；用補返嚟嗰隻食糊係槓上開花。有人加槓時，可以用嗰隻牌食糊嘅人可以搶槓，加槓者當出銃。暗槓唔可以搶，除非係等十三么。",
+        "每次开杠都由牌尾补一只；用补回来那只胡牌是杠上开花。有人加杠时，可以用那只牌胡牌的人可以抢杠，加杠者当出铳。暗杠不可以抢，除非是等十三么。",
+        "Every kong draws a replacement from the tail; winning on it is a win on a kong replacement. When someone adds to a pung, a player who can win on that tile may rob the kong, and the kong's declarer pays as the discarder. A concealed kong cannot be robbed, except by a thirteen orphans wait.",
+    ),
+    "r_win_h": ("食糊", "胡牌", "Winning"),
+    "r_win": (
+        "食糊係四組牌加一對眼（槓當一組），或者十三么，而且最少要有 {n} 番。",
+        "胡牌是四组牌加一对眼（杠当一组），或者十三么，而且最少要有 {n} 番。",
+        "A win is four sets and a pair (a kong counts as a set), or thirteen orphans, with at least {n} fan.",
+    ),
+    "r_limit": (
+        "番數上限係 {n} 番（爆棚）。",
+        "番数上限是 {n} 番（爆棚）。",
+        "Fan are capped at {n} (the limit).",
+    ),
+    "r_no_limit": ("番數冇上限。", "番数没有上限。", "There is no fan limit."),
+    "r_seven_pairs": ("七對子都可以食糊。", "七对子也可以胡牌。", "Seven pairs is also a win."),
+    "r_no_seven_pairs": ("七對子唔係食糊。", "七对子不是胡牌。", "Seven pairs is not a win."),
+    "r_drawn": (
+        "摸晒牌都冇人食糊就流局：冇人要付，莊家連莊。",
+        "摸完牌都没有人胡牌就流局：没有人付款，庄家连庄。",
+        "If the wall runs out with no winner the hand is drawn: nobody pays and the dealer stays.",
+    ),
+    "r_pay_h": ("找數", "找数", "Payments"),
+    "r_pay": (
+        "贏家嘅番數按分數表變成一份。自摸：三家各付一份。",
+        "赢家的番数按分数表换算成一份。自摸：三家各付一份。",
+        "The winner's fan convert to one share through the score table. Self-draw: each of the three others pays one share.",
+    ),
+    "r_pay_robbed": (
+        "搶槓當食出銃計，加槓者當出銃者。",
+        "抢杠当胡出铳计，加杠者当出铳者。",
+        "A robbed kong pays as a discard, the kong's declarer as the discarder.",
+    ),
+    "r_pay_link": (
+        "完整分數表同例子：",
+        "完整分数表和例子：",
+        "The full score table and examples:",
+    ),
+    "r_liab_h": ("包牌", "包牌", "Liability"),
+    "r_liab": (
+        "如果你打出嘅牌直接成就以下爆棚牌，你要一個人付晒贏家全部款項，就算佢之後自摸都係：",
+        "如果你打出的牌直接成就以下爆棚牌，你要一个人付清赢家全部款项，即使他之后自摸也一样：",
+        "If your discard directly completes one of these limit hands, you alone pay the winner's whole win, even if the winner later self-draws:",
+    ),
+    "r_liab_dragons": (
+        "大三元：對方已經明咗兩組三元牌刻子，你打出畀佢碰或槓第三組。",
+        "大三元：对方已经明了两组三元牌刻子，你打出让他碰或杠第三组。",
+        "Great dragons: the player shows two dragon pungs and your discard gives the third.",
+    ),
+    "r_liab_winds": (
+        "大四喜：對方已經明咗三組風牌刻子，你打出畀佢成第四組。",
+        "大四喜：对方已经明了三组风牌刻子，你打出让他成第四组。",
+        "Great winds: the player shows three wind pungs and your discard gives the fourth.",
+    ),
+    "r_liab_kongs": (
+        "十八羅漢：你打出畀對方開第四個槓。",
+        "十八罗汉：你打出让对方开第四个杠。",
+        "Four kongs: your discard gives the player a fourth kong.",
+    ),
+    "r_no_liab": ("呢個台例冇包牌。", "这个台例没有包牌。", "These rules have no liability."),
+    "r_fan_h": ("番種", "番种", "Fan patterns"),
+    "r_switches_note": (
+        "呢啲係呢個台例嘅開關（同 hkmj rules 列出嘅一樣）。",
+        "这些是这个台例的开关（和 hkmj rules 列出的一样）。",
+        "These are this ruleset's switches (as hkmj rules lists them).",
+    ),
+    # -- table page
+    "table_title": ("牌檯", "牌台", "Table"),
+    "t_you": ("你", "你", "You"),
+    "t_dealer": ("莊", "庄", "Dealer"),
+    "t_round": ("{w}圈", "{w}圈", "{w} round"),
+    "t_hand_no": ("第 {n} 局", "第 {n} 局", "Hand {n}"),
+    "t_wall": ("牌牆 {n}", "牌墙 {n}", "Wall {n}"),
+    "t_tiles": ("{n} 隻", "{n} 只", "{n} tiles"),
+    "t_right": ("下家", "下家", "Right"),
+    "t_across": ("對家", "对家", "Across"),
+    "t_left": ("上家", "上家", "Left"),
+    "t_waiting": ("等待其他玩家…", "等待其他玩家…", "Other players are thinking…"),
+    "t_waiting_for": ("等緊 {who}…", "等待 {who}…", "Waiting for {who}…"),
+    "t_waiting_players": (
+        "等緊其他玩家入座…",
+        "等待其他玩家入座…",
+        "Waiting for players to sit down…",
+    ),
+    "t_your_turn": (
+        "輪到你：揀一隻牌打出",
+        "轮到你：选一只牌打出",
+        "Your turn: choose a tile to discard",
+    ),
+    "t_claim_on": ("{who} 打出：要唔要？", "{who} 打出：要不要？", "{who} discarded: claim it?"),
+    "t_rob_on": ("{who} 加槓：搶唔搶？", "{who} 加杠：抢不抢？", "{who} adds a kong: rob it?"),
+    "t_discard": ("打出", "打出", "Discard"),
+    "t_win": ("食糊", "胡牌", "Win"),
+    "t_self_draw": ("自摸", "自摸", "Self-draw"),
+    "t_pung": ("碰", "碰", "Pung"),
+    "t_kong": ("槓", "杠", "Kong"),
+    "t_chow": ("上", "上", "Chow"),
+    "t_pass": ("過", "过", "Pass"),
+    "t_concealed_kong": ("暗槓", "暗杠", "Concealed kong"),
+    "t_added_kong": ("加槓", "加杠", "Add kong"),
+    "t_bonus_win": ("花糊", "花胡", "Bonus win"),
+    "t_choose_chow": ("揀邊個上：", "选哪个上：", "Which chow:"),
+    "t_hint": ("提示", "提示", "Hint"),
+    "t_sit_back": ("回座", "回座", "Take my seat back"),
+    "t_sat_out_me": (
+        "你已被暫代（自動打牌）。",
+        "你已被暂代（自动打牌）。",
+        "You are sat out: a passive player is playing for you.",
+    ),
+    "st_connected": ("在線", "在线", "online"),
+    "st_away": ("離線", "离线", "away"),
+    "st_sat_out": ("暫代", "暂代", "sat out"),
+    "st_bot": ("電腦", "电脑", "bot"),
+    "st_empty": ("空位", "空位", "empty"),
+    "t_hand_over": ("本局完", "本局完", "Hand over"),
+    "t_drawn_hand": ("流局", "流局", "Drawn hand"),
+    "t_wins": ("{who} 食糊", "{who} 胡牌", "{who} wins"),
+    "t_self_drawn": ("自摸", "自摸", "self-drawn"),
+    "t_on_discard_of": ("食 {who} 出銃", "胡 {who} 出铳", "on {who}'s discard"),
+    "t_liable": ("{who} 包牌", "{who} 包牌", "{who} is liable"),
+    "t_payments": ("找數", "找数", "Payments"),
+    "t_standings": ("排名", "排名", "Standings"),
+    "t_player": ("玩家", "玩家", "Player"),
+    "t_this_hand": ("今局", "今局", "This hand"),
+    "t_total": ("累計", "累计", "Total"),
+    "t_match_over": ("全場完", "全场完", "Match over"),
+    "t_settlement": ("結算", "结算", "Settlement"),
+    "t_record": ("下載牌譜", "下载牌谱", "Download the record"),
+    "t_seed": ("種子", "种子", "Seed"),
+    "t_commitment": ("承諾", "承诺", "Commitment"),
+    "t_next_hand": ("下一局快將開始…", "下一局快将开始…", "The next hand starts shortly…"),
+    "t_reconnecting": (
+        "連線中斷，重新連線…",
+        "连线中断，重新连线…",
+        "Connection lost, reconnecting…",
+    ),
+    "t_closed": ("連線已關閉：{why}", "连线已关闭：{why}", "Connection closed: {why}"),
+    "t_error": ("錯誤：{why}", "错误：{why}", "Error: {why}"),
+    "t_keys": (
+        "鍵盤：←/→ 揀牌，Enter 打出，w 食糊，p 碰，k 槓，c 上，x 過，h 提示，1–3 揀上",
+        "键盘：←/→ 选牌，Enter 打出，w 胡牌，p 碰，k 杠，c 上，x 过，h 提示，1–3 选上",
+        "Keys: ←/→ select, Enter discard, w win, p pung, k kong, c chow, x pass, h hint, 1–3 pick a chow",
+    ),
+    "t_clock": ("{s} 秒", "{s} 秒", "{s}s"),
+    "t_bank": ("（備用 {s} 秒）", "（备用 {s} 秒）", "(bank {s}s)"),
+    "t_shanten": ("向聽 {n}", "向听 {n}", "Shanten {n}"),
+    "t_advice": ("建議", "建议", "Suggestion"),
+    "t_rules_digest": (
+        "台例 {name}（{digest}）",
+        "台例 {name}（{digest}）",
+        "Rules {name} ({digest})",
+    ),
+    "t_stake": ("注碼 {n} 玉", "注码 {n} 玉", "Stake {n} jade"),
+    "t_practice": ("練習", "练习", "Practice"),
+    "t_paused": ("已暫停", "已暂停", "Paused"),
+    "t_fill_bots": ("空位由電腦補上", "空位由电脑补上", "Fill empty seats with bots"),
+    "t_join": ("入座", "入座", "Sit down"),
+    "t_invite": ("邀請連結", "邀请链接", "Invite link"),
+    # -- offline
+    "offline_title": ("未能連線", "未能连线", "Offline"),
+    "offline_text": (
+        "而家連唔到麻雀館。請檢查網絡，然後再試。",
+        "现在连不上麻雀馆。请检查网络，然后再试。",
+        "The parlor cannot be reached right now. Check your connection and try again.",
+    ),
+    "retry": ("再試", "再试", "Try again"),
+    "not_found": ("搵唔到呢頁。", "找不到这页。", "Page not found."),
+}
+
+
+def tr(lang: str, key: str, **fmt: object) -> str:
+    """The page text ``key`` in ``lang`` (one of :data:`LANGS`), formatted with ``fmt``.
+
+    :raises KeyError: for an unknown key.
+
+    >>> tr("en", "jade_n", n=5)
+    '5 jade'
+    """
+    text = WORDS[key][_index(lang)]
+    return text.format(**fmt) if fmt else text
+
+
+def _index(lang: str) -> int:
+    try:
+        return LANGS.index(lang)
+    except ValueError:
+        return 0
+
+
+def catalogue(lang: str, keys: tuple[str, ...] | None = None) -> dict[str, str]:
+    """``{key: text}`` in ``lang`` for ``keys`` (all when None): what the browser modules get."""
+    i = _index(lang)
+    return {k: v[i] for k, v in WORDS.items() if keys is None or k in keys}
+
+
+def negotiate(cookie: str | None, query: str | None, accept_language: str | None) -> str:
+    """The page language: ``?lang=`` first, then the cookie, then ``Accept-Language``, else 繁體.
+
+    >>> negotiate(None, None, "zh-CN,zh;q=0.9,en;q=0.5")
+    'zh-Hans'
+    >>> negotiate("en", None, "zh-HK")
+    'en'
+    """
+    for value in (query, cookie):
+        if value in LANGS:
+            return str(value)
+    for part in (accept_language or "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        if not tag:
+            continue
+        if tag.startswith("zh"):
+            simplified = any(s in tag for s in ("hans", "-cn", "-sg", "-my"))
+            return "zh-Hans" if simplified else "zh-Hant"
+        if tag.startswith("en"):
+            return "en"
+    return DEFAULT_LANG
+
+
+def lang_names() -> Mapping[str, str]:
+    """Each language's own name, for the switcher (繁體 / 简体 / English)."""
+    return LANG_NAMES

@@ -1,0 +1,496 @@
+"""頁面 the parlor's HTML pages, static assets, web app manifest and service worker.
+
+Server-rendered Jinja2 templates (``server/web/templates``) plus ES modules, CSS, the tile SVGs
+and icons (``server/web/static``), all package data; no bundler. Every page string comes from
+:mod:`hkmahjong.server.i18n` in the visitor's language (``?lang=``, the ``hkmj_lang`` cookie,
+``Accept-Language``). The rules page and the scoring guide are built from the ruleset and the
+calculator (:mod:`hkmahjong.server.tutorial`). Form POSTs (login, register, logout) and the JSON
+APIs belong to the auth and API modules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mimetypes
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from hkmahjong.hand import Meld
+from hkmahjong.rules import FanId, Ruleset
+from hkmahjong.rules.payment import GunScheme
+from hkmahjong.rules.presets import get_preset, preset_names
+from hkmahjong.rules.ruleset import SWITCHES, field_doc
+from hkmahjong.scoring import SPECIAL_FLAGS, WinContext
+from hkmahjong.server import i18n
+from hkmahjong.server.tutorial import (
+    WorkedExample,
+    preset_label,
+    score_rows,
+    worked_examples,
+)
+from hkmahjong.tiles import Tile, Wind
+
+__all__ = ["STATIC_DIR", "TEMPLATE_DIR", "router"]
+
+WEB_DIR = Path(__file__).with_name("web")
+TEMPLATE_DIR = WEB_DIR / "templates"
+STATIC_DIR = WEB_DIR / "static"
+
+router = APIRouter(include_in_schema=False)
+
+_BONUS_FANS = (
+    FanId.SEAT_BONUS,
+    FanId.BONUS_SET,
+    FanId.NO_BONUS,
+    FanId.EIGHT_BONUS,
+    FanId.BONUS_REPLACEMENT,
+)
+_LEVELS = ("easy", "normal", "strong", "expert")
+_LENGTHS = (
+    ("one-hand", "len_one_hand"),
+    ("four-rounds", "len_four_rounds"),
+    ("8-hands", "len_8"),
+    ("16-hands", "len_16"),
+    ("bankruptcy", "len_bankrupt"),
+)
+_TARGETS = (
+    ("concealed", "calc_concealed"),
+    ("chow", "calc_chow"),
+    ("pung", "calc_pung"),
+    ("kong", "calc_kong"),
+    ("ckong", "calc_ckong"),
+    ("bonus", "calc_bonus"),
+)
+_FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
+
+
+# -- static files -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Asset:
+    body: bytes
+    media_type: str
+    etag: str
+
+
+_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+@cache
+def _assets() -> dict[str, _Asset]:
+    """Every file under ``static`` by its relative path, read once (no path from a request is
+    ever joined onto the file system)."""
+    found: dict[str, _Asset] = {}
+    for path in sorted(STATIC_DIR.rglob("*")):
+        if path.is_file():
+            body = path.read_bytes()
+            kind = _TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
+            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+            found[path.relative_to(STATIC_DIR).as_posix()] = _Asset(
+                body, kind or "application/octet-stream", etag
+            )
+    return found
+
+
+@cache
+def asset_version() -> str:
+    """A short hash of every static file: the cache-busting ``?v=`` and the service worker's cache name."""
+    digest = hashlib.sha256()
+    for name, asset in sorted(_assets().items()):
+        digest.update(name.encode())
+        digest.update(asset.etag.encode())
+    return digest.hexdigest()[:10]
+
+
+@router.get("/static/{path:path}")
+def static(path: str, request: Request) -> Response:
+    """A static asset (tiles, icons, CSS, ES modules); 404 when there is no such file."""
+    asset = _assets().get(path)
+    if asset is None:
+        raise HTTPException(status_code=404, detail=f"no static file {path!r}")
+    headers = {"ETag": asset.etag, "Cache-Control": "public, max-age=3600"}
+    if request.headers.get("if-none-match") == asset.etag:
+        return Response(status_code=304, headers=headers)
+    return Response(asset.body, media_type=asset.media_type, headers=headers)
+
+
+# -- templates --------------------------------------------------------------------------------------
+@cache
+def _env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATE_DIR),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=False,
+        lstrip_blocks=False,
+    )
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": True}
+    env.globals["tile_name"] = tile_name
+    return env
+
+
+def tile_name(code: str | Tile) -> str:
+    """A tile's accessible name: its Chinese and English names, e.g. ``五筒 5 dots``."""
+    tile = code if isinstance(code, Tile) else Tile.from_text(code)
+    return f"{tile.zh} {tile.en}"
+
+
+def page_lang(request: Request) -> str:
+    """The language of this request (``?lang=``, cookie, ``Accept-Language``)."""
+    return i18n.negotiate(
+        request.cookies.get(i18n.COOKIE),
+        request.query_params.get("lang"),
+        request.headers.get("accept-language"),
+    )
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a page: the signed-in user (or None), their jade and the CSRF token."""
+
+    user: Any
+    jade: int | None
+    csrf: str
+
+
+ViewerFn = Callable[[Request], Viewer]
+_viewer_fn: list[ViewerFn] = []
+
+
+def set_viewer(fn: ViewerFn) -> None:
+    """Install how pages learn the current user, jade and CSRF token (the auth module does this)."""
+    _viewer_fn[:] = [fn]
+
+
+def _viewer(request: Request) -> Viewer:
+    return _viewer_fn[0](request) if _viewer_fn else Viewer(None, None, "")
+
+
+def render(request: Request, template: str, *, status_code: int = 200, **ctx: Any) -> HTMLResponse:
+    """Render ``template`` in the request's language with the base layout's context."""
+    lang = page_lang(request)
+    viewer = _viewer(request)
+
+    def t(key: str, **fmt: object) -> str:
+        return i18n.tr(lang, key, **fmt)
+
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    base: dict[str, Any] = {
+        "lang": lang,
+        "t": t,
+        "words": i18n.catalogue(lang),
+        "lang_names": i18n.lang_names(),
+        "here": here,
+        "user": viewer.user,
+        "jade": viewer.jade,
+        "csrf": viewer.csrf,
+        "asset_version": asset_version(),
+        "fan_name": lambda f: f.label(_FAN_LANG[lang]),
+    }
+    base.update(ctx)
+    html = _env().get_template(template).render(**base)
+    response = HTMLResponse(html, status_code=status_code)
+    if request.query_params.get("lang") in i18n.LANGS:
+        _remember_lang(response, lang)
+    response.headers["Content-Language"] = lang
+    return response
+
+
+def _remember_lang(response: Response, lang: str) -> None:
+    response.set_cookie(i18n.COOKIE, lang, max_age=365 * 86400, samesite="lax", httponly=False)
+
+
+def _safe_next(target: str | None) -> str:
+    """A local path to go back to (never another site: ``//host`` and ``scheme:`` are refused)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@router.get("/lang/{code}")
+def switch_lang(code: str, next: str | None = None) -> Response:
+    """Switch the page language (繁體 / 简体 / English), remember it in a cookie, go back."""
+    if code not in i18n.LANGS:
+        raise HTTPException(
+            status_code=404, detail=f"no language {code!r}: {', '.join(i18n.LANGS)}"
+        )
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    _remember_lang(response, code)
+    return response
+
+
+# -- pages ------------------------------------------------------------------------------------------
+def _presets(lang: str) -> list[tuple[str, str]]:
+    return [(name, preset_label(name, lang)) for name in preset_names()]
+
+
+def _preset(request: Request) -> str:
+    name = request.query_params.get("preset") or "parlor"
+    if name not in preset_names():
+        raise HTTPException(
+            status_code=404, detail=f"no preset {name!r}: allowed {', '.join(preset_names())}"
+        )
+    return name
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    """大堂 the lobby: play as a guest, quick match, the open tables."""
+    return render(request, "home.html", active="home")
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, error: str | None = None, next: str | None = None) -> HTMLResponse:
+    """登入 the login form (posts to ``/login``)."""
+    lang = page_lang(request)
+    return render(
+        request,
+        "login.html",
+        active="login",
+        error=_error_text(lang, error),
+        next=_safe_next(next),
+        name=request.query_params.get("name", ""),
+    )
+
+
+@router.get("/register", response_class=HTMLResponse)
+def register_page(request: Request, error: str | None = None) -> HTMLResponse:
+    """註冊 the registration form (posts to ``/register``)."""
+    lang = page_lang(request)
+    return render(
+        request,
+        "register.html",
+        active="register",
+        error=_error_text(lang, error),
+        name=request.query_params.get("name", ""),
+    )
+
+
+_ERRORS = {
+    "bad_login": "err_bad_login",
+    "rate_limited": "err_rate_limited",
+    "name_taken": "err_name_taken",
+    "bad_name": "err_bad_name",
+    "bad_password": "err_bad_password",
+    "mismatch": "err_mismatch",
+    "csrf": "err_csrf",
+}
+
+
+def _error_text(lang: str, code: str | None) -> str | None:
+    """The form error for ``?error=code`` (an unknown code gets the generic message)."""
+    if not code:
+        return None
+    return i18n.tr(lang, _ERRORS.get(code, "err_unknown"))
+
+
+@router.get("/practice", response_class=HTMLResponse)
+def practice_page(request: Request) -> HTMLResponse:
+    """練習 practice setup: bot level, match length, house rules, hints."""
+    lang = page_lang(request)
+    return render(
+        request,
+        "practice.html",
+        active="practice",
+        levels=_LEVELS,
+        default_level="normal",
+        lengths=_LENGTHS,
+        presets=_presets(lang),
+    )
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_page(request: Request) -> HTMLResponse:
+    """規則 the parlor's rules, with the chosen ruleset's values and switches."""
+    lang = page_lang(request)
+    name = _preset(request)
+    ruleset = get_preset(name)
+    return render(
+        request,
+        "rules.html",
+        active="rules",
+        preset=name,
+        preset_label=preset_label(name, lang),
+        presets=_presets(lang),
+        ruleset=ruleset,
+        half_gun=ruleset.payment.gun is GunScheme.HALF_GUN,
+        bonus_fans=[f for f in _BONUS_FANS if ruleset.plays(f)],
+        fans=[f for f in FanId if ruleset.plays(f)],
+        fan_value=lambda f: _fan_value(lang, ruleset, f),
+        switches=[(s, _switch_value(lang, getattr(ruleset, s)), field_doc(s)) for s in SWITCHES],
+    )
+
+
+def _fan_value(lang: str, ruleset: Ruleset, fan_id: FanId) -> str:
+    if ruleset.is_limit_hand(fan_id):
+        return f"{i18n.tr(lang, 'limit_hand')} ({i18n.tr(lang, 'fan_n', n=ruleset.limit_value(fan_id))})"
+    value = ruleset.fan_value(fan_id) or 0
+    text = i18n.tr(lang, "fan_n", n=value)
+    return f"{text} ({i18n.tr(lang, 'per_each')})" if fan_id.per_occurrence else text
+
+
+def _switch_value(lang: str, value: object) -> str:
+    if isinstance(value, bool):
+        return i18n.tr(lang, "switch_on" if value else "switch_off")
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+@router.get("/tutorial", response_class=HTMLResponse)
+def tutorial_page(request: Request) -> HTMLResponse:
+    """計番教學 the score table and a worked, live-scored example for every played pattern."""
+    lang = page_lang(request)
+    name = _preset(request)
+    ruleset = get_preset(name)
+    return render(
+        request,
+        "tutorial.html",
+        active="tutorial",
+        preset=name,
+        preset_label=preset_label(name, lang),
+        presets=_presets(lang),
+        ruleset=ruleset,
+        half_gun=ruleset.payment.gun is GunScheme.HALF_GUN,
+        rows=score_rows(ruleset),
+        examples=worked_examples(name),
+        fan_value=lambda f: _fan_value(lang, ruleset, f),
+        meld_view=_meld_view,
+        context_text=lambda ctx: _context_text(lang, ctx),
+        payment_text=lambda ex: _payment_text(lang, ex),
+    )
+
+
+@dataclass(frozen=True)
+class _MeldView:
+    tiles: list[str]
+    concealed_kong: bool
+    label: str
+
+
+def _meld_view(meld: Meld) -> _MeldView:
+    return _MeldView([t.mpsz for t in meld.tiles], meld.is_concealed, meld.text)
+
+
+def _context_text(lang: str, ctx: WinContext) -> str:
+    sep = i18n.tr(lang, "comma")
+    parts = [i18n.tr(lang, "ctx_self" if ctx.self_drawn else "ctx_discard")]
+    parts.append(i18n.tr(lang, "ctx_seat", w=_wind(lang, ctx.seat_wind)))
+    parts.append(i18n.tr(lang, "ctx_round", w=_wind(lang, ctx.prevailing_wind)))
+    for flag in SPECIAL_FLAGS:
+        if getattr(ctx, flag, False):
+            parts.append(i18n.tr(lang, f"sp_{flag}"))
+    return sep.join(parts)
+
+
+def _wind(lang: str, wind: Wind) -> str:
+    return i18n.tr(lang, f"wind_{wind.letter}")
+
+
+def _payment_text(lang: str, ex: WorkedExample) -> str:
+    pay = ex.payment or {}
+    if ex.ctx.self_drawn:
+        return i18n.tr(lang, "pay_self_each", n=pay.get("self_draw_each", 0))
+    if ex.gun == GunScheme.HALF_GUN.value:
+        return i18n.tr(
+            lang,
+            "pay_half_gun",
+            a=pay.get("discarder_half_gun", 0),
+            b=pay.get("others_half_gun", 0),
+        )
+    return i18n.tr(lang, "pay_full_gun", n=pay.get("discarder_full_gun", 0))
+
+
+@router.get("/calculator", response_class=HTMLResponse)
+def calculator_page(request: Request) -> HTMLResponse:
+    """計番器 build a hand by clicking tiles, set the situation, score it through ``POST /api/score``."""
+    lang = page_lang(request)
+    suits = [[f"{r}{s}" for r in range(1, 10)] for s in "mps"]
+    palette = [
+        *suits,
+        [f"{r}z" for r in range(1, 8)],
+        [f"{r}f" for r in range(1, 5)] + [f"{r}g" for r in range(1, 5)],
+    ]
+    return render(
+        request,
+        "calculator.html",
+        active="calculator",
+        palette=palette,
+        targets=_TARGETS,
+        presets=_presets(lang),
+        specials=list(SPECIAL_FLAGS),
+        fan_names={f.value: f.label(_FAN_LANG[lang]) for f in FanId},
+    )
+
+
+@router.get("/table/{table_id}", response_class=HTMLResponse)
+def table_page(request: Request, table_id: str) -> HTMLResponse:
+    """牌檯 the table: the ES module client speaks docs/protocol.md over ``/ws/table/{id}``."""
+    return render(request, "table.html", active="table", table_id=table_id)
+
+
+@router.get("/offline", response_class=HTMLResponse)
+def offline_page(request: Request) -> HTMLResponse:
+    """未能連線 what the service worker shows when the parlor cannot be reached."""
+    return render(request, "offline.html", active="offline")
+
+
+@router.get("/manifest.webmanifest")
+def manifest(request: Request) -> Response:
+    """The web app manifest: installable to a phone's home screen."""
+    lang = page_lang(request)
+    body = {
+        "name": i18n.tr(lang, "brand"),
+        "short_name": i18n.tr(lang, "brand"),
+        "lang": lang,
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": "#1d6b47",
+        "theme_color": "#1d6b47",
+        "icons": [
+            {
+                "src": "/static/icons/icon-192.png",
+                "sizes": "192x192",
+                "type": "image/png",
+                "purpose": "any maskable",
+            },
+            {
+                "src": "/static/icons/icon-512.png",
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "any maskable",
+            },
+            {"src": "/static/icons/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return Response(json.dumps(body, ensure_ascii=False), media_type="application/manifest+json")
+
+
+@router.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (served from the root so its scope is the whole parlor)."""
+    source = (STATIC_DIR / "js" / "sw.js").read_text(encoding="utf-8")
+    body = source.replace("__VERSION__", asset_version())
+    return Response(
+        body,
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )

@@ -1,0 +1,557 @@
+// 牌檯 the table client: speaks docs/protocol.md (version 1) over /ws/table/{id}.
+// Every name and text from the server is set with textContent (never as HTML).
+import { el, lang, t, tileImg } from "./app.js";
+
+const SEATS = "ESWN";
+const ORDER = "mpszfg";
+const tileKey = (c) => ORDER.indexOf(c[1]) * 10 + Number(c[0]);
+const sortTiles = (a) => [...a].sort((x, y) => tileKey(x) - tileKey(y));
+const removeOne = (arr, tile) => { const i = arr.indexOf(tile); if (i >= 0) arr.splice(i, 1); return i >= 0; };
+const REL_BOX = ["seat-me", "seat-right", "seat-across", "seat-left"];
+const REL_KEY = ["t_you", "t_right", "t_across", "t_left"];
+// 繁 → 简 for the few characters of the engine's payment reasons (their zh text is 繁體).
+const T2S = { 銃: "铳", 槓: "杠", 搶: "抢", 開: "开", 當: "当", 獨: "独", 數: "数", 詐: "诈", 賠: "赔", 結: "结", 賭: "赌", 為: "为", 餘: "余", 產: "产", 糊: "胡", 莊: "庄", 門: "门", 風: "风", 東: "东", 圈: "圈", 連: "连", 對: "对", 錯: "错", 種: "种", 後: "后", 將: "将", 邊: "边", 個: "个", 隻: "只", 額: "额", 費: "费", 際: "际", 應: "应" };
+const toHans = (s) => s.replace(/[\u4e00-\u9fff]/g, (c) => T2S[c] ?? c);
+
+const root = document.getElementById("table-app");
+const tableId = root.dataset.tableId;
+const $ = (id) => document.getElementById(id);
+
+const S = {
+  ws: null, v: 0, epoch: null, table: null, view: null, prompt: null, selected: null,
+  chowOpen: false, result: null, matchEnd: null, clock: null, lastDiscard: null,
+  retry: 0, closed: false, deadWall: null, msgId: 0, hint: null, error: null,
+};
+
+// -- connection ------------------------------------------------------------------------------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${encodeURIComponent(tableId)}`);
+  S.ws = ws;
+  ws.onopen = () => {
+    S.retry = 0;
+    const hello = { t: "hello", proto: 1 };
+    if (S.epoch && S.v) { hello.epoch = S.epoch; hello.since = S.v; }
+    ws.send(JSON.stringify(hello));
+    setStatus("");
+  };
+  ws.onmessage = (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    onMessage(msg);
+  };
+  ws.onclose = (e) => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    if ([4401, 4403, 4404, 4409].includes(e.code) || S.closed) {
+      S.closed = true;
+      setStatus(t("t_closed", { why: e.reason || String(e.code) }), "error");
+      render();
+      return;
+    }
+    setStatus(t("t_reconnecting"), "error");
+    S.retry = Math.min(S.retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** S.retry);
+  };
+}
+
+function send(obj) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
+}
+
+function act(action) {
+  if (!S.prompt) return;
+  S.msgId += 1;
+  send({ t: "act", action, v: S.prompt.v, id: `c${S.msgId}` });
+  S.selected = null;
+  S.chowOpen = false;
+}
+
+setInterval(() => send({ t: "ping" }), 25000);
+
+// -- messages --------------------------------------------------------------------------------
+function onMessage(msg) {
+  if (msg.t === "error") { S.error = msg; setStatus(t("t_error", { why: msg.message }), "error"); return; }
+  if (msg.t === "pong") return;
+  if (msg.t === "hint") { S.hint = msg.advice; renderHint(); return; }
+  if (msg.t === "snapshot") { applySnapshot(msg); render(); return; }
+  if (typeof msg.v === "number") {
+    if (msg.v <= S.v && msg.t !== "synced") return;
+    if (msg.t !== "synced" && msg.v !== S.v + 1 && S.v !== 0) {
+      if (S.ws) S.ws.close();
+      return;
+    }
+    S.v = msg.v;
+  }
+  switch (msg.t) {
+    case "synced": S.prompt = msg.prompt || null; break;
+    case "event": applyEvent(msg.event); break;
+    case "prompt": S.prompt = msg; S.promptAt = performance.now(); S.selected = defaultSelection(); S.chowOpen = false; break;
+    case "done": if (S.prompt && S.prompt.v === msg.prompt) S.prompt = null; break;
+    case "clock": S.clock = { seat: msg.seat, kind: msg.kind, ms: msg.ms, bank_ms: msg.bank_ms, at: performance.now() }; break;
+    case "hand": startHand(msg); break;
+    case "hand_end": S.result = msg; updateStandings(msg.standings); S.prompt = null; break;
+    case "match_end": S.matchEnd = msg; S.prompt = null; break;
+    case "seat": if (S.table) S.table.players[msg.player].status = msg.status; break;
+    case "table": S.table = { ...msg.table, you: msg.table.you ?? S.table?.you }; break;
+    default: break;
+  }
+  render();
+}
+
+function applySnapshot(msg) {
+  S.v = msg.v;
+  S.epoch = msg.epoch;
+  S.table = msg.table;
+  S.view = msg.view ? structuredClone(msg.view) : null;
+  S.prompt = msg.prompt ? { ...msg.prompt, t: "prompt" } : null;
+  S.promptAt = performance.now();
+  S.selected = defaultSelection();
+  S.result = null;
+  if (S.view && S.view.outcome) S.result = { t: "hand_end", result: S.view.outcome, standings: null };
+  if (S.view) S.deadWall = 144 - S.view.tiles_left - drawnTiles(S.view);
+  S.lastDiscard = null;
+}
+
+function drawnTiles(view) {
+  let n = 0;
+  for (let i = 0; i < 4; i++) {
+    n += view.concealed_counts[i] + view.bonus[i].length;
+    for (const m of view.melds[i]) n += m.tiles.length;
+    n += view.claimed[i].filter((c) => !c).length;
+  }
+  return n;
+}
+
+function mySeat() {
+  if (S.view) return S.view.seat;
+  const me = S.table && S.table.players[S.table.you];
+  return (me && me.seat) || "E";
+}
+
+function startHand(msg) {
+  let seat = "E";
+  for (const [w, p] of Object.entries(msg.seats)) {
+    if (p === S.table.you) seat = w;
+    S.table.players[p].seat = w;
+  }
+  S.table.dealer = msg.dealer;
+  S.table.hand_number = msg.hand;
+  S.table.prevailing = msg.prevailing;
+  S.commitment = msg.commitment;
+  S.result = null;
+  S.prompt = null;
+  S.lastDiscard = null;
+  S.view = {
+    seat, prevailing: msg.prevailing, hand_number: msg.hand, phase: "turn", to_act: [], current: "E",
+    concealed: [], last_drawn: null, melds: [[], [], [], []], bonus: [[], [], [], []],
+    discards: [[], [], [], []], claimed: [[], [], [], []], concealed_counts: [0, 0, 0, 0],
+    tiles_left: 144 - (S.deadWall ?? 0), pending_tile: null, pending_from: null, outcome: null,
+  };
+}
+
+function applyEvent(ev) {
+  const v = S.view;
+  if (!v) return;
+  const i = ev.seat ? SEATS.indexOf(ev.seat) : -1;
+  const mine = ev.seat === v.seat;
+  switch (ev.kind) {
+    case "deal":
+      if (mine && ev.tiles.length) { v.concealed = sortTiles(ev.tiles); v.concealed_counts[i] = ev.tiles.length; }
+      else v.concealed_counts[i] = parseInt(ev.detail, 10) || 13;
+      break;
+    case "bonus":
+      v.bonus[i].push(ev.tile);
+      v.concealed_counts[i] -= 1;
+      if (mine) { removeOne(v.concealed, ev.tile); if (v.last_drawn === ev.tile) v.last_drawn = null; }
+      break;
+    case "draw":
+      v.concealed_counts[i] += 1;
+      v.current = ev.seat;
+      if (mine && ev.tile) { v.concealed.push(ev.tile); v.concealed = sortTiles(v.concealed); v.last_drawn = ev.tile; }
+      break;
+    case "discard":
+      v.discards[i].push(ev.tile);
+      v.claimed[i].push(false);
+      v.concealed_counts[i] -= 1;
+      v.current = ev.seat;
+      S.lastDiscard = { seat: i, index: v.discards[i].length - 1 };
+      if (mine) { removeOne(v.concealed, ev.tile); v.last_drawn = null; }
+      break;
+    case "claim": {
+      const src = SEATS.indexOf(ev.source);
+      if (src >= 0 && v.claimed[src].length) v.claimed[src][v.claimed[src].length - 1] = true;
+      v.melds[i].push(ev.meld);
+      v.concealed_counts[i] -= ev.meld.tiles.length - 1;
+      v.current = ev.seat;
+      S.lastDiscard = null;
+      if (mine) { const rest = [...ev.meld.tiles]; removeOne(rest, ev.tile); for (const x of rest) removeOne(v.concealed, x); v.last_drawn = null; }
+      break;
+    }
+    case "concealed_kong":
+      v.melds[i].push({ kind: "concealed_kong", tiles: [ev.tile, ev.tile, ev.tile, ev.tile], source: null, text: "" });
+      v.concealed_counts[i] -= 4;
+      if (mine) { for (let k = 0; k < 4; k++) removeOne(v.concealed, ev.tile); v.last_drawn = null; }
+      break;
+    case "added_kong": {
+      const m = v.melds[i].find((x) => x.kind === "pung" && x.tiles[0] === ev.tile);
+      if (m) { m.kind = "added_kong"; m.tiles = [...m.tiles, ev.tile]; }
+      v.concealed_counts[i] -= 1;
+      if (mine) { removeOne(v.concealed, ev.tile); v.last_drawn = null; }
+      break;
+    }
+    case "win": case "exhaustive_draw": case "hand_end": v.phase = "over"; break;
+    default: break;
+  }
+  if (S.deadWall !== null) v.tiles_left = 144 - S.deadWall - drawnTiles(v);
+}
+
+function updateStandings(standings) {
+  if (!standings || !S.table) return;
+  for (const s of standings) if (S.table.players[s.player]) S.table.players[s.player].jade = s.total;
+}
+
+// -- helpers -------------------------------------------------------------------------------------
+function relOf(seat) { return (SEATS.indexOf(seat) - SEATS.indexOf(mySeat()) + 4) % 4; }
+function playerAt(seat) { return S.table ? S.table.players.find((p) => p.seat === seat) : null; }
+function nameAt(seat) {
+  const p = playerAt(seat);
+  if (!p) return t(`wind_${seat}`);
+  return p.player === S.table.you ? t("t_you") : (p.name || t("st_empty"));
+}
+function legal(kind) { return S.prompt ? S.prompt.legal.filter((x) => x.kind === kind) : []; }
+function discardable() { return new Set(legal("discard").map((x) => x.tile)); }
+function defaultSelection() {
+  const d = S.prompt ? legal("discard") : [];
+  if (!d.length) return null;
+  const drawn = S.view && S.view.last_drawn;
+  return drawn && d.some((x) => x.tile === drawn) ? `d:${drawn}` : null;
+}
+function fanLabel(item) {
+  const l = lang();
+  return l === "en" ? item.en : l === "zh-Hans" ? (item.zh_hans || toHans(item.zh)) : item.zh;
+}
+function fanOther(item) { return lang() === "en" ? item.zh : item.en; }
+function reason(p) { const l = lang(); return l === "en" ? p.en : l === "zh-Hans" ? toHans(p.zh) : p.zh; }
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+function setStatus(text, cls = "") { const s = $("status"); s.textContent = text; s.className = `status ${cls}`; }
+
+// -- rendering -----------------------------------------------------------------------------------
+function render() {
+  renderCenter();
+  for (let r = 0; r < 4; r++) renderSeat(r);
+  renderHand();
+  renderControls();
+  renderResult();
+}
+
+function renderCenter() {
+  const c = $("center");
+  c.replaceChildren();
+  if (!S.table) { c.append(el("span", { class: "waiting", text: t("t_waiting") })); return; }
+  const tb = S.table;
+  const dealer = tb.players[tb.dealer];
+  c.append(
+    el("span", { "data-testid": "round", text: t("t_round", { w: t(`wind_${tb.prevailing}`) }) }),
+    el("span", { "data-testid": "hand-no", text: t("t_hand_no", { n: tb.hand_number + 1 }) }),
+    el("span", { text: `${t("t_dealer")}${t("colon")}${dealer && dealer.seat ? nameAt(dealer.seat) : "—"}` }),
+  );
+  if (S.view) c.append(el("span", { "data-testid": "wall", text: t("t_wall", { n: S.view.tiles_left }) }));
+  c.append(el("span", { class: "muted", text: t("t_rules_digest", { name: tb.rules.preset || tb.rules.name, digest: tb.rules.digest }) }));
+  if (tb.stake) c.append(el("span", { text: t("t_stake", { n: tb.stake }) }));
+  if (tb.status === "paused") c.append(el("span", { class: "badge", text: t("t_paused") }));
+  if (tb.status === "waiting") c.append(el("span", { class: "waiting", text: t("t_waiting_players") }));
+}
+
+function renderSeat(rel) {
+  const box = $(REL_BOX[rel]);
+  box.replaceChildren();
+  if (!S.table) return;
+  const seat = SEATS[(SEATS.indexOf(mySeat()) + rel) % 4];
+  const i = SEATS.indexOf(seat);
+  const p = playerAt(seat);
+  const v = S.view;
+  box.dataset.seat = seat;
+  box.classList.toggle("to-act", !!v && v.phase !== "over" && v.current === seat);
+  const meta = el("div", { class: "meta" },
+    el("span", { class: "wind", text: t(`wind_${seat}`) }),
+    el("span", { class: "name", "data-testid": `name-${rel}`, text: p ? (p.name || t("st_empty")) : "—" }),
+    el("span", { class: "rel muted", text: t(REL_KEY[rel]) }),
+  );
+  if (p && S.table.dealer === p.player) meta.append(el("span", { class: "badge", text: t("t_dealer") }));
+  if (p) {
+    meta.append(el("span", { class: "jade", "data-testid": `jade-${rel}`, text: t("jade_n", { n: signed(p.jade) }) }));
+    if (p.status !== "connected") meta.append(el("span", { class: `badge ${p.status === "away" || p.status === "sat_out" ? "away" : ""}`, "data-testid": `status-${rel}`, text: t(`st_${p.status}`) }));
+  }
+  if (v) meta.append(el("span", { class: "muted", text: t("t_tiles", { n: v.concealed_counts[i] }) }));
+  if (S.clock && S.clock.seat === seat && v && v.phase !== "over") {
+    meta.append(el("span", { class: "clock", "data-clock": "seat", text: "" }));
+  }
+  box.append(meta);
+  if (!v) return;
+  const melds = el("div", { class: "melds", "data-testid": `melds-${rel}` });
+  for (const m of v.melds[i]) melds.append(meldEl(m));
+  if (v.bonus[i].length) {
+    const b = el("span", { class: "tiles bonusrow", "data-testid": `bonus-${rel}` });
+    for (const x of v.bonus[i]) b.append(tileImg(x, "tile-xs"));
+    melds.append(b);
+  }
+  box.append(melds);
+  const river = el("div", { class: "river", "data-testid": `river-${rel}` });
+  v.discards[i].forEach((x, k) => {
+    const img = tileImg(x);
+    if (v.claimed[i][k]) img.classList.add("claimed");
+    if (S.lastDiscard && S.lastDiscard.seat === i && S.lastDiscard.index === k && !v.claimed[i][k]) img.classList.add("last");
+    river.append(img);
+  });
+  box.append(river);
+}
+
+function meldEl(m) {
+  const box = el("span", { class: `meld${m.kind === "concealed_kong" ? " meld-concealed" : ""}`, "data-kind": m.kind });
+  m.tiles.forEach((x, k) => {
+    const hidden = m.kind === "concealed_kong" && (k === 0 || k === 3);
+    const img = tileImg(hidden ? "back" : x, "tile-xs");
+    if (hidden) img.alt = `${t("t_concealed_kong")} ${img.alt}`;
+    box.append(img);
+  });
+  return box;
+}
+
+function handTiles() {
+  const v = S.view;
+  if (!v) return { main: [], drawn: null };
+  const main = sortTiles(v.concealed);
+  let drawn = null;
+  if (v.last_drawn && main.includes(v.last_drawn)) { removeOne(main, v.last_drawn); drawn = v.last_drawn; }
+  return { main, drawn };
+}
+
+function renderHand() {
+  const box = $("myhand");
+  box.replaceChildren();
+  const v = S.view;
+  if (!v) return;
+  const ok = discardable();
+  const { main, drawn } = handTiles();
+  const entries = main.map((x, k) => [x, `m:${k}:${x}`]);
+  if (drawn) entries.push([drawn, `d:${drawn}`]);
+  for (const [x, key] of entries) {
+    const img = tileImg(x);
+    const btn = el("button", { type: "button", class: `tilebtn${key.startsWith("d:") ? " drawn" : ""}`, "data-tile": x, "data-key": key, disabled: !ok.has(x), "aria-pressed": S.selected === key ? "true" : "false" }, img);
+    btn.setAttribute("aria-label", img.alt);
+    btn.addEventListener("click", () => clickTile(key, x));
+    box.append(btn);
+  }
+}
+
+function clickTile(key, tile) {
+  if (!discardable().has(tile)) return;
+  if (S.selected === key) { act(`discard ${tile}`); return; }
+  S.selected = key;
+  renderHand();
+}
+
+const KIND_LABEL = {
+  win: "t_win", self_draw: "t_self_draw", pung: "t_pung", kong: "t_kong", chow: "t_chow", pass: "t_pass",
+  concealed_kong: "t_concealed_kong", added_kong: "t_added_kong", bonus_win: "t_bonus_win",
+};
+
+function actionButton(item, extra = {}) {
+  const label = KIND_LABEL[item.kind] ? t(KIND_LABEL[item.kind]) : (lang() === "en" ? item.action : item.zh);
+  const btn = el("button", { type: "button", class: `button${item.kind === "win" || item.kind === "self_draw" ? " primary" : ""}`, "data-action": item.action, "data-kind": item.kind, ...extra }, label);
+  if (item.kind === "chow" && item.tiles) { const s = el("span", { class: "tiles" }); for (const x of item.tiles) s.append(tileImg(x, "tile-xs")); btn.append(" ", s); }
+  else if ((item.kind === "concealed_kong" || item.kind === "added_kong") && item.tile) btn.append(" ", tileImg(item.tile, "tile-xs"));
+  btn.addEventListener("click", () => act(item.action));
+  return btn;
+}
+
+function renderControls() {
+  const box = $("controls");
+  box.replaceChildren();
+  const me = S.table && S.table.players[S.table.you];
+  if (me && me.status === "sat_out") {
+    box.append(el("span", { class: "error", "data-testid": "sat-out", text: t("t_sat_out_me") }));
+    box.append(el("button", { type: "button", class: "button primary", "data-testid": "sit-back", onclick: () => send({ t: "sit_back" }) }, t("t_sit_back")));
+  }
+  if (S.closed) return;
+  if (S.prompt) {
+    const items = S.prompt.legal.filter((x) => x.kind !== "discard");
+    const chows = items.filter((x) => x.kind === "chow");
+    const discards = legal("discard");
+    if (S.view && S.view.phase === "claim" || S.prompt.clock && S.prompt.clock.kind === "claim") {
+      const who = S.view && S.view.pending_from ? nameAt(S.view.pending_from) : (S.lastDiscard ? nameAt(SEATS[S.lastDiscard.seat]) : "");
+      box.append(el("span", { "data-testid": "prompt-text", text: t("t_claim_on", { who }) }));
+    } else if (discards.length) {
+      box.append(el("span", { "data-testid": "prompt-text", text: t("t_your_turn") }));
+    }
+    for (const item of items) {
+      if (item.kind === "chow" && chows.length > 1 && !S.chowOpen) continue;
+      box.append(actionButton(item, item.kind === "chow" && chows.length > 1 ? { "data-choice": String(chows.indexOf(item) + 1) } : {}));
+    }
+    if (chows.length > 1 && !S.chowOpen) {
+      box.append(el("button", { type: "button", class: "button", "data-kind": "chow-open", onclick: () => { S.chowOpen = true; renderControls(); } }, t("t_chow")));
+    } else if (chows.length > 1) {
+      box.prepend(el("span", { text: t("t_choose_chow") }));
+    }
+    if (discards.length) {
+      const sel = selectedTile();
+      box.append(el("button", { type: "button", class: "button primary", "data-kind": "discard", "data-testid": "discard-button", disabled: !sel, onclick: () => { const s = selectedTile(); if (s) act(`discard ${s}`); } }, t("t_discard")));
+    }
+    box.append(el("span", { class: "clock", "data-clock": "prompt", "data-testid": "clock" }));
+  } else if (S.view && S.view.phase !== "over" && !S.result) {
+    const who = S.view.current && S.view.current !== S.view.seat ? nameAt(S.view.current) : null;
+    box.append(el("span", { class: "waiting", "data-testid": "waiting", text: who ? t("t_waiting_for", { who }) : t("t_waiting") }));
+  }
+  if (S.table && S.table.hints && S.view && S.view.phase !== "over") {
+    box.append(el("button", { type: "button", class: "button", "data-testid": "hint-button", onclick: () => send({ t: "hint" }) }, t("t_hint")));
+  }
+  tickClocks();
+}
+
+function selectedTile() {
+  if (!S.selected) return null;
+  const tile = S.selected.split(":").pop();
+  return discardable().has(tile) ? tile : null;
+}
+
+function renderHint() {
+  const box = $("hint");
+  const a = S.hint;
+  box.hidden = !a;
+  box.replaceChildren();
+  if (!a) return;
+  if (typeof a.shanten === "number") box.append(el("div", { text: t("t_shanten", { n: a.shanten }) }));
+  if (Array.isArray(a.waits) && a.waits.length) {
+    const w = el("div", { class: "tiles" });
+    for (const x of a.waits) { const code = typeof x === "string" ? x : x.tile; if (code) w.append(tileImg(code, "tile-xs")); }
+    box.append(w);
+  }
+  const words = a[lang() === "en" ? "en" : "zh"] || a.text || a.suggestion || null;
+  if (typeof words === "string") box.append(el("div", { text: `${t("t_advice")}${t("colon")}${lang() === "zh-Hans" ? toHans(words) : words}` }));
+}
+
+function renderResult() {
+  const box = $("result");
+  box.replaceChildren();
+  const r = S.result;
+  const m = S.matchEnd;
+  box.hidden = !r && !m;
+  if (r) {
+    const res = r.result;
+    box.append(el("h2", { text: res.drawn ? t("t_drawn_hand") : t("t_hand_over") }));
+    for (const w of res.wins) {
+      const sec = el("section", { class: "win", "data-testid": "win" });
+      const how = w.self_drawn ? t("t_self_drawn") : t("t_on_discard_of", { who: nameAt(w.discarder) });
+      sec.append(el("h3", { text: `${t("t_wins", { who: nameAt(w.seat) })} · ${how}` }));
+      const row = el("div", { class: "handrow" });
+      const conc = [...w.concealed];
+      if (w.winning_tile) removeOne(conc, w.winning_tile);
+      const s1 = el("span", { class: "tiles" });
+      for (const x of sortTiles(conc)) s1.append(tileImg(x, "tile-sm"));
+      row.append(s1);
+      if (w.winning_tile) { const s2 = el("span", { class: "tiles winning" }); s2.append(tileImg(w.winning_tile, "tile-sm")); row.append(s2); }
+      for (const mm of w.melds) row.append(meldEl(mm));
+      if (w.bonus.length) { const b = el("span", { class: "tiles bonus" }); for (const x of w.bonus) b.append(tileImg(x, "tile-xs")); row.append(b); }
+      sec.append(row);
+      const ul = el("ul", { class: "breakdown", "data-testid": "breakdown" });
+      for (const item of w.score.items) {
+        const other = el("small", { class: "muted", lang: lang() === "en" ? "zh-Hant" : "en", text: ` ${fanOther(item)}` });
+        ul.append(el("li", {}, el("span", {}, `${fanLabel(item)}${item.count > 1 ? ` ×${item.count}` : ""}`, other), el("span", { text: t("fan_n", { n: item.fan }) })));
+      }
+      sec.append(ul);
+      sec.append(el("p", { class: "total", "data-testid": "total", text: w.score.is_limit ? t("example_limit", { n: w.score.total_fan }) : t("example_total", { n: w.score.total_fan }) }));
+      if (w.liable) sec.append(el("p", { class: "error", text: t("t_liable", { who: nameAt(w.liable) }) }));
+      box.append(sec);
+    }
+    if (res.payments.length) {
+      box.append(el("h3", { text: t("t_payments") }));
+      const ul = el("ul", { "data-testid": "payments" });
+      for (const p of res.payments) ul.append(el("li", { text: `${nameAt(p.from)} → ${nameAt(p.to)}  ${t("jade_n", { n: p.amount })}${t("colon")}${reason(p)}` }));
+      box.append(ul);
+    }
+    if (r.standings) box.append(standingsTable(r.standings));
+    if (r.seed) box.append(el("p", { class: "muted" }, el("small", { text: `${t("t_seed")}${t("colon")}${r.seed}` })));
+    if (!m) box.append(el("p", { class: "waiting", text: t("t_next_hand") }));
+  }
+  if (m) {
+    box.append(el("h2", { "data-testid": "match-over", text: t("t_match_over") }));
+    const rows = S.table ? S.table.players.map((p) => ({ player: p.player, name: p.name, delta: null, total: m.totals[p.player] })) : [];
+    box.append(standingsTable(rows));
+    if (m.settlement) {
+      box.append(el("h3", { text: t("t_settlement") }));
+      const ul = el("ul");
+      for (const p of m.settlement.payments) ul.append(el("li", { text: `${nameAt(p.from)} → ${nameAt(p.to)}  ${t("jade_n", { n: p.amount })}${t("colon")}${reason(p)}` }));
+      box.append(ul);
+    }
+    if (m.record) box.append(el("p", {}, el("a", { href: m.record, text: t("t_record") })));
+  }
+}
+
+function standingsTable(rows) {
+  const table = el("table", { class: "grid", "data-testid": "standings" });
+  table.append(el("caption", { text: t("t_standings") }));
+  table.append(el("tr", {}, el("th", { text: t("t_player") }), el("th", { text: t("t_this_hand") }), el("th", { text: t("t_total") })));
+  const sorted = [...rows].sort((a, b) => b.total - a.total);
+  for (const s of sorted) {
+    const you = S.table && s.player === S.table.you;
+    table.append(el("tr", {}, el("td", { text: you ? `${s.name} (${t("t_you")})` : s.name }), el("td", { text: s.delta === null ? "" : signed(s.delta) }), el("td", { text: signed(s.total) })));
+  }
+  return table;
+}
+
+// -- clocks ------------------------------------------------------------------------------------
+function tickClocks() {
+  const now = performance.now();
+  for (const node of document.querySelectorAll("[data-clock]")) {
+    let ms = null; let bank = null;
+    if (node.dataset.clock === "prompt" && S.prompt && S.prompt.clock) {
+      ms = S.prompt.clock.ms - (now - S.promptAt); bank = S.prompt.clock.bank_ms;
+      if (!S.prompt.clock.ms) { node.textContent = ""; continue; }
+    } else if (node.dataset.clock === "seat" && S.clock) {
+      ms = S.clock.ms - (now - S.clock.at); bank = S.clock.bank_ms;
+      if (!S.clock.ms) { node.textContent = ""; continue; }
+    }
+    if (ms === null) continue;
+    let text;
+    if (ms >= 0) text = t("t_clock", { s: Math.ceil(ms / 1000) });
+    else text = t("t_bank", { s: Math.max(0, Math.ceil((bank + ms) / 1000)) });
+    node.textContent = text;
+    node.classList.toggle("low", ms < 3000);
+  }
+}
+setInterval(tickClocks, 250);
+
+// -- keyboard (as in the terminal parlor: ←/→ Enter/Space w p k c x h 1–3) -----------------------
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  const key = e.key.toLowerCase();
+  if (!S.prompt) { if (key === "h") send({ t: "hint" }); return; }
+  const keys = [...document.querySelectorAll("#myhand button.tilebtn:not([disabled])")].map((b) => b.dataset.key);
+  if (key === "arrowleft" || key === "arrowright") {
+    if (!keys.length) return;
+    const at = keys.indexOf(S.selected);
+    const next = at < 0 ? (key === "arrowleft" ? keys.length - 1 : 0) : (at + (key === "arrowleft" ? -1 : 1) + keys.length) % keys.length;
+    S.selected = keys[next]; renderHand(); e.preventDefault(); return;
+  }
+  if (key === "enter" || key === " ") { const s = selectedTile(); if (s) { act(`discard ${s}`); e.preventDefault(); } return; }
+  const pick = (kinds) => S.prompt.legal.find((x) => kinds.includes(x.kind));
+  let item = null;
+  if (key === "w") item = pick(["win", "self_draw", "bonus_win"]);
+  else if (key === "p") item = pick(["pung"]);
+  else if (key === "k") item = pick(["kong", "concealed_kong", "added_kong"]);
+  else if (key === "x") item = pick(["pass"]);
+  else if (key === "h") { send({ t: "hint" }); return; }
+  else if (key === "c") {
+    const chows = legal("chow");
+    if (chows.length === 1) item = chows[0];
+    else if (chows.length > 1) { S.chowOpen = true; renderControls(); return; }
+  } else if (["1", "2", "3"].includes(key)) {
+    const chows = legal("chow");
+    item = chows[Number(key) - 1] || null;
+  }
+  if (item) { act(item.action); e.preventDefault(); }
+});
+
+connect();
+render();

@@ -1,0 +1,123 @@
+"""The parlor's pages: every page in every language, language switching, escaping, static files."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from hkmahjong.rules.presets import get_preset
+from hkmahjong.scoring import score_hand
+from hkmahjong.server.i18n import LANGS, negotiate, tr
+from hkmahjong.server.tutorial import worked_examples
+
+PAGES = ["/", "/login", "/register", "/practice", "/rules", "/tutorial", "/calculator", "/offline"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_renders_in_every_language(client: TestClient, path: str, lang: str) -> None:
+    r = client.get(path, params={"lang": lang})
+    assert r.status_code == 200
+    assert f'<html lang="{lang}">' in r.text
+    assert tr(lang, "brand") in r.text
+    assert r.headers["content-language"] == lang
+
+
+def test_language_is_remembered_in_a_cookie(client: TestClient) -> None:
+    r = client.get("/lang/en", params={"next": "/rules"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/rules"
+    assert "hkmj_lang=en" in r.headers["set-cookie"]
+    assert '<html lang="en">' in client.get("/rules").text
+    client.get("/lang/zh-Hans", follow_redirects=False)
+    assert '<html lang="zh-Hans">' in client.get("/").text
+
+
+@pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example/", "\\\\x", ""])
+def test_language_switch_never_redirects_off_site(client: TestClient, target: str) -> None:
+    r = client.get("/lang/en", params={"next": target}, follow_redirects=False)
+    assert r.headers["location"] == "/"
+
+
+def test_unknown_language_is_404(client: TestClient) -> None:
+    assert client.get("/lang/fr", follow_redirects=False).status_code == 404
+
+
+def test_negotiation_order() -> None:
+    assert negotiate(None, None, None) == "zh-Hant"
+    assert negotiate(None, None, "en-GB,en;q=0.8") == "en"
+    assert negotiate(None, None, "zh-TW") == "zh-Hant"
+    assert negotiate("zh-Hans", "en", "zh-TW") == "en"
+    assert negotiate("xx", None, "fr, zh-Hans-CN;q=0.5") == "zh-Hans"
+
+
+def test_form_values_are_escaped(client: TestClient) -> None:
+    evil = '"><script>alert(1)</script>'
+    r = client.get("/login", params={"name": evil, "error": "<b>x</b>"})
+    assert "<script>alert(1)</script>" not in r.text
+    assert "&lt;script&gt;" in r.text or "&#34;&gt;&lt;script" in r.text
+    assert "<b>x</b>" not in r.text
+    assert tr("zh-Hant", "err_unknown") in r.text
+
+
+def test_here_link_is_escaped(client: TestClient) -> None:
+    r = client.get('/rules?x="><img src=x onerror=alert(1)>')
+    assert "onerror=alert(1)>" not in r.text
+
+
+def test_login_errors_are_translated(client: TestClient) -> None:
+    r = client.get("/login", params={"error": "bad_login", "lang": "en"})
+    assert tr("en", "err_bad_login") in r.text
+
+
+def test_tutorial_shows_the_calculators_numbers(client: TestClient) -> None:
+    html = client.get("/tutorial", params={"lang": "en", "preset": "parlor"}).text
+    ruleset = get_preset("parlor")
+    for fan_id, ex in worked_examples("parlor"):
+        assert ex is not None
+        block = html.split(f'id="fan-{fan_id.value}"', 1)[1].split('class="example"', 1)[0]
+        result = score_hand(ex.hand, ex.ctx, ruleset)
+        total = tr(
+            "en", "example_limit" if result.is_limit else "example_total", n=result.total_fan
+        )
+        assert total in block, fan_id
+        for tile in ex.hand.concealed:
+            assert f'data-tile="{tile.mpsz}"' in block
+
+
+def test_tutorial_other_preset_and_unknown_preset(client: TestClient) -> None:
+    assert "ML" in client.get("/tutorial", params={"preset": "ml", "lang": "en"}).text
+    assert client.get("/tutorial", params={"preset": "nope"}).status_code == 404
+
+
+def test_rules_page_shows_the_rulesets_values(client: TestClient) -> None:
+    html = client.get("/rules", params={"lang": "en", "preset": "qingzhang"}).text
+    rs = get_preset("qingzhang")
+    assert tr("en", "r_win", n=rs.min_fan) in html
+    for name in ("seven_pairs", "dead_wall", "multiple_winners"):
+        assert f"<code>{name}</code>" in html
+
+
+def test_static_files_and_traversal(client: TestClient) -> None:
+    r = client.get("/static/tiles/5p.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    again = client.get("/static/tiles/5p.svg", headers={"if-none-match": r.headers["etag"]})
+    assert again.status_code == 304
+    for bad in ("/static/../pages.py", "/static/%2e%2e/pages.py", "/static/nope.js"):
+        assert client.get(bad).status_code == 404
+
+
+def test_manifest_and_service_worker(client: TestClient) -> None:
+    m = client.get("/manifest.webmanifest", params={"lang": "en"})
+    body = json.loads(m.text)
+    assert body["start_url"] == "/" and body["display"] == "standalone"
+    sizes = {i["sizes"] for i in body["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in body["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    sw = client.get("/sw.js")
+    assert sw.headers["content-type"].startswith("text/javascript")
+    assert "__VERSION__" not in sw.text and re.search(r'"hkmj-[0-9a-f]{10}"', sw.text)
+    assert '"/offline"' in sw.text
