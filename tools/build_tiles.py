@@ -53,7 +53,7 @@ def _face(title: str, body: str) -> str:
 
 def _index(n: int, colour: str = INK) -> str:
     return (
-        f'<text x="4.5" y="10" font-family="Arial,Helvetica,sans-serif" font-size="8"'
+        f'<text x="3.2" y="8.6" font-family="Arial,Helvetica,sans-serif" font-size="7"'
         f' font-weight="700" fill="{colour}">{n}</text>\n'
     )
 
@@ -81,10 +81,10 @@ _DOTS: dict[int, list[Dot]] = {
     ],
     6: [(15, 12, 6.5, GREEN), (33, 12, 6.5, GREEN)]
     + [(x, y, 6.5, RED) for y in (31, 48) for x in (15, 33)],
-    7: [(11, 10, 5.5, GREEN), (24, 15, 5.5, GREEN), (37, 20, 5.5, GREEN)]
+    7: [(13.5, 11.5, 5.5, GREEN), (24, 16, 5.5, GREEN), (34.5, 20.5, 5.5, GREEN)]
     + [(x, y, 6, RED) for y in (35, 49) for x in (15, 33)],
     8: [(x, y, 5.5, BLUE) for y in (10, 23, 36, 49) for x in (15, 33)],
-    9: [(x, y, 6, c) for y, c in ((13, BLUE), (30, RED), (47, GREEN)) for x in (11, 24, 37)],
+    9: [(x, y, 6, c) for y, c in ((14, BLUE), (30.5, RED), (47, GREEN)) for x in (12.5, 24, 35.5)],
 }
 
 
@@ -136,9 +136,9 @@ _STICKS: dict[int, list[tuple[float, float, float, str]]] = {
     6: [(x, y, 20, GREEN if y < 20 else BLUE) for y in (7, 33) for x in (12, 24, 36)],
     7: [(24, 4, 14, RED)] + [(x, y, 16, GREEN) for y in (21, 39) for x in (12, 24, 36)],
     8: [
-        (x, y, 20, GREEN if x in (9.5, 38.5) else BLUE)
-        for y in (7, 33)
-        for x in (9.5, 19.5, 28.5, 38.5)
+        (x, y, 19, GREEN if x in (10, 38) else BLUE)
+        for y in (9.5, 34.5)
+        for x in (10, 19.5, 28.5, 38)
     ],
     9: [(x, y, 14, RED if x == 24 else GREEN) for y in (5, 23, 41) for x in (12, 24, 36)],
 }
