@@ -430,6 +430,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "t_hand_over": ("本局完", "本局完", "Hand over"),
     "t_drawn_hand": ("流局", "流局", "Drawn hand"),
     "t_wins": ("{who} 食糊", "{who} 胡牌", "{who} wins"),
+    "t_you_win": ("你食糊", "你胡牌", "You win"),
     "t_self_drawn": ("自摸", "自摸", "self-drawn"),
     "t_on_discard_of": ("食 {who} 出銃", "胡 {who} 出铳", "on {who}'s discard"),
     "t_liable": ("{who} 包牌", "{who} 包牌", "{who} is liable"),

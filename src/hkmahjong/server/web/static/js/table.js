@@ -60,18 +60,25 @@ function send(obj) {
 }
 
 function act(action) {
-  if (!S.prompt) return;
+  if (!openPrompt()) return;
   S.msgId += 1;
   send({ t: "act", action, v: S.prompt.v, id: `c${S.msgId}` });
+  S.sentFor = S.prompt.v;
   S.selected = null;
   S.chowOpen = false;
+  render();
+}
+
+/** The open prompt, unless this client already answered it and waits for the server's `done`. */
+function openPrompt() {
+  return S.prompt && S.sentFor !== S.prompt.v ? S.prompt : null;
 }
 
 setInterval(() => send({ t: "ping" }), 25000);
 
 // -- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
-  if (msg.t === "error") { S.error = msg; setStatus(t("t_error", { why: msg.message }), "error"); return; }
+  if (msg.t === "error") { S.error = msg; S.sentFor = null; render(); setStatus(t("t_error", { why: msg.message }), "error"); return; }
   if (msg.t === "pong") return;
   if (msg.t === "hint") { S.hint = msg.advice; renderHint(); return; }
   if (msg.t === "snapshot") { applySnapshot(msg); render(); return; }
@@ -219,7 +226,7 @@ function nameAt(seat) {
   if (!p) return t(`wind_${seat}`);
   return p.player === S.table.you ? t("t_you") : (p.name || t("st_empty"));
 }
-function legal(kind) { return S.prompt ? S.prompt.legal.filter((x) => x.kind === kind) : []; }
+function legal(kind) { const p = openPrompt(); return p ? p.legal.filter((x) => x.kind === kind) : []; }
 function discardable() { return new Set(legal("discard").map((x) => x.tile)); }
 function defaultSelection() {
   const d = S.prompt ? legal("discard") : [];
@@ -375,11 +382,12 @@ function renderControls() {
     box.append(el("button", { type: "button", class: "button primary", "data-testid": "sit-back", onclick: () => send({ t: "sit_back" }) }, t("t_sit_back")));
   }
   if (S.closed) return;
-  if (S.prompt) {
-    const items = S.prompt.legal.filter((x) => x.kind !== "discard");
+  const prompt = openPrompt();
+  if (prompt) {
+    const items = prompt.legal.filter((x) => x.kind !== "discard");
     const chows = items.filter((x) => x.kind === "chow");
     const discards = legal("discard");
-    if (S.view && S.view.phase === "claim" || S.prompt.clock && S.prompt.clock.kind === "claim") {
+    if ((S.view && S.view.phase === "claim") || (prompt.clock && prompt.clock.kind === "claim")) {
       const who = S.view && S.view.pending_from ? nameAt(S.view.pending_from) : (S.lastDiscard ? nameAt(SEATS[S.lastDiscard.seat]) : "");
       box.append(el("span", { "data-testid": "prompt-text", text: t("t_claim_on", { who }) }));
     } else if (discards.length) {
@@ -399,6 +407,8 @@ function renderControls() {
       box.append(el("button", { type: "button", class: "button primary", "data-kind": "discard", "data-testid": "discard-button", disabled: !sel, onclick: () => { const s = selectedTile(); if (s) act(`discard ${s}`); } }, t("t_discard")));
     }
     box.append(el("span", { class: "clock", "data-clock": "prompt", "data-testid": "clock" }));
+  } else if (S.prompt) {
+    box.append(el("span", { class: "waiting", "data-testid": "sent", text: t("t_waiting") }));
   } else if (S.view && S.view.phase !== "over" && !S.result) {
     const who = S.view.current && S.view.current !== S.view.seat ? nameAt(S.view.current) : null;
     box.append(el("span", { class: "waiting", "data-testid": "waiting", text: who ? t("t_waiting_for", { who }) : t("t_waiting") }));
@@ -443,7 +453,8 @@ function renderResult() {
     for (const w of res.wins) {
       const sec = el("section", { class: "win", "data-testid": "win" });
       const how = w.self_drawn ? t("t_self_drawn") : t("t_on_discard_of", { who: nameAt(w.discarder) });
-      sec.append(el("h3", { text: `${t("t_wins", { who: nameAt(w.seat) })} · ${how}` }));
+      const winner = w.seat === mySeat() ? t("t_you_win") : t("t_wins", { who: nameAt(w.seat) });
+      sec.append(el("h3", { text: `${winner} · ${how}` }));
       const row = el("div", { class: "handrow" });
       const conc = [...w.concealed];
       if (w.winning_tile) removeOne(conc, w.winning_tile);
@@ -471,7 +482,7 @@ function renderResult() {
       box.append(ul);
     }
     if (r.standings) box.append(standingsTable(r.standings));
-    if (r.seed) box.append(el("p", { class: "muted" }, el("small", { text: `${t("t_seed")}${t("colon")}${r.seed}` })));
+    if (r.seed) box.append(el("p", { class: "muted seed" }, el("small", { text: `${t("t_seed")}${t("colon")}${r.seed}` })));
     if (!m) box.append(el("p", { class: "waiting", text: t("t_next_hand") }));
   }
   if (m) {
@@ -526,7 +537,7 @@ setInterval(tickClocks, 250);
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   const key = e.key.toLowerCase();
-  if (!S.prompt) { if (key === "h") send({ t: "hint" }); return; }
+  if (!openPrompt()) { if (key === "h") send({ t: "hint" }); return; }
   const keys = [...document.querySelectorAll("#myhand button.tilebtn:not([disabled])")].map((b) => b.dataset.key);
   if (key === "arrowleft" || key === "arrowright") {
     if (!keys.length) return;
@@ -535,7 +546,7 @@ document.addEventListener("keydown", (e) => {
     S.selected = keys[next]; renderHand(); e.preventDefault(); return;
   }
   if (key === "enter" || key === " ") { const s = selectedTile(); if (s) { act(`discard ${s}`); e.preventDefault(); } return; }
-  const pick = (kinds) => S.prompt.legal.find((x) => kinds.includes(x.kind));
+  const pick = (kinds) => openPrompt().legal.find((x) => kinds.includes(x.kind));
   let item = null;
   if (key === "w") item = pick(["win", "self_draw", "bonus_win"]);
   else if (key === "p") item = pick(["pung"]);
