@@ -9,6 +9,9 @@ elements marked with another ``lang`` (the language switcher's own names).
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -56,3 +59,17 @@ def test_the_checker_catches_a_mixed_page() -> None:
     assert foreign_chars("Rules 規則", "en") == {"規", "則"}
     html = '<p>门前清</p><cite class="src">門前清</cite><b lang="zh-Hans">简体</b>'
     assert foreign_chars(visible_text(html, "zh-Hant"), "zh-Hant") == {"门"}
+
+
+def test_table_client_converts_every_payment_reason_to_simplified() -> None:
+    # The engine's payment reasons (PaymentLine.reason_zh) are 繁體; the table client shows them
+    # on 简体 pages through its T2S map, which must cover every character they can hold.
+    root = Path(__file__).resolve().parents[2] / "src" / "hkmahjong"
+    source = (root / "scoring" / "payment.py").read_text(encoding="utf-8")
+    js = (root / "server" / "web" / "static" / "js" / "table.js").read_text(encoding="utf-8")
+    block = re.search(r"const T2S = \{(.*?)\};", js)
+    assert block is not None
+    mapped = dict(re.findall(r'(\S): "(\S)"', block.group(1)))
+    for ch in sorted({c for c in source if "\u4e00" <= c <= "\u9fff"}):
+        simplified = mapped.get(ch, ch)
+        assert not foreign_chars(simplified, "zh-Hans"), f"{ch} needs a T2S entry in table.js"

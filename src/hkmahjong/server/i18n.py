@@ -191,7 +191,8 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "ctx_bonus": ("花", "花", "bonus tiles"),
     "fan_n": ("{n} 番", "{n} 番", "{n} fan"),
     "limit_hand": ("例牌", "例牌", "limit hand"),
-    "per_each": ("每隻 / 每台", "每只 / 每台", "per tile / per set"),
+    "per_tile": ("每隻", "每只", "per tile"),
+    "per_set": ("每台", "每台", "per set"),
     "melds": ("副露", "副露", "Declared sets"),
     "concealed_kong": ("暗槓", "暗杠", "concealed kong"),
     # -- calculator

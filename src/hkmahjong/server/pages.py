@@ -340,7 +340,10 @@ def _fan_value(lang: str, ruleset: Ruleset, fan_id: FanId) -> str:
         return f"{i18n.tr(lang, 'limit_hand')} ({i18n.tr(lang, 'fan_n', n=ruleset.limit_value(fan_id))})"
     value = ruleset.fan_value(fan_id) or 0
     text = i18n.tr(lang, "fan_n", n=value)
-    return f"{text} ({i18n.tr(lang, 'per_each')})" if fan_id.per_occurrence else text
+    if not fan_id.per_occurrence:
+        return text
+    per = "per_set" if fan_id is FanId.BONUS_SET else "per_tile"
+    return f"{text} ({i18n.tr(lang, per)})"
 
 
 def _switch_value(lang: str, value: object) -> str:

@@ -10,7 +10,7 @@ const removeOne = (arr, tile) => { const i = arr.indexOf(tile); if (i >= 0) arr.
 const REL_BOX = ["seat-me", "seat-right", "seat-across", "seat-left"];
 const REL_KEY = ["t_you", "t_right", "t_across", "t_left"];
 // 繁 → 简 for the few characters of the engine's payment reasons (their zh text is 繁體).
-const T2S = { 銃: "铳", 槓: "杠", 搶: "抢", 開: "开", 當: "当", 獨: "独", 數: "数", 詐: "诈", 賠: "赔", 結: "结", 賭: "赌", 為: "为", 餘: "余", 產: "产", 糊: "胡", 莊: "庄", 門: "门", 風: "风", 東: "东", 圈: "圈", 連: "连", 對: "对", 錯: "错", 種: "种", 後: "后", 將: "将", 邊: "边", 個: "个", 隻: "只", 額: "额", 費: "费", 際: "际", 應: "应" };
+const T2S = { 銃: "铳", 槓: "杠", 搶: "抢", 開: "开", 當: "当", 獨: "独", 數: "数", 詐: "诈", 賠: "赔", 結: "结", 賭: "赌", 為: "为", 餘: "余", 產: "产", 糊: "胡", 莊: "庄", 門: "门", 風: "风", 東: "东", 圈: "圈", 連: "连", 對: "对", 錯: "错", 種: "种", 後: "后", 將: "将", 邊: "边", 個: "个", 隻: "只", 額: "额", 費: "费", 際: "际", 應: "应", 價: "价", 筆: "笔", 雞: "鸡", 響: "响" };
 const toHans = (s) => s.replace(/[\u4e00-\u9fff]/g, (c) => T2S[c] ?? c);
 
 const root = document.getElementById("table-app");
