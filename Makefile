@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run play test lint typecheck layers unit postgres bench clean
+.PHONY: run play test lint typecheck layers unit postgres browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,11 @@ layers: $(STAMP)
 postgres:
 	tools/ensure_postgres.sh
 
-unit: $(STAMP) postgres
+# The browser tests drive Debian's chromium: install it (and a CJK font) with apt-get when missing.
+browser:
+	sh tools/install_browser.sh
+
+unit: $(STAMP) postgres browser
 	$(BIN)/python -m pytest -n 2 src tests
 
 test: lint typecheck layers unit
