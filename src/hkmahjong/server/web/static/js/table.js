@@ -431,14 +431,30 @@ function renderHint() {
   box.hidden = !a;
   box.replaceChildren();
   if (!a) return;
-  if (typeof a.shanten === "number") box.append(el("div", { text: t("t_shanten", { n: a.shanten }) }));
+  const shanten = typeof a.shanten === "number" ? a.shanten : a.shanten_now;
+  if (typeof shanten === "number") box.append(el("div", { "data-testid": "hint-shanten", text: t("t_shanten", { n: shanten }) }));
+  const action = typeof a.action === "string" ? a.action : a.action && a.action.action;
+  if (action) {
+    const line = el("div", { "data-testid": "hint-action" }, `${t("t_advice")}${t("colon")}`);
+    const [kind, arg] = action.split(" ");
+    const label = KIND_LABEL[kind] ? t(KIND_LABEL[kind]) : kind === "discard" ? t("t_discard") : action;
+    line.append(label);
+    if (arg && /^[1-9][mpszfg]$/.test(arg)) line.append(" ", tileImg(arg, "tile-xs"));
+    box.append(line);
+  }
   if (Array.isArray(a.waits) && a.waits.length) {
-    const w = el("div", { class: "tiles" });
-    for (const x of a.waits) { const code = typeof x === "string" ? x : x.tile; if (code) w.append(tileImg(code, "tile-xs")); }
+    const w = el("div", { class: "handrow", "data-testid": "hint-waits" });
+    for (const x of a.waits) {
+      const code = typeof x === "string" ? x : x.tile;
+      if (!code) continue;
+      const cell = el("span", { class: "tiles" }, tileImg(code, "tile-xs"));
+      if (typeof x.left === "number") cell.append(el("small", { text: ` ${t("t_left", { n: x.left })}` }));
+      const fan = x.self_drawn ?? x.on_discard;
+      if (typeof fan === "number") cell.append(el("small", { text: ` ${t("fan_n", { n: fan })}` }));
+      w.append(cell);
+    }
     box.append(w);
   }
-  const words = a[lang() === "en" ? "en" : "zh"] || a.text || a.suggestion || null;
-  if (typeof words === "string") box.append(el("div", { text: `${t("t_advice")}${t("colon")}${lang() === "zh-Hans" ? toHans(words) : words}` }));
 }
 
 function renderResult() {
