@@ -462,7 +462,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "t_bank": ("（備用 {s} 秒）", "（备用 {s} 秒）", "(bank {s}s)"),
     "t_shanten": ("向聽 {n}", "向听 {n}", "Shanten {n}"),
     "t_advice": ("建議", "建议", "Suggestion"),
-    "t_left": ("剩 {n} 隻", "剩 {n} 只", "{n} left"),
+    "t_copies_left": ("剩 {n} 隻", "剩 {n} 只", "{n} left"),
     "t_rules_digest": (
         "台例 {name}（{digest}）",
         "台例 {name}（{digest}）",

@@ -448,7 +448,7 @@ function renderHint() {
       const code = typeof x === "string" ? x : x.tile;
       if (!code) continue;
       const cell = el("span", { class: "tiles" }, tileImg(code, "tile-xs"));
-      if (typeof x.left === "number") cell.append(el("small", { text: ` ${t("t_left", { n: x.left })}` }));
+      if (typeof x.left === "number") cell.append(el("small", { text: ` ${t("t_copies_left", { n: x.left })}` }));
       const fan = x.self_drawn ?? x.on_discard;
       if (typeof fan === "number") cell.append(el("small", { text: ` ${t("fan_n", { n: fan })}` }));
       w.append(cell);
