@@ -121,3 +121,51 @@ def test_manifest_and_service_worker(client: TestClient) -> None:
     assert sw.headers["content-type"].startswith("text/javascript")
     assert "__VERSION__" not in sw.text and re.search(r'"hkmj-[0-9a-f]{10}"', sw.text)
     assert '"/offline"' in sw.text
+
+
+def _form_csrf(html: str) -> str:
+    m = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert m, "the page has no CSRF field"
+    return m.group(1)
+
+
+def test_register_form_works_with_its_own_csrf_and_shows_name_and_jade(client: TestClient) -> None:
+    page = client.get("/register", params={"lang": "en"}).text
+    assert 'name="confirm"' in page and 'name="lang" value="en"' in page
+    r = client.post(
+        "/register",
+        data={
+            "csrf": _form_csrf(page),
+            "name": "阿明",
+            "password": "correct horse",
+            "confirm": "correct horse",
+            "lang": "en",
+        },
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    home = client.get("/").text
+    assert '<span class="who" data-testid="user-name">阿明</span>' in home
+    jade = re.search(r'data-testid="user-jade">([^<]+)<', home)
+    assert jade and jade.group(1).split()[0].isdigit()
+    out = client.post("/logout", data={"csrf": _form_csrf(home)}, follow_redirects=False)
+    assert out.status_code == 303
+    assert 'data-testid="user-name"' not in client.get("/").text
+
+
+def test_login_form_errors_come_back_translated(client: TestClient) -> None:
+    page = client.get("/login", params={"lang": "zh-Hans"}).text
+    r = client.post(
+        "/login",
+        data={"csrf": _form_csrf(page), "name": "nobody", "password": "wrong password"},
+    )
+    assert tr("zh-Hans", "err_bad_login") in r.text
+
+
+def test_guest_button_posts_to_guest_and_lands_on_practice(client: TestClient) -> None:
+    home = client.get("/").text
+    assert 'action="/guest"' in home and 'name="next" value="/practice"' in home
+    r = client.post("/guest", data={"csrf": _form_csrf(home), "next": "/practice"})
+    assert r.url.path == "/practice"
+    assert tr("zh-Hant", "guest") in r.text
+    assert 'data-testid="practice-link"' in client.get("/").text

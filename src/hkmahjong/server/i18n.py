@@ -97,9 +97,9 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "no_account": ("未有帳戶？", "还没有账户？", "No account yet?"),
     "have_account": ("已有帳戶？", "已有账户？", "Already have an account?"),
     "register_note": (
-        "新帳戶會收到起始的玉。名稱 3–20 個字，密碼最少 8 個字。",
-        "新账户会收到起始的玉。名称 3–20 个字，密码最少 8 个字。",
-        "New accounts receive starting jade. Names have 3–20 characters, passwords at least 8.",
+        "新帳戶會收到起始的玉。名稱 1–24 個字（字母、數字、空格、_ . -），密碼最少 8 個字。",
+        "新账户会收到起始的玉。名称 1–24 个字（字母、数字、空格、_ . -），密码最少 8 个字。",
+        "New accounts receive starting jade. Names have 1–24 letters, digits, spaces, _ . or -; passwords at least 8 characters.",
     ),
     "err_bad_login": ("名稱或密碼錯誤。", "名称或密码错误。", "Wrong name or password."),
     "err_rate_limited": (

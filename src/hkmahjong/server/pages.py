@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import mimetypes
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -30,7 +29,7 @@ from hkmahjong.rules.payment import GunScheme
 from hkmahjong.rules.presets import get_preset, preset_names
 from hkmahjong.rules.ruleset import SWITCHES, field_doc
 from hkmahjong.scoring import SPECIAL_FLAGS, WinContext
-from hkmahjong.server import i18n
+from hkmahjong.server import auth, i18n
 from hkmahjong.server.tutorial import (
     WorkedExample,
     preset_label,
@@ -160,30 +159,26 @@ def page_lang(request: Request) -> str:
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is looking at a page: the signed-in user (or None), their jade and the CSRF token."""
+    """Who is looking at a page: the signed-in user or guest (or None), jade and CSRF token."""
 
-    user: Any
+    user: auth.CurrentUser | None
     jade: int | None
     csrf: str
 
 
-ViewerFn = Callable[[Request], Viewer]
-_viewer_fn: list[ViewerFn] = []
-
-
-def set_viewer(fn: ViewerFn) -> None:
-    """Install how pages learn the current user, jade and CSRF token (the auth module does this)."""
-    _viewer_fn[:] = [fn]
-
-
-def _viewer(request: Request) -> Viewer:
-    return _viewer_fn[0](request) if _viewer_fn else Viewer(None, None, "")
+def viewer(request: Request) -> Viewer:
+    """The page's viewer from the session cookie; jade only for registered users."""
+    user = auth.current_user(request)
+    jade = None
+    if user is not None and not user.is_guest:
+        jade = auth.get_auth(request).ledger.balance(user.account)
+    return Viewer(user, jade, auth.csrf_token(request))
 
 
 def render(request: Request, template: str, *, status_code: int = 200, **ctx: Any) -> HTMLResponse:
     """Render ``template`` in the request's language with the base layout's context."""
     lang = page_lang(request)
-    viewer = _viewer(request)
+    who = viewer(request)
 
     def t(key: str, **fmt: object) -> str:
         return i18n.tr(lang, key, **fmt)
@@ -195,9 +190,9 @@ def render(request: Request, template: str, *, status_code: int = 200, **ctx: An
         "words": i18n.catalogue(lang),
         "lang_names": i18n.lang_names(),
         "here": here,
-        "user": viewer.user,
-        "jade": viewer.jade,
-        "csrf": viewer.csrf,
+        "user": who.user,
+        "jade": who.jade,
+        "csrf": who.csrf,
         "asset_version": asset_version(),
         "fan_name": lambda f: f.label(_FAN_LANG[lang]),
     }
@@ -286,7 +281,7 @@ _ERRORS = {
     "name_taken": "err_name_taken",
     "bad_name": "err_bad_name",
     "bad_password": "err_bad_password",
-    "mismatch": "err_mismatch",
+    "password_mismatch": "err_mismatch",
     "csrf": "err_csrf",
 }
 

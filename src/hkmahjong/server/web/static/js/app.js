@@ -68,7 +68,7 @@ export function el(tag, attrs = {}, ...children) {
 
 /** The CSRF token of the page (hidden form field), for JSON POSTs. */
 export function csrfToken() {
-  const f = document.querySelector('input[name="csrf_token"]');
+  const f = document.querySelector('input[name="csrf"]');
   return f ? f.value : "";
 }
 
