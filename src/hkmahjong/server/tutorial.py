@@ -83,7 +83,7 @@ EXAMPLES: dict[FanId, tuple[Example, ...]] = {
     FanId.WHITE_DRAGON: (Example("123m456p789s55s [555z] 2g", "self seat=S"),),
     FanId.SEAT_WIND: (Example("123m456p789s55s [222z] 2g", "self seat=S"),),
     FanId.PREVAILING_WIND: (Example("123m456p789s55s [222z] 1f", "self seat=E round=S"),),
-    FanId.ROBBING_KONG: (Example("123m456p789s55s [777z] 1f", "rob win=5s"),),
+    FanId.ROBBING_KONG: (Example("123m456p789s55s [777z] 1f", "rob win=4p"),),
     FanId.LAST_DRAW: (Example("123m456p789s55s [777z] 3f", "self last"),),
     FanId.LAST_DISCARD: (Example("234m44466p [111s] (7777z) 2f2g", "seat=S win=6p last"),),
     FanId.SEAT_BONUS: (Example("123m456p789s55s [777z] 2g", "self seat=S"),),
