@@ -6,6 +6,7 @@ from hkmahjong.rules.presets import ALIASES, PRESETS, get_preset, preset_names
 from hkmahjong.rules.ruleset import (
     MATCH_LENGTHS,
     SWITCHES,
+    BonusWinHand,
     DealBonusWin,
     FrozenMap,
     LastTileRule,
@@ -19,6 +20,7 @@ __all__ = [
     "MATCH_LENGTHS",
     "PRESETS",
     "SWITCHES",
+    "BonusWinHand",
     "DealBonusWin",
     "FanCategory",
     "FanId",

@@ -34,6 +34,7 @@ __all__ = [
     "MATCH_LENGTHS",
     "NO_LIMIT_STACKS",
     "SWITCHES",
+    "BonusWinHand",
     "DealBonusWin",
     "FrozenMap",
     "LastTileRule",
@@ -128,6 +129,20 @@ class LastTileRule(Enum):
     """W2 "食全局最後一隻牌", P (海底撈月 and 海底炮), ML: self-drawn or on the last discard."""
     SELF_DRAWN_ONLY = "self_drawn_only"
     """W1 fn. 10 / C: only a self-drawn win on the last tile."""
+
+
+class BonusWinHand(Enum):
+    """花糊 / 八仙過海 and the hand's own tiles (RULES.md §8 bonus-tile wins)."""
+
+    APART = "apart"
+    """The bonus-tile win is scored alone and a normal win does not add it (W2 花糊 "計兩番加自摸
+    一番"; C "當三番自摸"); only a declined one is carried over (W2 花糊牌規)."""
+    ADDS = "adds"
+    """花糊 / 八仙過海 add to the hand's own patterns when the tiles also make a complete hand,
+    on a discard too (W2 花糊牌規 "於手牌以外再加花糊之番數", applied at once; tables seen)."""
+    LIMIT_BEATS = "limit_beats"
+    """A bonus-tile win whose tiles also make a limit hand scores that limit hand instead when it
+    is worth more (tables seen; W1/W2 例牌)."""
 
 
 class DealBonusWin(Enum):
@@ -362,6 +377,31 @@ class Ruleset:
         },
     )
 
+    bonus_win_hand: BonusWinHand = field(
+        default=BonusWinHand.APART,
+        metadata={
+            "doc": '花糊/八仙過海 and a complete hand: apart (W2, C: the bonus win alone), adds (W2 花糊牌規 "於手牌以外再加花糊之番數" at once, on a discard too), limit_beats (a limit hand shape beats it).'
+        },
+    )
+    bonus_set_adds_seat_bonus: bool = field(
+        default=False,
+        metadata={
+            "doc": '一台花 plus that set\'s 正花 (2 + 1; tables seen); off: the set includes it (P "已包括该台的正花", W1/W2/C "不再計同系列的正花").'
+        },
+    )
+    nine_gates_with_melds: bool = field(
+        default=False,
+        metadata={
+            "doc": '九蓮寶燈 with declared chows/pungs (22345678999p [111p]; tables seen); off: concealed only (W1/W2/C "門清").'
+        },
+    )
+    mixed_terminals_all_honours: bool = field(
+        default=False,
+        metadata={
+            "doc": '花幺九 also on an all-honours hand (W1/W2 "只有幺九和番子" read literally; ML 花么); off: terminals and honours both present.'
+        },
+    )
+
     def __post_init__(self) -> None:
         """Normalise containers and check every value; :raises RulesetError: when one is bad."""
         _set = object.__setattr__
@@ -517,6 +557,7 @@ for _f in fields(Ruleset):
         "PassRule": PassRule,
         "LastTileRule": LastTileRule,
         "DealBonusWin": DealBonusWin,
+        "BonusWinHand": BonusWinHand,
         "tuple[str, ...]": tuple,
     }[str(_f.type)]
 

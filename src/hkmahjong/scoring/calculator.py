@@ -22,7 +22,7 @@ from hkmahjong.hand import (
     waits,
 )
 from hkmahjong.rules.fan import FanId
-from hkmahjong.rules.ruleset import Ruleset
+from hkmahjong.rules.ruleset import BonusWinHand, Ruleset
 from hkmahjong.scoring.context import WinContext
 from hkmahjong.scoring.decompose import (
     CHOW,
@@ -75,8 +75,31 @@ def score_hand(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> ScoreResult:
     if problem is not None:
         return _no_win(problem[0], problem[1], tab)
     if ctx.seven_bonus or ctx.eight_bonus:
-        return _bonus_win(hand, info, ctx, tab)
+        return _bonus_win_with_hand(hand, info, ctx, tab)
+    if tab.bonus_win_hand is BonusWinHand.ADDS and len(info.bonus) >= 7:
+        ctx = replace(
+            ctx,
+            seven_bonus=FanId.SEVEN_BONUS in tab.values,
+            eight_bonus=len(info.bonus) == 8 and FanId.EIGHT_BONUS in tab.values,
+        )
     return _score_regular(hand, info, ctx, tab)
+
+
+def _bonus_win_with_hand(
+    hand: Hand, info: _HandInfo, ctx: WinContext, tab: FanTable
+) -> ScoreResult:
+    """花糊 / 八仙過海, and the hand's own tiles as the switch ``bonus_win_hand`` says."""
+    alone = _bonus_win(hand, info, ctx, tab)
+    mode = tab.bonus_win_hand
+    if mode is BonusWinHand.APART or len(hand.concealed) + 3 * len(hand.melds) != 14:
+        return alone
+    drawn = replace(ctx, self_drawn=True, winning_tile=None)
+    if mode is BonusWinHand.ADDS:
+        with_hand = _score_regular(hand, info, drawn, tab)
+        return with_hand if with_hand.fan_counted else alone
+    shape = _score_regular(hand, info, replace(drawn, seven_bonus=False, eight_bonus=False), tab)
+    limit_shape = shape.fan_counted and any(i.fan_id in tab.limit_hands for i in shape.items)
+    return shape if limit_shape and shape.total_fan > alone.total_fan else alone
 
 
 _KONG_KINDS = (MeldKind.KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG)

@@ -63,6 +63,9 @@ class Switches:
     earthly_after_dealer_kong: bool = False
     bonus_win_decline: bool = True
     bonus_set_played: bool = True
+    bonus_set_adds_seat_bonus: bool = False
+    nine_gates_with_melds: bool = False
+    mixed_terminals_all_honours: bool = False
 
 
 class Facts:
@@ -299,9 +302,11 @@ def _complete_bonus_sets(f: Facts) -> tuple[bool, bool]:
 
 @_register(FanId.SEAT_BONUS, hand_level=True)
 def seat_bonus(f: Facts) -> int:
-    """正花: each flower or season numbered as the seat, except inside a set counted as 一台花."""
+    """正花: each flower or season numbered as the seat, except inside a set counted as 一台花
+    (P, W1/W2/C; switch bonus_set_adds_seat_bonus: counted there too)."""
     own = int(f.ctx.seat_wind)
-    flower_set, season_set = _complete_bonus_sets(f) if f.sw.bonus_set_played else (False, False)
+    inside = f.sw.bonus_set_played and not f.sw.bonus_set_adds_seat_bonus
+    flower_set, season_set = _complete_bonus_sets(f) if inside else (False, False)
     n = 0
     for t in f.bonus:
         is_flower = t < 38
@@ -409,8 +414,10 @@ def million_stones(f: Facts) -> int:
 
 @_register(FanId.NINE_GATES)
 def nine_gates(f: Facts) -> int:
-    """九蓮寶燈: concealed 1112345678999 of one suit plus one more of it (switch: a discard needs the nine-sided wait)."""
-    if f.open_melds or f.concealed_kongs or f.honours or not _single_suit(f):
+    """九蓮寶燈: concealed 1112345678999 of one suit plus one more of it (switches: a discard needs the nine-sided wait; declared melds allowed)."""
+    if f.kongs or f.honours or not _single_suit(f):
+        return 0
+    if f.open_melds and not f.sw.nine_gates_with_melds:
         return 0
     base = 0 if f.suits == 1 else (9 if f.suits == 2 else 18)
     c = f.counts[base : base + 9]
@@ -502,13 +509,13 @@ def all_pungs(f: Facts) -> int:
 
 @_register(FanId.MIXED_TERMINALS)
 def mixed_terminals(f: Facts) -> int:
-    """花幺九: only terminals and honours (both present), all pungs."""
+    """花幺九: only terminals and honours (both present; switch: honours alone too), all pungs."""
     m = f.tile_mask
     return int(
         f.shape == REGULAR
         and len(f.pungs) == 4
         and m & ~_ORPHAN_MASK == 0
-        and bool(m & _TERMINAL_MASK)
+        and (bool(m & _TERMINAL_MASK) or f.sw.mixed_terminals_all_honours)
         and bool(m & _HONOUR_MASK)
     )
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hkmahjong.rules.fan import FanId
-from hkmahjong.rules.ruleset import DealBonusWin, LastTileRule, Ruleset
+from hkmahjong.rules.ruleset import BonusWinHand, DealBonusWin, LastTileRule, Ruleset
 from hkmahjong.scoring.patterns import (
     FAN_INDEX,
     FANS,
@@ -38,6 +38,7 @@ class FanTable:
     bonus_win_seven: bool
     bonus_win_kong_replacement: bool
     bonus_win_at_deal: bool
+    bonus_win_hand: BonusWinHand
     chicken: bool
     switches: Switches
     vals: tuple[int, ...]
@@ -94,6 +95,9 @@ def _compile(rs: Ruleset) -> FanTable:
         earthly_after_dealer_kong=rs.earthly_after_dealer_kong,
         bonus_win_decline=rs.bonus_win_decline,
         bonus_set_played=FanId.BONUS_SET in values,
+        bonus_set_adds_seat_bonus=rs.bonus_set_adds_seat_bonus,
+        nine_gates_with_melds=rs.nine_gates_with_melds,
+        mixed_terminals_all_honours=rs.mixed_terminals_all_honours,
     )
     excl = rs.exclusions_in_force()
     enabled = [PATTERNS[f] for f in FanId if f in values and f is not FanId.CHICKEN]
@@ -108,6 +112,7 @@ def _compile(rs: Ruleset) -> FanTable:
         bonus_win_seven=rs.bonus_win_seven,
         bonus_win_kong_replacement=rs.bonus_win_kong_replacement,
         bonus_win_at_deal=rs.bonus_win_at_deal is DealBonusWin.HEAVENLY_EARTHLY,
+        bonus_win_hand=rs.bonus_win_hand,
         chicken=FanId.CHICKEN in values,
         switches=sw,
         vals=tuple(values.get(f, 0) for f in FANS),
