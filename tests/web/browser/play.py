@@ -53,8 +53,10 @@ def answer_prompt(
             drawn = page.locator("#myhand button.tilebtn.drawn:not([disabled])")
             target = drawn.first if drawn.count() else tiles.last
             key = target.get_attribute("data-key")
+            raised = target.get_attribute("aria-pressed") == "true"
             target.click()
-            page.locator(f"#myhand button[data-key='{key}']").click()
+            if not raised:
+                page.locator(f"#myhand button[data-key='{key}']").click()
         return True
     return False
 

@@ -13,7 +13,6 @@ form.addEventListener("submit", async (e) => {
     rules: { preset: fd.get("preset") },
     length: fd.get("length"),
     bots: [level, level, level],
-    hints: fd.get("hints") === "on",
   };
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;

@@ -210,7 +210,7 @@ function applyEvent(ev) {
     case "win": case "exhaustive_draw": case "hand_end": v.phase = "over"; break;
     default: break;
   }
-  if (S.deadWall !== null) v.tiles_left = 144 - S.deadWall - drawnTiles(v);
+  v.tiles_left = 144 - (S.deadWall ?? 0) - drawnTiles(v);
 }
 
 function updateStandings(standings) {

@@ -1,0 +1,80 @@
+"""Pages in a real Chromium: each language, phone and desktop, language switch, calculator, offline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hkmahjong.server.i18n import LANGS, tr
+
+from ..scriptcheck import foreign_chars, visible_text
+from .conftest import Server, shot
+
+pytestmark = pytest.mark.browser
+
+PAGES = {
+    "home": "/",
+    "rules": "/rules",
+    "tutorial": "/tutorial",
+    "calculator": "/calculator",
+    "practice": "/practice",
+    "login": "/login",
+    "register": "/register",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_page_in_each_language_on_desktop_and_phone(new_page: Any, lang: str) -> None:
+    for phone in (False, True):
+        page = new_page(lang=lang, phone=phone)
+        for name, path in PAGES.items():
+            page.goto(path)
+            page.wait_for_load_state("networkidle")
+            assert page.evaluate("document.documentElement.lang") == lang
+            bad = foreign_chars(visible_text(page.content(), lang), lang)
+            assert not bad, f"{path} [{lang}] shows {sorted(bad)}"
+            if phone:
+                overflow = page.evaluate(
+                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                assert overflow <= 1, f"{path} [{lang}] is {overflow}px wider than a phone"
+            shot(page, f"{name}-{lang}-{'phone' if phone else 'desktop'}")
+
+
+def test_language_switch_is_remembered(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/rules")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+    page.click("a[data-lang='en']")
+    page.wait_for_url("**/rules")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.goto("/")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("h1").first.inner_text() == tr("en", "brand")
+    page.click("a[data-lang='zh-Hans']")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+
+
+def test_offline_page_when_the_parlor_is_unreachable(new_page: Any, server: Server) -> None:
+    page = new_page(lang="en", phone=True)
+    page.goto("/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.context.set_offline(True)
+    page.goto("/rules")
+    assert tr("en", "offline_text") in page.inner_text("[data-testid=offline-text]")
+    shot(page, "offline-en-phone")
+    page.context.set_offline(False)
+
+
+def test_manifest_is_linked_and_installable(new_page: Any) -> None:
+    page = new_page(lang="en")
+    page.goto("/")
+    href = page.get_attribute("link[rel=manifest]", "href")
+    manifest = page.evaluate(f"fetch({href!r}).then(r => r.json())")
+    assert manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        ok = page.evaluate(f"fetch({icon['src']!r}).then(r => r.ok)")
+        assert ok

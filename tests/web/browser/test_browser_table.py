@@ -1,0 +1,54 @@
+"""The table in a real Chromium: a guest plays a practice hand to its breakdown, in two languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hkmahjong.server.i18n import tr
+
+from ..scriptcheck import foreign_chars, visible_text
+from .conftest import shot
+from .play import RESULT, play_until_result
+
+pytestmark = pytest.mark.browser
+
+
+def start_practice(page: Any, length: str = "one-hand", level: str = "easy") -> str:
+    """Open the practice page from the lobby as a guest, start a table; returns its URL."""
+    page.goto("/")
+    page.click("[data-testid=practice-link]")
+    page.wait_for_url("**/practice")
+    page.check(f"input[name=bots][value={level}]")
+    page.check(f"input[name=length][value={length}]")
+    page.click("[data-testid=practice-start]")
+    page.wait_for_url("**/table/**")
+    page.locator("#myhand button.tilebtn").first.wait_for()
+    return str(page.url)
+
+
+def check_script(page: Any, lang: str) -> None:
+    bad = foreign_chars(visible_text(page.content(), lang), lang)
+    assert not bad, f"table [{lang}] shows {sorted(bad)}"
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "en"])
+def test_guest_plays_a_practice_hand_to_its_breakdown(new_page: Any, lang: str) -> None:
+    page = new_page(lang=lang)
+    start_practice(page)
+    assert page.locator("#myhand button.tilebtn").count() in (13, 14)
+    assert page.locator("[data-testid=wall]").inner_text()
+    shot(page, f"table-start-{lang}-desktop")
+    check_script(page, lang)
+    play_until_result([page], keyboard=(lang == "en"))
+    result = page.locator(RESULT)
+    text = result.inner_text()
+    if page.locator("[data-testid=win]").count():
+        assert page.locator("[data-testid=breakdown] li").count() >= 1
+        assert tr(lang, "t_payments") in text
+    else:
+        assert tr(lang, "t_drawn_hand") in text
+    assert page.locator("[data-testid=standings]").first.is_visible()
+    check_script(page, lang)
+    shot(page, f"table-result-{lang}-desktop", full_page=True)
