@@ -52,3 +52,45 @@ def test_guest_plays_a_practice_hand_to_its_breakdown(new_page: Any, lang: str) 
     assert page.locator("[data-testid=standings]").first.is_visible()
     check_script(page, lang)
     shot(page, f"table-result-{lang}-desktop", full_page=True)
+
+
+def register(page: Any, name: str, password: str = "correct horse 1") -> None:
+    page.goto("/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.fill("input[name=confirm]", password)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("[data-testid=user-name]").inner_text() == name
+
+
+def test_register_log_out_and_log_in(new_page: Any) -> None:
+    page = new_page(lang="en")
+    register(page, "ann")
+    shot(page, "home-registered-en-desktop")
+    page.click("form[action='/logout'] button")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("[data-testid=user-name]").count() == 0
+    page.goto("/login")
+    page.fill("input[name=name]", "ann")
+    page.fill("input[name=password]", "wrong password")
+    page.click("form button[type=submit]")
+    page.locator("[data-testid=form-error]").wait_for()
+    assert tr("en", "err_bad_login") in page.inner_text("[data-testid=form-error]")
+    page.fill("input[name=name]", "ann")
+    page.fill("input[name=password]", "correct horse 1")
+    page.click("form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("[data-testid=user-name]").inner_text() == "ann"
+
+
+def test_names_are_escaped_at_the_table(new_page: Any) -> None:
+    page = new_page(lang="en")
+    evil = "<img src=x onerror=alert(1)>"
+    page.goto("/register")
+    page.fill("input[name=name]", evil[:20])
+    page.fill("input[name=password]", "correct horse 1")
+    page.fill("input[name=confirm]", "correct horse 1")
+    page.click("form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("img[src=x]").count() == 0
