@@ -18,7 +18,7 @@ from pwdlib import PasswordHash
 from hkmahjong import __version__
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.server import auth, health, pages, tables, ws
+from hkmahjong.server import api, auth, health, pages, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.limits import BodySizeLimit
@@ -90,6 +90,7 @@ def create_app(
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(health.router)
     app.include_router(auth.router)
+    app.include_router(api.router)
     app.include_router(tables.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
