@@ -94,3 +94,62 @@ def test_names_are_escaped_at_the_table(new_page: Any) -> None:
     page.click("form button[type=submit]")
     page.wait_for_load_state("networkidle")
     assert page.locator("img[src=x]").count() == 0
+
+
+def online_table(pages: list[Any], names: list[str]) -> str:
+    """Register each page's player, open an online table from the first, seat the others, fill
+    the rest with bots; returns the table id."""
+    for page, name in zip(pages, names, strict=True):
+        register(page, name)
+    host = pages[0]
+    created = host.evaluate(
+        """async () => {
+            const csrf = document.querySelector('input[name=csrf]').value;
+            const r = await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
+              headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({kind: 'online', rules: {preset: 'parlor'}, length: 'one-hand',
+                                    stake: 100, private: false})});
+            return [r.status, await r.json()];
+        }"""
+    )
+    assert created[0] in (200, 201), created
+    table_id = created[1]["id"]
+    for page in pages[1:]:
+        page.goto("/")
+        page.locator(f"[data-join='{table_id}']").click()
+        page.wait_for_url(f"**/table/{table_id}")
+    if len(pages) < 4:
+        status = host.evaluate(
+            """async (id) => {
+                const csrf = document.querySelector('input[name=csrf]').value;
+                const r = await fetch(`/api/tables/${id}/bots`, {method: 'POST',
+                  credentials: 'same-origin',
+                  headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+                  body: JSON.stringify({level: 'easy'})});
+                return r.status;
+            }""",
+            table_id,
+        )
+        assert status in (200, 201, 204)
+    for page in pages:
+        if "/table/" not in page.url:
+            page.goto(f"/table/{table_id}")
+        page.locator("#myhand button.tilebtn").first.wait_for(timeout=60_000)
+    return str(table_id)
+
+
+@pytest.mark.parametrize("players", [2])
+def test_browsers_at_one_online_table_play_a_hand_with_claims(new_page: Any, players: int) -> None:
+    langs = ["en", "zh-Hant", "zh-Hans", "en"][:players]
+    pages = [new_page(lang=lang, phone=(i == 1)) for i, lang in enumerate(langs)]
+    online_table(pages, [f"p{players}x{i}" for i in range(players)])
+    for i, page in enumerate(pages):
+        shot(page, f"online{players}-start-{i}-{langs[i]}")
+    play_until_result(pages, claim=True)
+    melds = sum(pages[0].locator(f"[data-testid=melds-{r}] .meld").count() for r in range(4))
+    assert melds >= 1, "nobody claimed a tile in the whole hand"
+    for i, page in enumerate(pages):
+        check_script(page, langs[i])
+        shot(page, f"online{players}-result-{i}-{langs[i]}", full_page=True)
+    totals = [pages[0].locator(f"[data-testid=jade-{r}]").inner_text() for r in range(4)]
+    assert len(totals) == 4
