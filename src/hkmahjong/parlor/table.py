@@ -180,6 +180,7 @@ class Table:
         clock: Clock | None = None,
         ledger: LedgerStore | None = None,
         on_change: Callable[[Table], None] | None = None,
+        epoch: str | None = None,
     ) -> None:
         self.row = row
         self.config = TableConfig.from_json(row.config)
@@ -189,7 +190,7 @@ class Table:
         self.ledger = ledger
         self.on_change = on_change
         self.status = row.status
-        self.epoch = secrets.token_urlsafe(6)
+        self.epoch = epoch or secrets.token_urlsafe(6)
         self.runner: MatchRunner | None = None
         self.seq = 0
         self.queue: asyncio.Queue[_Msg] = asyncio.Queue()

@@ -141,7 +141,7 @@ async def table_socket(ws: WebSocket, public_id: str) -> None:
         await ws.close(4403, "you are not seated at this table")
         return
     conn = WsConnection(ws)
-    bucket = TokenBucket()
+    bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
     table.connect(player, conn)
     first = True
     try:
@@ -179,10 +179,8 @@ async def table_socket(ws: WebSocket, public_id: str) -> None:
 
 async def _drain(conn: WsConnection) -> None:
     """Let queued frames (a close) go out, then stop the writer."""
-    for _ in range(50):
-        if conn.queue.empty() or conn.writer.done():
-            break
-        await asyncio.sleep(0.01)
+    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+        await asyncio.wait_for(asyncio.shield(conn.writer), 2.0)
     await conn.finish()
     if conn.ws.client_state is WebSocketState.CONNECTED:
         with contextlib.suppress(Exception):
@@ -198,7 +196,7 @@ async def lobby_socket(ws: WebSocket) -> None:
         return
     lobby = lobby_of(ws)
     conn = WsConnection(ws)
-    bucket = TokenBucket()
+    bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
     lobby.watch(conn)
     try:
         while True:

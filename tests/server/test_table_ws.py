@@ -1,0 +1,207 @@
+"""The table websocket in-process: Origin check, seats, rate limit, the lobby socket, and a fuzzer
+of random and mutated frames (zero server errors, zero state changes from invalid input)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from tests.server.conftest import cheap_argon2
+
+from hkmahjong.server import ws as ws_module
+from hkmahjong.server.app import create_app
+from hkmahjong.server.settings import Settings
+
+
+@pytest.fixture
+def app_client(settings: Settings) -> Iterator[TestClient]:
+    app = create_app(settings, password_hash=cheap_argon2())
+    with TestClient(app, base_url="http://testserver") as client:
+        yield client
+
+
+def guest(client: TestClient) -> dict[str, str]:
+    client.cookies.clear()
+    token = client.get("/api/me").json()["csrf"]
+    r = client.post("/guest", data={"csrf": token}, follow_redirects=False)
+    assert r.status_code == 303
+    return dict(client.cookies.items())
+
+
+def practice(client: TestClient) -> str:
+    token = client.get("/api/me").json()["csrf"]
+    r = client.post(
+        "/api/tables",
+        json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+        headers={"X-CSRF-Token": token},
+    )
+    assert r.status_code == 200, r.text
+    return str(r.json()["id"])
+
+
+def read_until(ws: Any, kind: str, limit: int = 500) -> list[dict[str, Any]]:
+    out = []
+    for _ in range(limit):
+        msg = ws.receive_json()
+        out.append(msg)
+        if msg["t"] == kind:
+            return out
+    raise AssertionError(f"no {kind} in {out[-5:]}")
+
+
+def test_origin_seat_and_session_are_checked(app_client: TestClient) -> None:
+    guest(app_client)
+    table = practice(app_client)
+    with (
+        app_client.websocket_connect(
+            f"/ws/table/{table}", headers={"Origin": "http://evil.example"}
+        ) as ws,
+        pytest.raises(WebSocketDisconnect) as info,
+    ):
+        ws.receive_text()
+    assert info.value.code == 4403
+    with (
+        app_client.websocket_connect("/ws/table/nope") as ws,
+        pytest.raises(WebSocketDisconnect) as info,
+    ):
+        ws.receive_text()
+    assert info.value.code == 4404
+    guest(app_client)  # another guest: not seated at that table
+    with (
+        app_client.websocket_connect(f"/ws/table/{table}") as ws,
+        pytest.raises(WebSocketDisconnect) as info,
+    ):
+        ws.receive_text()
+    assert info.value.code == 4403
+    app_client.cookies.clear()
+    with (
+        app_client.websocket_connect(f"/ws/table/{table}") as ws,
+        pytest.raises(WebSocketDisconnect) as info,
+    ):
+        ws.receive_text()
+    assert info.value.code == 4401
+
+
+def test_rate_limit_refuses_then_closes(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over the rate: rate_limited errors; far over it (5x the rate refused in a second): 1008."""
+    monkeypatch.setattr(ws_module, "RATE_PER_SECOND", 2.0)
+    monkeypatch.setattr(ws_module, "RATE_BURST", 5.0)
+    guest(app_client)
+    table = practice(app_client)
+    with app_client.websocket_connect(
+        f"/ws/table/{table}", headers={"Origin": "http://testserver"}
+    ) as ws:
+        ws.send_json({"t": "hello", "proto": 1})
+        assert ws.receive_json()["t"] == "snapshot"
+        for _ in range(30):
+            ws.send_json({"t": "ping"})
+        codes = []
+        with pytest.raises(WebSocketDisconnect) as info:
+            for _ in range(30):
+                msg = ws.receive_json()
+                codes.append(msg.get("code", msg["t"]))
+        assert codes.count("rate_limited") >= 5
+        assert info.value.code == 1008
+
+
+def test_lobby_socket_lists_open_tables(app_client: TestClient) -> None:
+    with app_client.websocket_connect("/ws/lobby") as ws:
+        first = ws.receive_json()
+        assert first["t"] == "lobby" and first["tables"] == []
+        ws.send_json({"t": "ping"})
+        assert ws.receive_json() == {"t": "pong"}
+        ws.send_text("{")
+        assert ws.receive_json()["code"] == "bad_json"
+
+
+def _mutations(rng: random.Random, prompt_v: int) -> Iterator[str]:
+    valid: list[dict[str, Any]] = [
+        {"t": "act", "action": "discard 1m", "v": prompt_v, "id": "x"},
+        {"t": "act", "action": "pass", "v": prompt_v},
+        {"t": "hello", "proto": 1},
+        {"t": "sit_back"},
+        {"t": "ready"},
+        {"t": "ping"},
+        {"t": "hint"},
+    ]
+    junk: list[Any] = [None, True, -1, 2**60, 1.5, "", "x" * 70, [], {}, {"a": 1}, "碰" * 30]
+    for _ in range(400):
+        kind = rng.random()
+        if kind < 0.15:
+            yield "".join(chr(rng.randrange(1, 0x3000)) for _ in range(rng.randrange(0, 40)))
+        elif kind < 0.2:
+            yield json.dumps(rng.choice(junk))
+        else:
+            msg = dict(rng.choice(valid))
+            op = rng.randrange(5)
+            keys = list(msg)
+            if op == 0 and len(keys) > 1:
+                del msg[rng.choice(keys[1:])]
+            elif op == 1:
+                msg[rng.choice(keys)] = rng.choice(junk)
+            elif op == 2:
+                msg[rng.choice(["extra", "V", "t2", "id"])] = rng.choice(junk)
+            elif op == 3 and "v" in msg:
+                msg["v"] = prompt_v + rng.choice([-2, -1, 1, 5])
+            elif op == 4 and "action" in msg:
+                msg["action"] = rng.choice(
+                    ["pung", "kong", "win", "chow 123m", "discard 9z", "discard", "self_draw", "🀄"]
+                )
+            text = json.dumps(msg)
+            if rng.random() < 0.1:
+                text = text[: rng.randrange(len(text))]
+            yield text
+
+
+def test_fuzzed_frames_change_nothing_and_never_break_the_server(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ws_module, "RATE_PER_SECOND", 10_000.0)
+    monkeypatch.setattr(ws_module, "RATE_BURST", 10_000.0)
+    guest(app_client)
+    table_id = practice(app_client)
+    table = app_client.app.state.lobby.get(table_id)  # type: ignore[attr-defined]
+    with app_client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        ws.send_json({"t": "hello", "proto": 1})
+        snapshot = ws.receive_json()
+        prompt = snapshot["prompt"]
+        if prompt is None:
+            prompt = next(m for m in read_until(ws, "prompt") if m["t"] == "prompt")
+        legal = {item["action"] for item in prompt["legal"]}
+        seq = table.seq
+        replies = 0
+        for frame in _mutations(random.Random(14), prompt["v"]):
+            try:
+                parsed = json.loads(frame)
+            except ValueError:
+                parsed = None
+            if (
+                isinstance(parsed, dict)
+                and parsed.get("t") == "act"
+                and parsed.get("v") == prompt["v"]
+                and parsed.get("action") in legal
+                and set(parsed) <= {"t", "action", "v", "id"}
+                and (parsed.get("id") is None or isinstance(parsed.get("id"), str))
+            ):
+                continue  # a valid decision: not invalid input
+            ws.send_text(frame)
+            ws.send_json({"t": "ping"})
+            for msg in read_until(ws, "pong"):
+                if msg["t"] == "pong":
+                    break
+                replies += 1
+                assert msg["t"] in ("error", "hint", "synced", "snapshot"), (frame, msg)
+                if msg["t"] == "error":
+                    assert msg["code"] != "internal", (frame, msg)
+            assert table.seq == seq, frame
+        assert replies > 300
+        ws.send_json({"t": "act", "action": sorted(legal)[0], "v": prompt["v"]})
+        got = read_until(ws, "done")
+        assert got[-1]["by"] == "you"
