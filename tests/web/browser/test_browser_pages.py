@@ -78,3 +78,50 @@ def test_manifest_is_linked_and_installable(new_page: Any) -> None:
     for icon in manifest["icons"]:
         ok = page.evaluate(f"fetch({icon['src']!r}).then(r => r.ok)")
         assert ok
+
+
+def test_calculator_scores_a_clicked_hand(new_page: Any) -> None:
+    page = new_page(lang="en")
+    page.goto("/calculator")
+    for code in [
+        "1m",
+        "2m",
+        "3m",
+        "2m",
+        "3m",
+        "4m",
+        "4p",
+        "5p",
+        "6p",
+        "7s",
+        "8s",
+        "9s",
+        "5s",
+        "5s",
+    ]:
+        page.click(f"#palette button[data-tile='{code}']")
+    assert page.locator("[data-testid=calc-concealed] img").count() == 14
+    page.check("input[name=self_drawn]")
+    page.click("#calc-score")
+    result = page.locator("[data-testid=calc-result]")
+    result.wait_for(state="visible")
+    # 平糊 1 + 自摸 1 + 門前清 1 + 無花 1 (W2 正統 一番 each) = 4 fan; half-spicy 4 fan = 8 each.
+    assert tr("en", "example_total", n=4) in result.inner_text()
+    items = page.locator("[data-testid=calc-items] li").all_inner_texts()
+    assert any("All chows" in i for i in items) and any("Self-drawn" in i for i in items)
+    assert tr("en", "pay_self_each", n=8) in result.inner_text()
+    shot(page, "calculator-result-en-desktop", full_page=True)
+
+
+def test_calculator_says_why_a_hand_is_no_win(new_page: Any) -> None:
+    page = new_page(lang="zh-Hant")
+    page.goto("/calculator")
+    for code in ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5s", "5s"]:
+        page.click(f"#palette button[data-tile='{code}']")
+    page.check("input[name=target][value=pung]")
+    page.click("#palette button[data-tile='2p']")
+    page.check("input[name=target][value=bonus]")
+    page.click("#palette button[data-tile='3f']")
+    page.click("#calc-score")
+    page.locator("[data-testid=calc-not-win]").wait_for()
+    assert tr("zh-Hant", "reason_below_minimum_fan") in page.inner_text("[data-testid=calc-result]")
