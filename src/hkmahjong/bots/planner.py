@@ -8,6 +8,7 @@ from hkmahjong.bots.base import Situation
 from hkmahjong.bots.evaluate import pung_shanten, shanten_all, useful_count
 from hkmahjong.bots.routes import Route, RouteSpec, make_route, route_specs
 from hkmahjong.rules import FanId, Ruleset
+from hkmahjong.rules.memo import IdentityMemo
 from hkmahjong.scoring.payment import share_for
 
 __all__ = [
@@ -100,14 +101,13 @@ def route_waits(s: Situation, counts: list[int], route: Route) -> int:
     return total
 
 
-_SHARES: dict[tuple[int, int], float] = {}
+_SHARES: IdentityMemo[Ruleset, float] = IdentityMemo(limit=4096)
 
 
 def _share(fan: int, ruleset: Ruleset) -> float:
-    key = (id(ruleset), fan)
-    v = _SHARES.get(key)
+    v = _SHARES.get(ruleset, fan)
     if v is None:
-        v = _SHARES[key] = float(share_for(max(fan, 0), ruleset))
+        v = _SHARES.put(ruleset, fan, float(share_for(max(fan, 0), ruleset)))
     return v
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from hkmahjong.bots.evaluate import pung_shanten, shanten_all
 from hkmahjong.hand import Meld, MeldKind
 from hkmahjong.rules import FanId, Ruleset
+from hkmahjong.rules.memo import IdentityMemo
 from hkmahjong.tiles import Tile, Wind
 
 __all__ = ["Route", "RouteContext", "plan_routes", "value_honours"]
@@ -65,19 +66,16 @@ class RouteContext:
     def static(self) -> _Static:
         """What does not change between the candidate discards of one decision (computed once)."""
         if self._static is None:
-            key = (self.melds, self.bonus, self.seat, self.prevailing, id(self.ruleset))
-            st = _STATICS.get(key)
-            if st is None or st.ruleset is not self.ruleset:
-                if len(_STATICS) > 4096:
-                    _STATICS.clear()
-                    _SPECS.clear()
-                st = _STATICS[key] = _Static.of(self)
+            key = (self.melds, self.bonus, self.seat, self.prevailing)
+            st = _STATICS.get(self.ruleset, key)
+            if st is None:
+                st = _STATICS.put(self.ruleset, key, _Static.of(self))
             object.__setattr__(self, "_static", st)
         assert self._static is not None
         return self._static
 
 
-_STATICS: dict[tuple[object, ...], _Static] = {}
+_STATICS: IdentityMemo[Ruleset, _Static] = IdentityMemo(limit=4096)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -205,16 +203,14 @@ def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:
 def route_specs(counts: Sequence[int], ctx: RouteContext) -> list[RouteSpec]:
     """Every plausible route as plain tuples (the fast form of :func:`plan_routes`)."""
     st = ctx.static
-    key = (id(st), tuple(counts))
-    found = _SPECS.get(key)
+    key = tuple(counts)
+    found = _SPECS.get(st, key)
     if found is None:
-        if len(_SPECS) > 50_000:
-            _SPECS.clear()
-        found = _SPECS[key] = _route_specs(counts, ctx, st)
+        found = _SPECS.put(st, key, _route_specs(counts, ctx, st))
     return found
 
 
-_SPECS: dict[tuple[int, tuple[int, ...]], list[RouteSpec]] = {}
+_SPECS: IdentityMemo[_Static, list[RouteSpec]] = IdentityMemo(limit=50_000)
 
 
 def _route_specs(counts: Sequence[int], ctx: RouteContext, st: _Static) -> list[RouteSpec]:

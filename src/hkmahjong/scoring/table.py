@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hkmahjong.rules.fan import FanId
+from hkmahjong.rules.memo import IdentityMemo
 from hkmahjong.rules.ruleset import BonusWinHand, DealBonusWin, LastTileRule, Ruleset
 from hkmahjong.scoring.patterns import (
     FAN_INDEX,
@@ -62,18 +63,14 @@ class FanTable:
         return v if self.limit is None else min(v, self.limit)
 
 
-_CACHE: dict[int, tuple[Ruleset, FanTable]] = {}
+_CACHE: IdentityMemo[Ruleset, FanTable] = IdentityMemo(limit=256)
 
 
 def table_for(ruleset: Ruleset) -> FanTable:
     """The compiled :class:`FanTable` of ``ruleset`` (cached per ruleset object)."""
-    hit = _CACHE.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    table = _compile(ruleset)
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    _CACHE[id(ruleset)] = (ruleset, table)
+    table = _CACHE.get(ruleset)
+    if table is None:
+        table = _CACHE.put(ruleset, None, _compile(ruleset))
     return table
 
 
