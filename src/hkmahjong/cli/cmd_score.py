@@ -69,6 +69,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--discarder", metavar="S", help="seat that discarded (or kong declarer)")
     parser.add_argument("--liable", metavar="S", help="seat liable to pay the whole win (包牌)")
     parser.add_argument(
+        "--liable-half",
+        action="store_true",
+        help="落地: the --liable seat pays only half of the discarder's amount (C)",
+    )
+    parser.add_argument(
         "--kong-discarder",
         metavar="S",
         help="出槓: seat that discarded the tile of the exposed kong whose replacement won",
@@ -125,11 +130,18 @@ def _context(args: argparse.Namespace) -> WinContext:
 
 
 def _extras(args: argparse.Namespace, rules: Ruleset, ctx: WinContext) -> dict[str, Any]:
-    """--kong-discarder, --co-winner and --balances checked as the batch fields are.
+    """--liable-half, --kong-discarder, --co-winner and --balances checked as the batch fields are.
 
     :raises MahjongError: naming the flag and what is allowed.
     """
     obj: dict[str, Any] = {}
+    if args.liable_half:
+        if not args.liable or ctx.self_drawn:
+            raise MahjongError(
+                "--liable-half (落地: the liable seat pays half the discard) needs --liable S "
+                "and a win on a discard"
+            )
+        obj["liable_half_discard"] = True
     if args.kong_discarder:
         obj["kong_discarder_seat"] = args.kong_discarder
     if args.co_winner:

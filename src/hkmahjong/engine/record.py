@@ -12,7 +12,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +20,11 @@ import hkmahjong
 from hkmahjong.engine.actions import Action
 from hkmahjong.engine.events import Event, EventKind, FalseWinRecord, HandOutcome
 from hkmahjong.engine.match import Amount, HandResult, Match, MatchError
+from hkmahjong.engine.settle import settle_records
 from hkmahjong.engine.state import HandState
 from hkmahjong.errors import MahjongError
 from hkmahjong.hand.meld import MeldKind
 from hkmahjong.rules import PRESETS, Ruleset, get_preset, loads_ruleset, ruleset_to_toml
-from hkmahjong.scoring.payment import Settlement, settle_false_win, settle_win
 from hkmahjong.tiles import Wind, format_tiles
 
 __all__ = [
@@ -529,62 +529,28 @@ def match_result(
 ) -> HandResult:
     """The hand's result for ``match``: in a match until bankruptcy, payers pay what they hold.
 
-    The hand is settled by the engine without balances; when a payer cannot cover, each win and
-    each false win (詐糊) is settled again, in order, through the payments' ``balances`` argument
-    (RULES.md §9, §11, P: a payer who cannot cover pays what it holds). Who fed an exposed kong
-    whose replacement won (出槓) comes from the win record; ``events`` are a fallback for outcomes
-    built without it.
+    The hand is settled by the engine without balances; when a payer cannot cover, the hand's
+    wins and false wins (詐糊) are settled again, in order, by the one settlement
+    (:func:`~hkmahjong.engine.settle.settle_records`, ``scoring.payment.settle_hand``) with the
+    seats' balances (RULES.md §9, §11, P: a payer who cannot cover pays what it holds). Who fed
+    an exposed kong whose replacement won (出槓) comes from the win record; ``events`` are a
+    fallback for outcomes built without it.
     """
     result = result_of(outcome)
     balances = match.seat_balances()
     if balances is None or all(balances[s] + result.deltas[s] >= 0 for s in Wind):
         return result
-    running: dict[Wind, Amount] = dict(balances)
-    total: dict[Wind, Amount] = dict.fromkeys(Wind, 0)
-    settlements: list[Settlement] = []
-    for win in outcome.wins:
-        feeder = win.kong_discarder
-        if feeder is None and win.context.kong_replacement:
-            feeder = _kong_feeder(events, win.seat)
-        settlements.append(
-            settle_win(
-                win.result,
-                winner=win.seat,
-                discarder=win.discarder,
-                self_drawn=win.self_drawn,
-                ruleset=ruleset,
-                liable=win.liable,
-                liable_half_discard=win.liable_half_discard,
-                robbed_kong=win.context.robbing_kong,
-                kong_discarder=feeder,
-                balances=running,
-            )
-        )
-        _accumulate(settlements[-1], total, running)
+    wins = [
+        replace(win, kong_discarder=_kong_feeder(events, win.seat))
+        if win.kong_discarder is None and win.context.kong_replacement
+        else win
+        for win in outcome.wins
+    ]
     false_wins = outcome.false_wins or tuple(
         FalseWinRecord(seat, self_drawn=True) for seat in outcome.false_winners
     )
-    for fw in false_wins:
-        settlements.append(
-            settle_false_win(
-                fw.seat,
-                ruleset,
-                self_drawn=fw.self_drawn,
-                would_be_discarder=fw.would_be_discarder,
-                balances=running,
-            )
-        )
-        _accumulate(settlements[-1], total, running)
-    deltas = (total[Wind.EAST], total[Wind.SOUTH], total[Wind.WEST], total[Wind.NORTH])
-    return HandResult(deltas, result.winners, result.drawn, result.false_winners)
-
-
-def _accumulate(
-    settlement: Settlement, total: dict[Wind, Amount], running: dict[Wind, Amount]
-) -> None:
-    for seat, delta in settlement.deltas.items():
-        total[seat] += delta
-        running[seat] += delta
+    settled = settle_records(wins, false_wins, ruleset, balances=balances)
+    return HandResult(settled.as_tuple(), result.winners, result.drawn, result.false_winners)
 
 
 def _kong_feeder(events: Sequence[Event] | None, winner: Wind) -> Wind | None:

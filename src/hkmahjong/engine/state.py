@@ -41,6 +41,7 @@ from hkmahjong.engine.events import (
     Visibility,
     WinRecord,
 )
+from hkmahjong.engine.settle import settle_records
 from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.engine.wall import (
     DEAL_POSITIONS,
@@ -57,7 +58,6 @@ from hkmahjong.hand.meld import Meld, MeldKind
 from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.scoring import ScoreResult, WinContext, score_hand
 from hkmahjong.scoring.liability import LiabilityTrigger, decide_liability, triggers_for_claim
-from hkmahjong.scoring.payment import Settlement, settle_false_win, settle_win
 from hkmahjong.scoring.result import NoWinReason
 from hkmahjong.tiles import Tile, Wind, is_thirteen_orphans
 
@@ -1231,7 +1231,6 @@ class HandState:
 
     def _settle(self) -> HandOutcome:
         rs = self.ruleset
-        total: Settlement = Settlement.from_lines(())
         wins: list[WinRecord] = []
         for spec in self.win_specs:
             s = int(spec["seat"])
@@ -1254,20 +1253,7 @@ class HandState:
                 tiles_left=int(spec["tiles_left"]),
                 discarder_last_claim_turn=last_claim if last_claim >= 0 else None,
             )
-            liable = decision.liable
             kd = int(spec["kong_discarder"])
-            settlement = settle_win(
-                res,
-                winner=_W[s],
-                discarder=None if disc is None else _W[disc],
-                self_drawn=disc is None,
-                ruleset=rs,
-                liable=liable,
-                liable_half_discard=decision.half_discard,
-                robbed_kong=bool(spec["robbed"]),
-                kong_discarder=_W[kd] if kd >= 0 else None,
-            )
-            total = total + settlement
             wins.append(
                 WinRecord(
                     _W[s],
@@ -1275,32 +1261,25 @@ class HandState:
                     hand,
                     ctx,
                     res,
-                    liable,
+                    decision.liable,
                     liable_half_discard=decision.half_discard,
                     kong_discarder=_W[kd] if kd >= 0 else None,
                 )
             )
-        false_winners: list[Wind] = []
-        false_wins: list[FalseWinRecord] = []
-        for spec in self.false_specs:
-            s = int(spec["seat"])
-            disc = spec["discarder"]
-            record = FalseWinRecord(
-                _W[s], bool(spec["self_drawn"]), None if disc is None else _W[disc]
+        false_wins = [
+            FalseWinRecord(
+                _W[int(spec["seat"])],
+                bool(spec["self_drawn"]),
+                None if spec["discarder"] is None else _W[spec["discarder"]],
             )
-            total = total + settle_false_win(
-                record.seat,
-                rs,
-                self_drawn=record.self_drawn,
-                would_be_discarder=record.would_be_discarder,
-            )
-            false_winners.append(_W[s])
-            false_wins.append(record)
+            for spec in self.false_specs
+        ]
+        total = settle_records(wins, false_wins, rs)
         d = total.as_tuple()
         return HandOutcome(
             deltas=(d[0], d[1], d[2], d[3]),
             wins=tuple(wins),
-            false_winners=tuple(false_winners),
+            false_winners=tuple(f.seat for f in false_wins),
             drawn=self.drawn,
             lines=tuple(line.text() for line in total.lines),
             false_wins=tuple(false_wins),

@@ -100,6 +100,7 @@ CONTEXT_KEYS = (
     "kong_discarder_seat",
     "co_winner_seats",
     "balances",
+    "liable_half_discard",
 )
 """The keys of ``context``: BATCH_FORMATS.md's, then our settlement additions."""
 
@@ -266,6 +267,7 @@ def payment_json(
     winner: Wind | None,
     discarder: Wind | None,
     liable: Wind | None,
+    liable_half_discard: bool = False,
     robbed_kong: bool = False,
     kong_discarder: Wind | None = None,
     co_winners: tuple[Wind, ...] = (),
@@ -273,8 +275,16 @@ def payment_json(
 ) -> dict[str, Any] | None:
     """The ``payment`` object (share amounts, and ``settlement`` when the seats are known).
 
+    The settlement is the one the engine makes (``scoring.payment.settle_hand``).
+
     :raises PaymentError: when the seats do not fit the kind of win (a MahjongError).
+    :raises BatchError: for ``liable_half_discard`` without a liable seat and a discard win.
     """
+    if liable_half_discard and (liable is None or self_drawn):
+        raise BatchError(
+            "context.liable_half_discard (落地: the liable seat pays half the discard) needs "
+            "liable_seat and a win on a discard"
+        )
     if not result.valid_win:
         return None
     full_flush = any(i.fan_id.value == "FULL_FLUSH" for i in result.items)
@@ -289,6 +299,7 @@ def payment_json(
             self_drawn=self_drawn,
             ruleset=ruleset,
             liable=liable,
+            liable_half_discard=liable_half_discard,
             robbed_kong=robbed_kong,
             kong_discarder=kong_discarder if self_drawn else None,
             co_winners=co_winners,
@@ -559,7 +570,8 @@ def settlement_extras(
 ) -> dict[str, Any]:
     """The optional settlement fields of a batch ``context``, as :func:`payment_json` keywords.
 
-    ``kong_discarder_seat`` (出槓), ``co_winner_seats`` (一炮多響) and ``balances`` (破產 cap).
+    ``kong_discarder_seat`` (出槓), ``co_winner_seats`` (一炮多響), ``balances`` (破產 cap) and
+    ``liable_half_discard`` (C 落地: the liable seat pays half of the discarder's amount).
 
     :raises BatchError: naming the field and what is allowed.
     """
@@ -574,6 +586,7 @@ def settlement_extras(
         "kong_discarder": kong_w,
         "co_winners": _co_winner_seats(ctx_obj.get("co_winner_seats"), ruleset, ctx.robbing_kong),
         "balances": _balances(ctx_obj.get("balances")),
+        "liable_half_discard": _field(ctx_obj, "liable_half_discard", bool, "context.") or False,
     }
 
 

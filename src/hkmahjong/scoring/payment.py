@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -34,6 +34,7 @@ from hkmahjong.rules.payment import (
 from hkmahjong.tiles import Wind
 
 __all__ = [
+    "FalseWinClaim",
     "PaymentError",
     "PaymentLine",
     "RulesLike",
@@ -42,6 +43,7 @@ __all__ = [
     "WinClaim",
     "payment_summary",
     "settle_false_win",
+    "settle_hand",
     "settle_staked_match",
     "settle_win",
     "settle_win_fan",
@@ -50,6 +52,7 @@ __all__ = [
     "share_jade",
     "share_points",
     "table_stake",
+    "win_claim",
 ]
 
 
@@ -255,16 +258,45 @@ def table_stake(ruleset: RulesLike) -> int:
 
 
 # -- wins --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WinClaim:
-    """One winner of a discard (一炮多響) or of a robbed kong, with its fan and any liable seat."""
+    """一糊: one win to settle — who, its fan, off whom, who is liable (包牌), who else won.
+
+    The typed win record that :func:`settle_hand` (the one settlement) takes; the engine, the
+    record's bankruptcy re-settlement and the calculator all build these.
+    """
 
     winner: Wind
     fan: int
     is_limit: bool = False
     full_flush: bool = False
     liable: Wind | None = None
+    """包牌: the seat that pays the whole win (from :func:`~hkmahjong.scoring.liability.decide_liability`)."""
     liable_half_discard: bool = False
+    """The liable seat pays only half of the discarder's amount (C 落地)."""
+    discarder: Wind | None = None
+    """Who discarded the winning tile (or declared the robbed kong); None for a self-draw."""
+    robbed_kong: bool = False
+    """搶槓: ``discarder`` is the kong's declarer."""
+    kong_discarder: Wind | None = None
+    """出槓: who discarded the tile of the exposed kong whose replacement won (a self-draw)."""
+    co_winners: frozenset[Wind] = frozenset()
+    """一炮多響: the other seats that won on the same discard or robbed kong (they pay nothing)."""
+
+    @property
+    def self_drawn(self) -> bool:
+        """自摸 (also 花糊 and a win on a kong replacement): no discarder."""
+        return self.discarder is None
+
+
+@dataclass(frozen=True, slots=True)
+class FalseWinClaim:
+    """詐糊: a false win to settle — the offender, self-drawn or on whose discard, the claimed fan."""
+
+    offender: Wind
+    self_drawn: bool
+    would_be_discarder: Wind | None = None
+    claimed_fan: int | None = None
 
 
 _Obligation = tuple[Wind, Wind, int, str, str]
@@ -276,19 +308,19 @@ def _check_seat(seat: object, what: str) -> Wind:
     return seat
 
 
-def _win_obligations(
-    claim: WinClaim,
-    *,
-    discarder: Wind | None,
-    self_drawn: bool,
-    rules: RulesLike,
-    robbed_kong: bool,
-    kong_discarder: Wind | None,
-) -> list[_Obligation]:
+def _win_obligations(claim: WinClaim, rules: RulesLike) -> list[_Obligation]:
     payment = rules.payment
     winner = _check_seat(claim.winner, "winner")
+    discarder, robbed_kong, kong_discarder = (
+        claim.discarder,
+        claim.robbed_kong,
+        claim.kong_discarder,
+    )
+    self_drawn = discarder is None and not robbed_kong
     share = _share(claim.fan, claim.is_limit, rules, claim.full_flush)
     liable = claim.liable
+    if liable is not None and liable in claim.co_winners:
+        liable = None  # a seat that won this hand too pays no one (decision, docs/payment.md)
     how_zh, how_en = ("自摸", "self-draw") if self_drawn else ("出銃", "discard")
     if robbed_kong:
         if self_drawn:
@@ -399,6 +431,160 @@ def _apply(
     return Settlement.from_lines(lines)
 
 
+def settle_hand(
+    wins: Sequence[WinClaim],
+    ruleset: RulesLike,
+    *,
+    false_wins: Sequence[FalseWinClaim] = (),
+    balances: Mapping[Wind, int | float] | None = None,
+) -> Settlement:
+    """結算一局: THE settlement of a hand — its wins, then its false wins (詐糊), as payment lines.
+
+    Every settlement goes through here: the engine's hand end, the record's bankruptcy
+    re-settlement, the calculator (``hkmj score`` and the batch) and :func:`settle_win`,
+    :func:`settle_wins` and :func:`settle_false_win`. Several wins are one discard's or one
+    robbed kong's (一炮多響): they must share the discarder, are paid in turn order after it, and
+    each winner is a co-winner of the others — under 半銃 a co-winner pays no other winner
+    *(decision: it won this hand too)*; a win's ``co_winners`` may also name winners whose own
+    payment is not settled here (the calculator's ``--co-winner``). Payers of one win pay in
+    turn order after its winner (the discarder first). With ``balances`` (破產, when
+    ``payment.bankrupt_cap``) a payer pays at most what it holds at that moment, so earlier
+    payments are made in full first.
+
+    :raises PaymentError: when the seats do not fit the kinds of win, for a seat that wins
+        twice, or for several wins that are not one discard's.
+    """
+    others_of = _co_winner_sets(wins)
+    obligations: list[_Obligation] = []
+    for claim in _in_turn_order(wins):
+        others = others_of[claim.winner]
+        if others != claim.co_winners:
+            claim = replace(claim, co_winners=others)
+        obligations += [ob for ob in _win_obligations(claim, ruleset) if ob[0] not in others]
+    for fw in false_wins:
+        obligations += _false_win_obligations(fw, ruleset)
+    return _apply(obligations, ruleset.payment, balances)
+
+
+def _co_winner_sets(wins: Sequence[WinClaim]) -> dict[Wind, frozenset[Wind]]:
+    """Each winner's checked co-winners: its own ``co_winners`` and the other wins given."""
+    seats = [_check_seat(c.winner, "winner") for c in wins]
+    if len(set(seats)) != len(seats):
+        raise PaymentError(f"a seat wins twice in one hand: {[s.letter for s in seats]}")
+    if len(wins) > 1:
+        first = wins[0]
+        for c in wins:
+            if c.discarder is None or c.discarder is not first.discarder:
+                raise PaymentError(
+                    "several wins in one hand must all be on one discard or one robbed kong "
+                    f"(一炮多響); got discarders {[_letter(w.discarder) for w in wins]}"
+                )
+            if c.robbed_kong is not first.robbed_kong:
+                raise PaymentError("several winners of one discard: all rob the kong or none")
+    out: dict[Wind, frozenset[Wind]] = {}
+    for c in wins:
+        co = frozenset(_check_seat(s, "co_winner") for s in c.co_winners)
+        co |= frozenset(seats) - {c.winner}
+        if co:
+            if c.discarder is None and not c.robbed_kong:
+                raise PaymentError(
+                    "a self-draw has no co-winners (一炮多響 is for a discard or robbed kong)"
+                )
+            if c.winner in co:
+                raise PaymentError(f"co_winners lists the winner {c.winner.letter} itself")
+            if c.discarder is not None and c.discarder in co:
+                raise PaymentError(
+                    f"the discarder {c.discarder.letter} cannot also win on its discard"
+                )
+        out[c.winner] = co
+    return out
+
+
+def _letter(seat: Wind | None) -> str:
+    return "-" if seat is None else seat.letter
+
+
+def _in_turn_order(wins: Sequence[WinClaim]) -> list[WinClaim]:
+    """Several winners of one discard in turn order after the discarder (one win as it is)."""
+    if len(wins) < 2:
+        return list(wins)
+    discarder = wins[0].discarder
+    assert discarder is not None
+    return sorted(wins, key=lambda c: (c.winner - discarder) % 4)
+
+
+def win_claim(
+    result: ScoredHand,
+    *,
+    winner: Wind,
+    discarder: Wind | None,
+    self_drawn: bool,
+    liable: Wind | None = None,
+    liable_half_discard: bool = False,
+    robbed_kong: bool = False,
+    kong_discarder: Wind | None = None,
+    co_winners: Iterable[Wind] = (),
+) -> WinClaim:
+    """The :class:`WinClaim` of a scored win (``ScoreResult``) and its seats.
+
+    :raises PaymentError: when ``result`` is not a valid win or the seats do not fit it.
+    """
+    if not result.valid_win:
+        raise PaymentError(f"not a valid win ({result.reason}): nothing to pay")
+    return _claim(
+        result.total_fan,
+        result.is_limit,
+        winner=winner,
+        discarder=discarder,
+        self_drawn=self_drawn,
+        full_flush=FanId.FULL_FLUSH in result.fan_ids,
+        liable=liable,
+        liable_half_discard=liable_half_discard,
+        robbed_kong=robbed_kong,
+        kong_discarder=kong_discarder,
+        co_winners=co_winners,
+    )
+
+
+def _claim(
+    fan: int,
+    is_limit: bool,
+    *,
+    winner: Wind,
+    discarder: Wind | None,
+    self_drawn: bool,
+    full_flush: bool,
+    liable: Wind | None,
+    liable_half_discard: bool,
+    robbed_kong: bool,
+    kong_discarder: Wind | None,
+    co_winners: Iterable[Wind],
+) -> WinClaim:
+    """A :class:`WinClaim` from the keyword form, checking that ``self_drawn`` fits the seats."""
+    if self_drawn and robbed_kong:
+        raise PaymentError("a robbed kong (搶槓) is not a self-draw: pass self_drawn=False")
+    if self_drawn and discarder is not None:
+        raise PaymentError(
+            f"a self-draw has no discarder, but discarder={_letter(discarder)} was given"
+        )
+    if not self_drawn and discarder is None:
+        if robbed_kong:
+            raise PaymentError("a robbed kong (搶槓) needs the kong declarer's seat as discarder")
+        raise PaymentError("a win on a discard needs the discarder's seat")
+    return WinClaim(
+        _check_seat(winner, "winner"),
+        fan,
+        is_limit,
+        full_flush,
+        liable,
+        liable_half_discard,
+        discarder=discarder,
+        robbed_kong=robbed_kong,
+        kong_discarder=kong_discarder,
+        co_winners=frozenset(co_winners),
+    )
+
+
 def settle_win_fan(
     fan: int,
     is_limit: bool,
@@ -417,49 +603,30 @@ def settle_win_fan(
     balances: Mapping[Wind, int | float] | None = None,
     co_winners: Iterable[Wind] = (),
 ) -> Settlement:
-    """結算一糊: settle one win from its fan total (plain arguments; see :func:`settle_win`).
+    """結算一糊: settle one win from its fan total (plain arguments; :func:`settle_hand` does it).
 
-    Payers pay in turn order after the winner (the discarder first), which decides who is
-    short when ``balances`` run out. ``discarder`` is the kong declarer for a robbed kong; ``kong_discarder`` whoever discarded the
-    tile of an exposed kong whose replacement won (出槓); ``liable`` the seat that pays the whole
-    win (包牌, from :func:`hkmahjong.scoring.liability.decide_liability`); ``co_winners`` the other
-    seats that won on the same discard or robbed the same kong (一炮多響): as in
-    :func:`settle_wins`, they pay this winner nothing.
+    ``discarder`` is the kong declarer for a robbed kong; ``kong_discarder`` whoever discarded
+    the tile of an exposed kong whose replacement won (出槓); ``liable`` the seat that pays the
+    whole win (包牌, from :func:`hkmahjong.scoring.liability.decide_liability`); ``co_winners``
+    the other seats that won on the same discard or robbed the same kong (一炮多響): they pay
+    this winner nothing.
 
     :raises PaymentError: when the seats do not fit the kind of win.
     """
-    rules = _Rules(min_fan, limit, payment)
-    claim = WinClaim(
-        _check_seat(winner, "winner"), fan, is_limit, full_flush, liable, liable_half_discard
-    )
-    others = _co_winners(co_winners, winner=winner, discarder=discarder, self_drawn=self_drawn)
-    obligations = _win_obligations(
-        claim,
+    claim = _claim(
+        fan,
+        is_limit,
+        winner=winner,
         discarder=discarder,
         self_drawn=self_drawn,
-        rules=rules,
+        full_flush=full_flush,
+        liable=liable,
+        liable_half_discard=liable_half_discard,
         robbed_kong=robbed_kong,
         kong_discarder=kong_discarder,
+        co_winners=co_winners,
     )
-    return _apply([ob for ob in obligations if ob[0] not in others], payment, balances)
-
-
-def _co_winners(
-    seats: Iterable[Wind], *, winner: Wind, discarder: Wind | None, self_drawn: bool
-) -> frozenset[Wind]:
-    """The checked set of co-winners of one discard (一炮多響)."""
-    out = frozenset(_check_seat(s, "co_winner") for s in seats)
-    if not out:
-        return out
-    if self_drawn:
-        raise PaymentError(
-            "a self-draw has no co-winners (一炮多響 is for a discard or robbed kong)"
-        )
-    if winner in out:
-        raise PaymentError(f"co_winners lists the winner {winner.letter} itself")
-    if discarder is not None and discarder in out:
-        raise PaymentError(f"the discarder {discarder.letter} cannot also win on its discard")
-    return out
+    return settle_hand([claim], _Rules(min_fan, limit, payment), balances=balances)
 
 
 def settle_win(
@@ -476,29 +643,22 @@ def settle_win(
     balances: Mapping[Wind, int | float] | None = None,
     co_winners: Iterable[Wind] = (),
 ) -> Settlement:
-    """結算一糊: what each seat pays or receives for a scored win under the table's rules.
+    """結算一糊: what each seat pays or receives for a scored win (through :func:`settle_hand`).
 
     :raises PaymentError: when ``result`` is not a valid win or the seats do not fit it.
     """
-    if not result.valid_win:
-        raise PaymentError(f"not a valid win ({result.reason}): nothing to pay")
-    return settle_win_fan(
-        result.total_fan,
-        result.is_limit,
+    claim = win_claim(
+        result,
         winner=winner,
         discarder=discarder,
         self_drawn=self_drawn,
-        payment=ruleset.payment,
-        min_fan=ruleset.min_fan,
-        limit=ruleset.limit,
-        full_flush=FanId.FULL_FLUSH in result.fan_ids,
         liable=liable,
         liable_half_discard=liable_half_discard,
         robbed_kong=robbed_kong,
         kong_discarder=kong_discarder,
-        balances=balances,
         co_winners=co_winners,
     )
+    return settle_hand([claim], ruleset, balances=balances)
 
 
 def settle_wins(
@@ -509,36 +669,18 @@ def settle_wins(
     robbed_kong: bool = False,
     balances: Mapping[Wind, int | float] | None = None,
 ) -> Settlement:
-    """一炮多響: several winners on one discard (or robbing one kong), each paid separately.
-
-    Wins are paid in turn order after the discarder; with ``balances`` a payer who runs out pays
-    the earlier winners first. Under half gun a co-winner does not pay the other winners' one
-    share *(decision: it won this hand too)*.
+    """一炮多響: several winners on one discard (or robbing one kong), through :func:`settle_hand`.
 
     :raises PaymentError: for no winner, a repeated winner, or the discarder among the winners.
     """
     if not claims:
         raise PaymentError("settle_wins needs at least one winner")
-    seats = [c.winner for c in claims]
-    if len(set(seats)) != len(seats):
-        raise PaymentError(f"a seat wins twice on one discard: {[s.letter for s in seats]}")
-    ordered = sorted(claims, key=lambda c: (c.winner - discarder) % 4)
-    winners = set(seats)
-    obligations: list[_Obligation] = []
-    for claim in ordered:
-        obligations += [
-            ob
-            for ob in _win_obligations(
-                claim,
-                discarder=discarder,
-                self_drawn=False,
-                rules=ruleset,
-                robbed_kong=robbed_kong,
-                kong_discarder=None,
-            )
-            if ob[0] not in winners
-        ]
-    return _apply(obligations, ruleset.payment, balances)
+    _check_seat(discarder, "discarder")
+    return settle_hand(
+        [replace(c, discarder=discarder, robbed_kong=robbed_kong) for c in claims],
+        ruleset,
+        balances=balances,
+    )
 
 
 # -- false wins --------------------------------------------------------------------------------
@@ -564,10 +706,19 @@ def settle_false_win(
 ) -> Settlement:
     """詐糊: the offender compensates the other three by the table's penalty (RULES.md §11).
 
+    Settled through :func:`settle_hand`.
+
     :raises PaymentError: when a discard false win under the W1/W2 half-gun penalty has no
         would-be discarder, or the seats clash.
     """
+    claim = FalseWinClaim(offender, self_drawn, would_be_discarder, claimed_fan)
+    return settle_hand((), ruleset, false_wins=[claim], balances=balances)
+
+
+def _false_win_obligations(claim: FalseWinClaim, ruleset: RulesLike) -> list[_Obligation]:
     payment = ruleset.payment
+    offender, self_drawn = claim.offender, claim.self_drawn
+    would_be_discarder, claimed_fan = claim.would_be_discarder, claim.claimed_fan
     offender = _check_seat(offender, "offender")
     others = [offender.next(k) for k in (1, 2, 3)]  # paid in turn order after the offender
     if would_be_discarder is not None:
@@ -622,8 +773,7 @@ def settle_false_win(
         share = _share(fan, is_limit, ruleset)
         amounts = dict.fromkeys(others, _discard_amount(share, payment))
         zh, en = f"詐糊：按 {fan} 番賠", f"false win: paid at {fan} fan"
-    obligations = [(offender, seat, amounts[seat], zh, en) for seat in others]
-    return _apply(obligations, payment, balances)
+    return [(offender, seat, amounts[seat], zh, en) for seat in others]
 
 
 # -- staked matches (ML) -----------------------------------------------------------------------
