@@ -6,6 +6,10 @@ table can produce is 雞糊's ½ share; each payment is then rounded up to whole
 the half), and a table that wants exact halves sets ``unit = 2``. Rounding happens per payment
 before any liable player takes payments over, so a settlement always sums to zero.
 
+:func:`settle_hand` is the one settlement: the engine (through ``engine.settle``), the record's
+bankruptcy re-settlement and the calculator all end there, and every ``settle_*`` function below
+builds its typed records (:class:`WinClaim`, :class:`FalseWinClaim`) and calls it.
+
 >>> from hkmahjong.tiles import Wind
 >>> s = settle_win_fan(3, False, winner=Wind.SOUTH, discarder=None, self_drawn=True,
 ...                    payment=PaymentRules.parlor(), min_fan=3, limit=10)
