@@ -44,6 +44,7 @@ CLI_CASES: dict[str, tuple[list[str], str]] = {
     "--kong-discarder": ([HAND14, "--kong-discarder", "E"], "--kong-discarder (出槓)"),
     "--co-winner": ([HAND14, "--co-winner", "W"], "--co-winner: 'parlor' plays 截糊"),
     "--balances": ([HAND14, "--balances", "E=1,S=1,W=1,N=1"], "--balances cannot apply"),
+    "--liable-half": ([HAND14, "--discarder", "E", "--liable-half"], "--liable-half"),
     "--lang": ([HAND14, "--json", "--lang", "en"], "--lang does not apply to --json"),
     "--json": (["--jsonl", "{F}", "--json"], "--json does not apply"),
     "--self-drawn": (["--jsonl", "{F}", "--self-drawn"], "--self-drawn does not apply"),
@@ -161,6 +162,10 @@ BATCH_CASES: dict[str, tuple[dict[str, object], str]] = {
     "balances": (
         {"hand": HAND14, "context": {"balances": {"E": 1, "S": 1, "W": 1, "N": 1}}},
         "balances cannot apply",
+    ),
+    "liable_half_discard": (
+        {"hand": HAND14, "context": {"discarder_seat": "E", "liable_half_discard": True}},
+        "liable_half_discard",
     ),
     "last_tile": (
         {"hand": HAND14, "context": {"special": ["last_tile"]}, "rules": W1_LAST},
