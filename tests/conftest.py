@@ -27,3 +27,13 @@ def load_script(relpath: str, name: str) -> ModuleType:
 def script() -> Callable[[str, str], ModuleType]:
     """:func:`load_script` for tests: ``script("tools/golden.py", "golden_tool")``."""
     return load_script
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Each test gets its own hkmj data directory (save secret, saved points), never the user's."""
+    path = tmp_path_factory.mktemp("hkmj-data")
+    monkeypatch.setenv("HKMJ_DATA_DIR", str(path))
+    return path

@@ -60,7 +60,7 @@ def _visible_buttons(app: object) -> set[str]:
 
 
 def _east_melds(game: ParlorGame) -> list[tuple[MeldKind, Tile]]:
-    view = game.state.view(Wind.EAST)
+    view = game.runner.view(Wind.EAST)
     return [(m.kind, m.first) for m in view.melds[Wind.EAST]]
 
 
@@ -94,12 +94,12 @@ async def test_kong_claim_on_discard(kit: ModuleType) -> None:
         await kit.settle(pilot)
         await pilot.press("enter")
         await kit.settle(pilot)
-        left_before = game.state.view(Wind.EAST).tiles_left
+        left_before = game.runner.view(Wind.EAST).tiles_left
         await pilot.press("k")
         await kit.settle(pilot)
         assert _east_melds(game) == [(MeldKind.KONG, Tile.P5)]
         assert app.options.mode == "turn"
-        assert game.state.view(Wind.EAST).tiles_left == left_before - 1  # the replacement
+        assert game.runner.view(Wind.EAST).tiles_left == left_before - 1  # the replacement
 
 
 @pilot_test
@@ -176,7 +176,7 @@ async def test_win_on_discard_shows_breakdown(kit: ModuleType) -> None:
         await pilot.press("w")
         await kit.settle(pilot)
         assert isinstance(app.screen, HandEndScreen)
-        outcome = game.state.outcome
+        outcome = game.runner.outcome
         assert outcome is not None and outcome.winners == (Wind.EAST,)
         fan_ids = outcome.wins[0].result.fan_ids
         assert FanId.SMALL_DRAGONS in fan_ids
@@ -209,7 +209,7 @@ async def test_self_drawn_win(kit: ModuleType) -> None:
         assert str(app.query_one("#btn-win", Button).label) == "自摸"
         await pilot.click("#btn-win")
         await kit.settle(pilot)
-        outcome = game.state.outcome
+        outcome = game.runner.outcome
         assert outcome is not None and outcome.wins[0].self_drawn
         assert FanId.SELF_DRAWN in outcome.wins[0].result.fan_ids
         assert all(outcome.deltas[s] < 0 for s in (Wind.SOUTH, Wind.WEST, Wind.NORTH))
@@ -283,7 +283,7 @@ async def test_mouse_selects_then_discards(kit: ModuleType) -> None:
         tile = hand.tiles[target]
         await pilot.click(HandView, offset=offset)
         await kit.settle(pilot)
-        assert game.state.view(Wind.EAST).discards[Wind.EAST][0] is tile
+        assert game.runner.view(Wind.EAST).discards[Wind.EAST][0] is tile
 
 
 @pilot_test
@@ -300,7 +300,7 @@ async def test_claim_timer_counts_down_then_passes(kit: ModuleType) -> None:
         await _wait_for_timer(pilot, app)
         await kit.settle(pilot)
         assert _east_melds(game) == []
-        view = game.state.view(Wind.EAST)
+        view = game.runner.view(Wind.EAST)
         assert view.discards[Wind.SOUTH][0] is Tile.P5
 
 
@@ -394,7 +394,7 @@ async def test_robbing_the_kong_prompt(kit: ModuleType) -> None:
         assert _visible_buttons(app) >= {"win", "pass"}
         await pilot.press("w")
         await kit.settle(pilot)
-        outcome = game.state.outcome
+        outcome = game.runner.outcome
         assert outcome is not None and outcome.winners == (Wind.EAST,)
         assert FanId.ROBBING_KONG in outcome.wins[0].result.fan_ids
         assert outcome.wins[0].discarder is Wind.SOUTH  # the kong declarer pays
@@ -434,7 +434,7 @@ async def test_two_winners_on_one_discard(kit: ModuleType) -> None:
         await kit.settle(pilot)
         await pilot.press("enter")
         await kit.settle(pilot)
-        outcome = game.state.outcome
+        outcome = game.runner.outcome
         assert outcome is not None and outcome.winners == (Wind.SOUTH, Wind.WEST)
         assert isinstance(app.screen, HandEndScreen)
         body = str(app.screen.body)
@@ -467,7 +467,7 @@ async def test_game_keys_wait_while_a_popup_is_open(kit: ModuleType) -> None:
         await kit.settle(pilot)
         assert not isinstance(app.screen, HintScreen)
         assert _east_melds(game) == []
-        assert game.state.view(Wind.EAST).discards[Wind.SOUTH][0] is Tile.P5
+        assert game.runner.view(Wind.EAST).discards[Wind.SOUTH][0] is Tile.P5
 
 
 @pilot_test
@@ -485,4 +485,4 @@ async def test_enter_after_a_click_still_discards(kit: ModuleType) -> None:
         await pilot.press("enter")
         await kit.settle(pilot)
         assert not isinstance(app.screen, HintScreen)
-        assert len(game.state.view(Wind.EAST).discards[Wind.EAST]) == 1
+        assert len(game.runner.view(Wind.EAST).discards[Wind.EAST]) == 1

@@ -50,7 +50,7 @@ def test_full_seeded_hand_through_the_ui(kit: ModuleType, seed: str) -> None:
     app = ParlorApp(game, renderer=game.renderer, bot_delay=0)
     keys = asyncio.run(_play_until_hand_end(app, kit))
     assert keys > 0
-    outcome = game.state.outcome
+    outcome = game.runner.outcome
     assert outcome is not None and sum(outcome.deltas) == 0
     human_actions = [a for a in game.record.hands[0].actions if a.seat is Wind.EAST]
     assert len(human_actions) >= min(keys, 1)

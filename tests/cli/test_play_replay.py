@@ -46,9 +46,9 @@ def test_frames_follow_the_record(finished_record: tuple[Path, ParlorGame]) -> N
     assert len(frames) == 1 + len(actions)
     last = frames[-1].table
     assert all(seat.concealed is not None for seat in last.seats)
-    final = game.state.view(last.me)
+    final = game.runner.view(last.me)
     assert last.seats[last.me].discards == final.discards[last.me]
-    outcome = game.state.outcome
+    outcome = game.runner.outcome
     assert outcome is not None
     assert [s.score for s in last.seats] == [float(d) for d in outcome.deltas]
     assert actions[0].action.split()[0] in frames[1].caption

@@ -34,7 +34,7 @@ from hkmahjong.engine.state import HandState
 from hkmahjong.engine.view import PlayerView
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
-from hkmahjong.tiles import Wind
+from hkmahjong.tiles import Tile, Wind
 
 __all__ = ["HandEnd", "MatchRunner", "StepResult"]
 
@@ -87,6 +87,9 @@ class MatchRunner:
     builds :attr:`record`; every record line appears in exactly one step's ``lines`` (the header
     in the first hand start's), so their concatenation is ``record.dumps()``. Not thread-safe:
     one caller (a table's actor) drives it.
+
+    ``walls(hand_number)`` (tests, tutorials) may stack a hand's wall (in draw order) instead of
+    shuffling it from the hand seed; a record of such a hand does not verify.
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class MatchRunner:
         match_seed: bytes,
         *,
         physical_table: bool = False,
+        walls: Callable[[int], list[Tile] | None] | None = None,
     ) -> None:
         if not isinstance(match_seed, bytes | bytearray) or not match_seed:
             raise MahjongError(f"the match seed must be non-empty bytes, not {match_seed!r}")
@@ -103,6 +107,7 @@ class MatchRunner:
         self.ruleset = ruleset
         self._seed = bytes(match_seed)
         self.physical_table = physical_table
+        self.walls = walls
         self.record = GameRecord(
             rules_spec(ruleset),
             match.config_json(),
@@ -224,6 +229,7 @@ class MatchRunner:
             seed=self._hand_seed,
             prevailing_wind=match.prevailing,
             hand_number=match.hand_number,
+            wall=None if self.walls is None else self.walls(match.hand_number),
             physical_table=self.physical_table,
         )
         self._seats = (
@@ -313,6 +319,7 @@ class MatchRunner:
         *,
         name: str = "record",
         before_action: Callable[[MatchRunner, Wind, Action], None] | None = None,
+        on_step: Callable[[MatchRunner, StepResult], None] | None = None,
     ) -> MatchRunner:
         """The runner of a partial (or complete) record, replayed step by step to where it stops.
 
@@ -321,7 +328,8 @@ class MatchRunner:
         digest is required) and settings, each hand's commitment and deal, each action and the
         digest of its events, each hand end (seed, result, digest) and the footer.
         ``before_action(runner, seat, action)`` is called before each recorded action is applied
-        (e.g. to let a bot make the same decision again, so its own random state goes on).
+        (e.g. to let a bot make the same decision again, so its own random state goes on), and
+        ``on_step(runner, step)`` after each step (hand start or action), as in live play.
 
         :raises RecordError: naming the first line that does not parse, is illegal, or differs
             from the replay (e.g. an action whose ``ev`` digest does not match); or the line after
@@ -355,7 +363,10 @@ class MatchRunner:
         for hand in record.hands:
             if runner.match_over:
                 raise RecordError(f"hand {hand.number} after the match was over", hand.line, name)
-            check.take_all(runner.start_hand().lines)
+            start = runner.start_hand()
+            check.take_all(start.lines)
+            if on_step is not None:
+                on_step(runner, start)
             for act in hand.actions:
                 try:
                     action = Action.from_text(act.action)
@@ -365,6 +376,8 @@ class MatchRunner:
                 except MahjongError as exc:
                     raise RecordError(f"hand {hand.number}: {exc}", act.line, name) from None
                 check.take_all(step.lines)
+                if on_step is not None:
+                    on_step(runner, step)
             if hand.seed is not None and runner.in_hand:
                 raise RecordError(
                     f"hand {hand.number} ends here but the replayed hand is not over",

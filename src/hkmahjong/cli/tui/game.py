@@ -1,19 +1,19 @@
 """The parlor's game (牌局): a :class:`Match` of engine hands, one human seat and three bots.
 
-This is the only module of the parlor that talks to the engine. It keeps the match (dealer
-rotation, wind rounds, ledger), the current :class:`HandState`, the bots, and the log of every
-action, which is what a save file holds: replaying the log on the same seed rebuilds the match.
+This is the only module of the parlor that talks to the engine. The match itself (hands, dealer
+rotation, ledger, the record) is the engine's :class:`MatchRunner`; this module adds the bots, the
+human's options, the screens' data, and the save file: the record plus a sealed key (``save.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import hmac
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from hkmahjong.cli.tui.controller import GameController
 from hkmahjong.cli.tui.i18n import tr
@@ -28,22 +28,28 @@ from hkmahjong.cli.tui.model import (
     WinScore,
 )
 from hkmahjong.cli.tui.render import TileRenderer
-from hkmahjong.engine import Action, ActionKind, Event, Phase, PlayerView
+from hkmahjong.cli.tui.save import (
+    SaveError,
+    install_secret,
+    key_path,
+    line_chain,
+    new_save_id,
+    read_key,
+    saved_point,
+    write_save,
+)
+from hkmahjong.engine import Action, ActionKind, Phase, PlayerView
+from hkmahjong.engine.events import HandOutcome
 from hkmahjong.engine.match import Match, MatchLength
+from hkmahjong.engine.players import check_choice
 from hkmahjong.engine.record import (
-    ActionRecord,
     GameRecord,
-    HandRecord,
     commitment,
-    digest_of,
-    hand_seed,
-    match_result,
     new_match_seed,
     rules_from_spec,
-    rules_spec,
     seed_from_text,
 )
-from hkmahjong.engine.state import HandState
+from hkmahjong.engine.runner import HandEnd, MatchRunner, StepResult
 from hkmahjong.errors import IllegalActionError, InvalidHandError, MahjongError
 from hkmahjong.hand import Hand, shanten, useful_tiles, waits
 from hkmahjong.rules import Ruleset
@@ -51,7 +57,6 @@ from hkmahjong.scoring import WinContext, score_hand
 from hkmahjong.tiles import Tile, Wind
 
 __all__ = [
-    "SAVE_FORMAT",
     "BotLike",
     "ParlorGame",
     "SaveError",
@@ -60,9 +65,6 @@ __all__ = [
     "length_from_option",
     "table_snapshot",
 ]
-
-SAVE_FORMAT = "hkmj-parlor-key"
-SAVE_VERSION = 1
 
 _LENGTHS = {
     "east": MatchLength.EAST_ROUND,
@@ -75,10 +77,6 @@ _LENGTHS = {
 _BANKRUPT_START = 500
 ADVISOR_LEVEL = "strong"
 """The strong bot whose suggestion the hint shows."""
-
-
-class SaveError(MahjongError):
-    """A save file that cannot be read or does not fit this game."""
 
 
 class BotLike(Protocol):
@@ -111,10 +109,11 @@ class _Logged:
 
 
 class ParlorGame(GameController):
-    """A match for the parlor: ``Match`` + ``HandState`` + bots, seen from human player 0.
+    """A match for the parlor: the engine's :class:`MatchRunner` + bots, seen from human player 0.
 
-    The game keeps its :class:`GameRecord` (牌譜) as it goes: every hand's commitment, each action
-    with the digest of its events, and each finished hand's seed and result.
+    The runner keeps the match and its :class:`GameRecord` (牌譜) as it goes: every hand's
+    commitment, each action with the digest of its events, and each finished hand's seed and
+    result. ``save_id`` names this match's saves on this install (``save.py``).
     """
 
     def __init__(
@@ -129,6 +128,8 @@ class ParlorGame(GameController):
         advisor: Callable[[PlayerView, Sequence[Action]], tuple[Action, str]] | None = None,
         renderer: TileRenderer | None = None,
         walls: Callable[[int], list[Tile] | None] | None = None,
+        save_id: str | None = None,
+        start: bool = True,
     ) -> None:
         self.ruleset = ruleset
         self.walls = walls
@@ -146,11 +147,12 @@ class ParlorGame(GameController):
         else:
             self.bots = {p: bot_factory(opponents, _bot_seed(match_seed, p)) for p in (1, 2, 3)}
         self.advisor = advisor or _default_advisor(match_seed, ruleset)
-        self.record = GameRecord(rules_spec(ruleset), match.config_json(), commitment(match_seed))
+        self.runner = MatchRunner(match, ruleset, match_seed, walls=walls)
+        self.save_id = save_id or new_save_id()
         self.log: list[_Logged] = []
         self.history: list[str] = []
-        self.recorded = False
-        self.state = self._new_hand()
+        if start:
+            self._start_hand()
 
     @classmethod
     def new(
@@ -190,29 +192,25 @@ class ParlorGame(GameController):
         )
 
     # --- hands ------------------------------------------------------------------------------
-    def _new_hand(self) -> HandState:
-        self.recorded = False
-        self.hand_index = self.match.hand_number
-        self.repeat = self.match.repeat
-        self.seat_players = tuple(self.match.player_at(seat) for seat in Wind)
-        self.hand_seed = hand_seed(self.match_seed, self.match.hand_number)
-        state = HandState.new(
-            self.ruleset,
-            seed=self.hand_seed,
-            prevailing_wind=self.match.prevailing,
-            hand_number=self.match.hand_number,
-            wall=self.walls(self.match.hand_number) if self.walls is not None else None,
-        )
-        self.hand_events: list[Event] = list(state.initial_events)
-        self.hand_record = HandRecord(
-            self.match.hand_number,
-            self.match.dealer,
-            self.match.prevailing,
-            commitment(self.hand_seed),
-            digest_of(self.hand_events),
-        )
-        self.record.hands.append(self.hand_record)
-        return state
+    @property
+    def record(self) -> GameRecord:
+        """The match's record (牌譜) so far, as the runner builds it."""
+        return self.runner.record
+
+    def _start_hand(self) -> None:
+        self._on_step(self.runner, self.runner.start_hand())
+
+    def _on_step(self, runner: MatchRunner, step: StepResult) -> None:
+        """Follow a step of the runner (live, or replayed when resuming): log, seats, history."""
+        self.runner, self.match = runner, runner.match
+        if step.seat is None or step.action is None:
+            self.hand_index = step.hand_number
+            self.repeat = self.match.repeat
+            self.seat_players = tuple(runner.player_at(seat) for seat in Wind)
+            return
+        self.log.append(_Logged(self.hand_index, step.seat, step.action.text))
+        if step.hand_end is not None:
+            self._hand_ended(step.hand_end)
 
     @property
     def human_seat(self) -> Wind:
@@ -231,9 +229,9 @@ class ParlorGame(GameController):
     def table(self) -> TableInfo:
         """The table from the human seat's view (every hand revealed once the hand is over)."""
         me = self.human_seat
-        view = self.state.view(me)
+        view = self.runner.view(me)
         table = table_snapshot(
-            self.state,
+            self.runner.view,
             me,
             names=[self.match.players[p] for p in self.seat_players],
             humans=[p == 0 for p in self.seat_players],
@@ -245,7 +243,7 @@ class ParlorGame(GameController):
             last_discard=self._last_discard(view),
             ruleset=self.ruleset.name,
             length=self.match.length.zh,
-            reveal=self.state.is_over,
+            reveal=self.runner.hand_over,
         )
         return replace(table, last_action=self._last_action(me))
 
@@ -271,13 +269,13 @@ class ParlorGame(GameController):
 
     def options(self) -> Options:
         """The human's legal actions grouped for the keys and buttons."""
-        if self.state.is_over:
+        if self.runner.hand_over:
             return Options(mode="match_over" if self.match_over() else "hand_over")
         if not self.human_to_act():
             return Options(mode="wait")
         me = self.human_seat
-        legal = self.state.legal_actions(me)
-        view = self.state.view(me)
+        legal = self.runner.legal(me)
+        view = self.runner.view(me)
         discard: dict[Tile, object] = {}
         kongs: dict[Tile, object] = {}
         chows: list[ClaimChoice] = []
@@ -317,7 +315,7 @@ class ParlorGame(GameController):
 
     def human_to_act(self) -> bool:
         """The human must decide and no bot is still deciding in the same window."""
-        to_act = self.state.to_act
+        to_act = self.runner.to_act
         me = self.human_seat
         return me in to_act and all(s == me for s in to_act)
 
@@ -334,60 +332,46 @@ class ParlorGame(GameController):
             self._apply(self.human_seat, action)
 
     def _apply(self, seat: Wind, action: Action) -> None:
-        events = self.state.apply(seat, action)
-        self.hand_events.extend(events)
-        self.hand_record.actions.append(ActionRecord(seat, action.text, digest_of(events)))
-        self.log.append(_Logged(self.hand_index, seat, action.text))
+        self._on_step(self.runner, self.runner.apply(seat, action))
 
     def bot_step(self) -> bool:
-        """The first bot still to act chooses and plays; True unless it passed unseen."""
+        """The first bot still to act chooses and plays; True unless it passed unseen.
+
+        :raises IllegalActionError: when the bot's choice is not legal (never replaced).
+        """
         with self._lock:
             return self._bot_step()
 
     def _bot_step(self) -> bool:
-        for seat in self.state.to_act:
+        for seat in self.runner.to_act:
             player = self.player_at(seat)
             if player == 0:
                 continue
-            legal = self.state.legal_actions(seat)
-            choice = self.bots[player].choose(self.state.view(seat), legal)
-            if choice not in legal:
-                choice = legal[0]
+            legal = self.runner.legal(seat)
+            bot = self.bots[player]
+            choice = check_choice(
+                bot.choose(self.runner.view(seat), legal), legal, f"{bot!r} at {seat.letter}"
+            )
             self._apply(seat, choice)
             return choice.kind is not ActionKind.PASS
         return False
 
     def hand_over(self) -> bool:
         """Whether the hand has ended."""
-        return self.state.is_over
+        return self.runner.hand_over
 
-    def _record_hand(self) -> None:
-        if self.recorded:
-            return
-        outcome = self.state.outcome
-        if outcome is None:
-            return
-        result = match_result(outcome, self.ruleset, self.match)
-        entry = self.match.record(result, allow_debt=not self.ruleset.payment.bankrupt_cap)
+    def _hand_ended(self, end: HandEnd) -> None:
+        entry = end.entry
         label = entry.label
         if self.lang != "zh-Hant":
             where = tr(self.lang, "round", w=self.renderer.wind(entry.prevailing))
             label = f"{where} {tr(self.lang, 'hand_no', n=entry.deal % 4 + 1)}"
             if entry.repeat:
                 label += " " + tr(self.lang, "repeat", n=entry.repeat)
-        self.recorded = True
-        self.hand_record.seed = self.hand_seed
-        self.hand_record.result = result
-        self.hand_record.end_digest = digest_of(self.hand_events)
-        if self.match.finished:
-            self.record.match_seed = self.match_seed
-            self.record.totals = list(self.match.totals().values())
-        self.history.append(self._history_line(label, outcome.drawn, entry.deltas))
+        self.history.append(self._history_line(label, end.outcome, entry.deltas))
 
-    def _history_line(self, label: str, drawn: bool, deltas: Sequence[float]) -> str:
-        outcome = self.state.outcome
-        assert outcome is not None
-        if drawn or not outcome.wins:
+    def _history_line(self, label: str, outcome: HandOutcome, deltas: Sequence[float]) -> str:
+        if outcome.drawn or not outcome.wins:
             what = tr(self.lang, "draw_game")
         else:
             parts = []
@@ -403,14 +387,13 @@ class ParlorGame(GameController):
 
     def hand_end(self) -> HandEndInfo | None:
         """All hands revealed, the winner's fan items (zh + en), payments and running totals."""
-        outcome = self.state.outcome
+        outcome = self.runner.outcome
         if outcome is None:
             return None
-        self._record_hand()
         r = self.renderer
         hands = []
         for seat in Wind:
-            view = self.state.view(seat)
+            view = self.runner.view(seat)
             hand = Hand(view.concealed, view.melds[seat], view.bonus[seat])
             text = r.tiles(hand.concealed)
             for meld in hand.melds:
@@ -471,16 +454,13 @@ class ParlorGame(GameController):
         return line.replace("->", "→")
 
     def next_hand(self) -> None:
-        """Record the finished hand (once) and deal the next one."""
-        self._record_hand()
-        if not self.match.finished:
-            self.state = self._new_hand()
+        """Deal the next hand (the finished one is already in the ledger and the record)."""
+        if self.runner.can_start:
+            self._start_hand()
 
     def match_over(self) -> bool:
-        """Whether the match is over once the current hand is recorded."""
-        if self.state.is_over:
-            self._record_hand()
-        return self.match.finished
+        """Whether the match is over (the last hand recorded, the record's footer written)."""
+        return self.runner.match_over
 
     def match_end(self) -> MatchEndInfo:
         """Standings (best first) and the per-hand history."""
@@ -494,8 +474,8 @@ class ParlorGame(GameController):
     def hint(self) -> HintInfo:
         """Shanten, waits (unseen copies, fan), useful tiles and the advisor's suggestion."""
         me = self.human_seat
-        view = self.state.view(me)
-        legal = self.state.legal_actions(me)
+        view = self.runner.view(me)
+        legal = self.runner.legal(me)
         hand = view.hand
         seven = self.ruleset.seven_pairs
         seen = view.visible_counts()
@@ -546,7 +526,7 @@ class ParlorGame(GameController):
         ctx = WinContext(
             self_drawn=self_drawn,
             seat_wind=self.human_seat,
-            prevailing_wind=self.state.view(self.human_seat).prevailing_wind,
+            prevailing_wind=self.runner.view(self.human_seat).prevailing_wind,
             winning_tile=tile,
         )
         result = score_hand(hand.add(tile), ctx, self.ruleset)
@@ -554,23 +534,24 @@ class ParlorGame(GameController):
 
     # --- save and resume --------------------------------------------------------------------
     def save(self, path: Path) -> Path:
-        """Write the record (牌譜, JSON Lines) to ``path`` and the match key to ``path.key``.
+        """Write the record (牌譜, JSON Lines) to ``path`` and its sealed key to ``path.key``.
 
-        The record holds each hand's commitment, never the seed of a hand in play; the key file
-        holds the match seed and the bot level, which resuming needs.
+        The record holds each hand's commitment, never the seed of a hand in play; the key holds
+        the match seed wrapped with this install's secret, the bot level and an HMAC chain over
+        the record (``save.py``).
+
+        :raises SaveError: when a file cannot be written.
         """
         with self._lock:
-            text = self.record.dumps()
-        path.write_text(text, encoding="utf-8")
-        key = {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "match_seed": self.match_seed.hex(),
-            "opponents": self.opponents,
-            "lang": self.lang,
-        }
-        key_path(path).write_text(json.dumps(key) + "\n", encoding="utf-8")
-        return path
+            lines = self.runner.lines
+        return write_save(
+            path,
+            lines,
+            save_id=self.save_id,
+            match_seed=self.match_seed,
+            opponents=self.opponents,
+            lang=self.lang,
+        )
 
     @classmethod
     def resume(
@@ -583,66 +564,91 @@ class ParlorGame(GameController):
     ) -> ParlorGame:
         """The game saved at ``path`` (record + key file), replayed to where it was saved.
 
-        :raises SaveError: when a file is missing or malformed, or the actions do not replay.
+        Checks what ``hkmj replay --verify`` checks (the ruleset and its digest, the settings,
+        every line's digest) plus the key's seal, the record's HMAC chain and this install's last
+        saved point of the match, so an edited, truncated or older copy of a save is refused.
+
+        :raises SaveError: naming the file and, for an edited record, its first changed line.
         """
-        try:
-            record = GameRecord.loads(_read(path), source=str(path), partial=True)
+        text = _read(path)
+        try:  # the format, the ruleset and the settings: public, so their errors are told as is
+            record = GameRecord.loads(text, source=str(path), partial=True)
             ruleset = rules_from_spec(record.rules, source=str(path))
             config = Match.from_config(record.match)
         except MahjongError as exc:
             raise SaveError(str(exc)) from None
-        key = _load_key(key_path(path))
-        try:
-            match_seed = bytes.fromhex(str(key["match_seed"]))
-        except ValueError:
-            raise SaveError(f"{key_path(path)}: match_seed is not hex") from None
+        key = read_key(path)
+        secret = install_secret()
+        given = text.split("\n")
+        if given and given[-1] == "":
+            given.pop()
+        sealed = key.lines == len(given) and hmac.compare_digest(
+            line_chain(secret, key.save_id, given), key.chain
+        )
+        match_seed = key.match_seed(secret)
         if commitment(match_seed) != record.commitment:
             raise SaveError(f"{key_path(path)} is the key of another match than {path}")
-        chosen = lang or str(key.get("lang", "zh-Hant"))
+        chosen = lang or key.lang
         game = cls(
             ruleset,
             config,
             match_seed,
-            opponents=str(key.get("opponents", "normal")),
+            opponents=key.opponents,
             lang=chosen,
             bot_factory=bot_factory,
             renderer=renderer or TileRenderer(chosen),
+            save_id=key.save_id,
+            start=False,
         )
-        entries = [(h.number, a.seat, a.action) for h in record.hands for a in h.actions]
-        game.replay_log(entries, str(path))
+        try:
+            MatchRunner.resume(
+                given,
+                match_seed,
+                name=str(path),
+                before_action=game._rechoose,
+                on_step=game._on_step,
+            )
+        except MahjongError as exc:
+            raise SaveError(_changed(path, exc, sealed)) from None
+        if not sealed:
+            stop = "stops" if len(given) < key.lines else "goes on"
+            raise SaveError(
+                f"{path} was changed after it was saved: it {stop} at line {len(given)}, "
+                f"saved with {key.lines} lines (undoing moves is refused)"
+                if len(given) != key.lines
+                else f"{path} was changed after it was saved (its seal does not match)"
+            )
+        point = saved_point(key.save_id)
+        if point is None or (point.get("lines"), point.get("chain")) != (key.lines, key.chain):
+            last = "" if point is None else f" (its last save has {point.get('lines')} lines)"
+            raise SaveError(
+                f"{path} is not this match's last save on this install{last}: "
+                "an older copy of a save cannot be resumed"
+            )
+        if game.runner.can_start:
+            game._start_hand()
         return game
 
-    def replay_log(self, entries: Sequence[tuple[int, Wind, str]], source: str) -> None:
-        """Re-play saved actions on this fresh game, moving on across finished hands.
+    def _rechoose(self, runner: MatchRunner, seat: Wind, action: Action) -> None:
+        """While resuming: let the bot at ``seat`` make the same decision again, so its own state
+        (a seeded RNG) goes on exactly as if the match had never stopped."""
+        player = runner.player_at(seat)
+        if player != 0 and seat in runner.to_act:
+            self.bots[player].choose(runner.view(seat), runner.legal(seat))
 
-        :raises SaveError: naming the action that does not fit.
-        """
-        for i, (hand_no, seat, text) in enumerate(entries):
-            while self.state.is_over and hand_no > self.hand_index and not self.match_over():
-                self.next_hand()
-            if hand_no != self.hand_index:
-                raise SaveError(
-                    f"{source}: action {i + 1} belongs to hand {hand_no + 1}, "
-                    f"but the game is in hand {self.hand_index + 1}"
-                )
-            try:
-                action = Action.from_text(text)
-                player = self.player_at(seat)
-                if player != 0 and seat in self.state.to_act:
-                    # let the bot make the same decision again, so its own state (a seeded RNG)
-                    # goes on exactly as if the match had never stopped
-                    self.bots[player].choose(self.state.view(seat), self.state.legal_actions(seat))
-                self._apply(seat, action)
-            except MahjongError as exc:
-                raise SaveError(
-                    f"{source}: action {i + 1} ({seat.letter} {text!r}) does not replay: {exc}"
-                ) from None
-        if self.state.is_over and not self.match_over():
-            self.next_hand()
+
+def _changed(path: Path, exc: MahjongError, sealed: bool) -> str:
+    """The refusal of a record that does not replay: the engine's words for a save that is as it
+    was saved (another engine version), only the line for an edited one (the engine's message
+    could tell what a hidden hand holds)."""
+    line = getattr(exc, "line", None)
+    if sealed or line is None:
+        return str(exc)
+    return f"{path} line {line}: changed after it was saved; this save cannot be resumed"
 
 
 def table_snapshot(
-    state: HandState,
+    view_of: Callable[[Wind], PlayerView],
     me: Wind,
     *,
     names: Sequence[str],
@@ -655,16 +661,17 @@ def table_snapshot(
     length: str,
     reveal: bool,
 ) -> TableInfo:
-    """枱面: the table as seat ``me`` sees it; ``reveal`` shows every concealed hand (referee)."""
-    view = state.view(me)
-    over = state.is_over
+    """枱面: the table as seat ``me`` sees it (``view_of(seat)`` gives a seat's view); ``reveal``
+    shows every concealed hand (referee)."""
+    view = view_of(me)
+    over = view.phase is Phase.OVER
     seats: list[SeatInfo] = []
     for seat in Wind:
         concealed: tuple[Tile, ...] | None = None
         if seat == me:
             concealed = view.concealed
         elif reveal:
-            concealed = state.view(seat).concealed
+            concealed = view_of(seat).concealed
         seats.append(
             SeatInfo(
                 wind=seat,
@@ -726,11 +733,6 @@ def action_label(action: Action, renderer: TileRenderer) -> str:
     return f"{word} {renderer.bare(action.tile)}"
 
 
-def key_path(path: Path) -> Path:
-    """The key file saved next to a record: ``FILE.key``."""
-    return path.with_name(path.name + ".key")
-
-
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -738,20 +740,6 @@ def _read(path: Path) -> str:
         raise SaveError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise SaveError(f"{path} is not UTF-8 text") from None
-
-
-def _load_key(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(_read(path))
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{path} is not a key file (not JSON: {exc.msg})") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"{path} is not an hkmj play key file (format {SAVE_FORMAT!r})")
-    if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"{path}: key version {data.get('version')!r}, this reads {SAVE_VERSION}")
-    if "match_seed" not in data:
-        raise SaveError(f"{path}: missing field 'match_seed'")
-    return data
 
 
 def _signed(value: float) -> str:

@@ -73,7 +73,7 @@ def load_frames(path: Path, renderer: TileRenderer, *, seat_of_player: int = 0) 
                 last = (event.seat, len(step.state.view(me).discards[event.seat]) - 1)
                 break
         table = table_snapshot(
-            step.state,
+            step.state.view,
             me,
             names=[names[p] for p in seat_players],
             humans=[False] * 4,
