@@ -10,6 +10,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Button, Static
 
 from hkmahjong.cli.tui.controller import GameController
@@ -230,7 +231,10 @@ class ParlorApp(App[int]):
         self._draw_countdown()
 
     def _draw_countdown(self) -> None:
-        widget = self.query_one("#countdown", Static)
+        try:  # the table's own screen: a pop-up may be on top; the app may be closing
+            widget = self.screen_stack[0].query_one("#countdown", Static)
+        except (NoMatches, IndexError):
+            return
         if self.countdown is None:
             widget.update("")
         else:
