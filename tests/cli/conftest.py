@@ -98,6 +98,22 @@ def scenario_game(
     return game
 
 
+def advance(game: ParlorGame, human_moves: int | None = None) -> None:
+    """Play on (the human discards the first option and passes every claim, the bots play) for
+    ``human_moves`` human decisions, or to the end of the hand (``None``)."""
+    moves = 0
+    while (human_moves is None or moves < human_moves) and not game.hand_over():
+        if game.human_to_act():
+            options = game.options()
+            if options.mode == "turn":
+                game.apply(next(iter(options.discard.values())))
+            else:
+                game.apply(options.pass_)
+            moves += 1
+        else:
+            game.bot_step()
+
+
 def make_app(game: ParlorGame, **kwargs: object) -> ParlorApp:
     """The parlor app on ``game`` with no pause between bot moves."""
     return ParlorApp(game, renderer=game.renderer, bot_delay=0, **kwargs)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from types import ModuleType
 
 import pytest
 from rich.cells import cell_len
+from tests.cli.conftest import advance
 
 from hkmahjong.cli.main import main
 from hkmahjong.cli.tui.app import ParlorApp
@@ -70,17 +71,7 @@ def test_same_seed_same_deal() -> None:
 
 
 def _advance(game: ParlorGame, human_moves: int) -> None:
-    moves = 0
-    while moves < human_moves and not game.hand_over():
-        if game.human_to_act():
-            options = game.options()
-            if options.mode == "turn":
-                game.apply(next(iter(options.discard.values())))
-            else:
-                game.apply(options.pass_)
-            moves += 1
-        else:
-            game.bot_step()
+    advance(game, human_moves)
 
 
 def _play_out(game: ParlorGame) -> None:

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from tests.cli.conftest import advance
 from textual.widgets import Static
 
 from hkmahjong.cli.tui.game import ParlorGame
@@ -16,15 +17,7 @@ from hkmahjong.engine.record import RecordError
 
 
 def _finish_hand(game: ParlorGame) -> None:
-    while not game.hand_over():
-        if game.human_to_act():
-            options = game.options()
-            if options.mode == "turn":
-                game.apply(next(iter(options.discard.values())))
-            else:
-                game.apply(options.pass_)
-        else:
-            game.bot_step()
+    advance(game)
     game.hand_end()
     game.next_hand()
 

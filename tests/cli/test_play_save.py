@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from tests.cli.conftest import advance
 
 from hkmahjong.cli.main import main
 from hkmahjong.cli.tui.game import ParlorGame, SaveError, key_path
@@ -23,23 +24,9 @@ from hkmahjong.rules import get_preset, loads_ruleset, ruleset_to_toml
 from hkmahjong.tiles import Tile, Wind
 
 
-def _advance(game: ParlorGame, human_moves: int) -> None:
-    moves = 0
-    while moves < human_moves and not game.hand_over():
-        if game.human_to_act():
-            options = game.options()
-            if options.mode == "turn":
-                game.apply(next(iter(options.discard.values())))
-            else:
-                game.apply(options.pass_)
-            moves += 1
-        else:
-            game.bot_step()
-
-
 def _saved(tmp_path: Path, seed: str = "save", moves: int = 6) -> tuple[ParlorGame, Path]:
     game = build_game(seed=seed, length="east", opponents="easy")
-    _advance(game, moves)
+    advance(game, moves)
     path = tmp_path / "match.jsonl"
     game.save(path)
     return game, path
@@ -67,7 +54,7 @@ def test_an_unedited_save_resumes(tmp_path: Path) -> None:
     game, path = _saved(tmp_path)
     resumed = ParlorGame.resume(path)
     assert resumed.table() == game.table()
-    _advance(resumed, 2)
+    advance(resumed, 2)
     resumed.save(path)
     assert ParlorGame.resume(path).table() == resumed.table()
 
@@ -167,7 +154,7 @@ def test_an_older_copy_of_a_save_is_refused(tmp_path: Path) -> None:
     game, path = _saved(tmp_path)
     shutil.copy(path, tmp_path / "old.jsonl")
     shutil.copy(key_path(path), tmp_path / "old.jsonl.key")
-    _advance(game, 3)
+    advance(game, 3)
     game.save(path)
     shutil.copy(tmp_path / "old.jsonl", path)
     shutil.copy(tmp_path / "old.jsonl.key", key_path(path))

@@ -198,36 +198,55 @@ def _replaying(players: Sequence[Controller]):  # type: ignore[no-untyped-def]
     return before
 
 
-@pytest.mark.parametrize("preset", ["parlor", "cuhk"])
-def test_resume_at_every_step_continues_identically(preset: str) -> None:
-    """Resumed from any prefix of its lines (at step boundaries), a match goes on the same."""
+@pytest.mark.parametrize(
+    ("preset", "hands", "each"), [("parlor", 1, True), ("ml", 1, True), ("cuhk", 2, False)]
+)
+def test_resume_at_every_step_continues_identically(preset: str, hands: int, each: bool) -> None:
+    """Resumed from the lines up to any step, a match goes on the same: at every step (``each``:
+    one-hand matches) the same deciders, and the next action emits the same lines; from every
+    15th step and each hand boundary it plays on to the very same record (the whole set is
+    quadratic, so the two-hand match is checked at those points only)."""
     seed = seed_from_text(f"resume/{preset}")
     ruleset = get_preset(preset)
-    runner = MatchRunner(Match(length=MatchLength.OPEN, max_hands=2), ruleset, seed)
+    runner = MatchRunner(Match(length=MatchLength.OPEN, max_hands=hands), ruleset, seed)
     players = _players("resume", 1.0)
     steps: list[list[str]] = []
+    moves: list[tuple[Wind, Action] | None] = []  # the step after each step (None: a hand start)
+    deciders: list[tuple[Wind, ...]] = []
     boundaries: set[int] = set()  # a hand's end and the next hand's start
     while not runner.match_over:
         if runner.can_start:
             boundaries.add(len(steps))
+            moves.append(None)
             steps.append(list(runner.start_hand().lines))
+            deciders.append(runner.to_act)
         seat = runner.to_act[0]
         choice = players[runner.player_at(seat)].choose(runner.view(seat), runner.legal(seat))
+        moves.append((seat, choice))
         done = runner.apply(seat, choice)
         if done.hand_end is not None:
             boundaries.add(len(steps))
         steps.append(list(done.lines))
+        deciders.append(runner.to_act)
     every = [line for step in steps for line in step]
     cut = 0
     for k, step in enumerate(steps):
         cut += len(step)
-        if k % 12 and k not in boundaries:
-            continue  # every 12th step and each hand boundary: the whole set is quadratic
-        again = _players("resume", 1.0)
-        resumed = MatchRunner.resume(every[:cut], seed, before_action=_replaying(again))
+        if k % 15 == 0 or k in boundaries:
+            again = _players("resume", 1.0)
+            resumed = MatchRunner.resume(every[:cut], seed, before_action=_replaying(again))
+            assert _drive(resumed, again) == every[cut:], f"after step {k}"
+            assert resumed.record.dumps() == runner.record.dumps()
+            continue
+        if not each:
+            continue
+        resumed = MatchRunner.resume(every[:cut], seed)
         assert resumed.lines == tuple(every[:cut])
-        assert _drive(resumed, again) == every[cut:], f"after step {k}"
-        assert resumed.record.dumps() == runner.record.dumps()
+        assert resumed.to_act == deciders[k], f"after step {k}"
+        seat, action = moves[k + 1] or (None, None)
+        assert seat is not None and action is not None
+        assert seat in resumed.to_act
+        assert list(resumed.apply(seat, action).lines) == steps[k + 1], f"after step {k}"
 
 
 def test_resume_gives_the_same_to_act_and_views() -> None:
