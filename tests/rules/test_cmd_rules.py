@@ -71,3 +71,12 @@ def test_errors_exit_2_with_message(capsys: pytest.CaptureFixture[str], tmp_path
     assert status == 2 and "fan.ALL_PUNGS = -1" in err
     status, _, err = run(capsys, "rules", "--toml")
     assert status == 2
+
+
+def test_base_without_toml_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--base` only shapes `--toml` output: without it the option cannot apply (item 16)."""
+    status, out, err = run(capsys, "rules", "--base", "parlor", "parlor")
+    assert status == 2 and out == ""
+    assert "--base parlor applies only with --toml" in err
+    status, out, _ = run(capsys, "rules", "--base", "parlor", "qingzhang", "--toml")
+    assert status == 0 and "preset" in out

@@ -8,6 +8,7 @@ import os
 import sys
 
 from hkmahjong.bots.arena import ArenaConfig, ArenaError, run_arena
+from hkmahjong.cli.options import positive_float, positive_int
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
 
@@ -25,7 +26,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         default="strong,fan,fan,fan",
         help="four bot names, comma-separated; the first is the challenger (default %(default)s)",
     )
-    parser.add_argument("--hands", type=int, default=100, help="hand-sets (walls) to play")
+    parser.add_argument("--hands", type=positive_int, default=100, help="hand-sets (walls) to play")
     parser.add_argument(
         "--rules", default="parlor", help="ruleset preset (parlor, qingzhang, ml, …)"
     )
@@ -36,9 +37,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="play each wall once per rotation of the line-up (the challenger in every seat)",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, help=f"worker processes (this machine has {os.cpu_count()})"
+        "--jobs", type=positive_int, default=1, help=f"worker processes (this machine has {os.cpu_count()})"
     )
-    parser.add_argument("--budget", type=float, default=0.5, help="per-decision time budget (s)")
+    parser.add_argument("--budget", type=positive_float, default=0.5, help="per-decision time budget (s)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from hkmahjong.cli.options import non_negative_float, positive_float
+
 __all__ = ["DEFAULT_PRIORITY", "HELP", "NAME", "default_main", "register", "run"]
 
 NAME = "play"
 HELP = "play a match of Hong Kong mahjong (香港麻雀) against three bots in the terminal"
 ORDER = 1
 
-LENGTHS = ("east", "four-winds", "8", "16", "bankrupt", "one")
 OPPONENTS = ("easy", "normal", "hard", "expert")
 
 
@@ -22,9 +23,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--length",
-        default="east",
-        choices=LENGTHS,
-        help="match length: east (東圈), four-winds (四圈), 8 or 16 hands, bankrupt, one hand",
+        default=None,
+        help="match length, one the ruleset offers (hkmj rules NAME lists its match_lengths; "
+        "parlor: four-rounds 四圈, 8-hands, 16-hands, bankruptcy, online); default: the first",
     )
     parser.add_argument(
         "--opponents", default="normal", choices=OPPONENTS, help="bot strength (default: normal)"
@@ -46,11 +47,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="where s saves (default: hkmj-match.jsonl)",
+        help="where s saves (default: hkmj-match.jsonl in $HKMJ_DATA_DIR, else "
+        "$XDG_DATA_HOME/hkmahjong or ~/.local/share/hkmahjong)",
     )
     parser.add_argument(
         "--claim-timer",
-        type=float,
+        type=positive_float,
         default=None,
         metavar="SECONDS",
         help="seconds to answer a claim prompt before it passes (default: no timer)",
@@ -62,7 +64,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="tile style: text labels (5萬), ascii (5m), Unicode glyphs (only if your terminal draws them wide)",
     )
     parser.add_argument(
-        "--speed", type=float, default=0.35, metavar="SECONDS", help="pause after each bot move"
+        "--speed", type=non_negative_float, default=0.35, metavar="SECONDS", help="pause after each bot move"
     )
 
 

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
+from hkmahjong.cli.options import positive_int
 from hkmahjong.engine.events import Event
 from hkmahjong.engine.match import Match
 from hkmahjong.engine.record import GameRecord, ReplayStep, replay, rules_from_spec, verify
@@ -27,7 +28,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="check every wall against its commitment and every event against the actions",
     )
     parser.add_argument(
-        "--hand", type=int, default=None, help="show only hand N (1-based; default: every hand)"
+        "--hand", type=positive_int, default=None, help="show only hand N (1-based; default: every hand)"
     )
     parser.add_argument(
         "--seat",

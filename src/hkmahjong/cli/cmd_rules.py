@@ -7,6 +7,7 @@ import sys
 import unicodedata
 from collections.abc import Sequence
 
+from hkmahjong.errors import MahjongError
 from hkmahjong.rules import (
     ALIASES,
     PRESETS,
@@ -45,6 +46,11 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """List presets, or show / print the named ruleset; returns the exit status."""
     out = sys.stdout
+    if args.base and not args.toml:
+        raise MahjongError(
+            f"--base {args.base} applies only with --toml (it writes the differences from "
+            "that preset); without --toml the whole ruleset is shown"
+        )
     if args.name is None:
         if args.toml:
             print("hkmj rules: --toml needs a preset name or file", file=sys.stderr)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from hkmahjong.cli.options import non_negative_int, positive_float, positive_int
 from hkmahjong.engine.match import Match, MatchError, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
 from hkmahjong.engine.record import GameRecord, HandRecord, new_match_seed, seed_from_text
@@ -34,7 +35,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``sim`` options."""
     parser.add_argument(
         "--hands",
-        type=int,
+        type=positive_int,
         default=None,
         help="hands to play: exactly this many with --length open (default 16); with another "
         f"length, a cap (default {SAFETY_CAP}: random players may draw hand after hand)",
@@ -55,7 +56,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "online, open (default open: just --hands hands)",
     )
     parser.add_argument(
-        "--start", type=int, default=0, help="starting jade per player (bankruptcy needs > 0)"
+        "--start", type=non_negative_int, default=0, help="starting jade per player (bankruptcy needs > 0)"
     )
     parser.add_argument(
         "--bots",
@@ -66,7 +67,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-budget",
-        type=float,
+        type=positive_float,
         default=0.05,
         help="seconds per decision for bots that search (default 0.05)",
     )
@@ -105,8 +106,6 @@ def _controller(name: str, seed: str, ruleset: Ruleset | None, budget: float) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the match and write its record."""
-    if args.hands is not None and args.hands < 1:
-        raise MahjongError(f"--hands must be at least 1, got {args.hands}")
     ruleset = load_ruleset(args.rules)
     try:
         length = MatchLength.parse(args.length)
@@ -116,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
         raise MahjongError(str(exc)) from None
     seed_text = args.seed if args.seed is not None else new_match_seed().hex()
     match_seed = seed_from_text(seed_text)
-    if args.time_budget <= 0:
-        raise MahjongError(f"--time-budget must be positive, got {args.time_budget}")
     controllers = make_controllers(args.bots, seed_text, ruleset, args.time_budget)
     out = sys.stdout
 

@@ -14,7 +14,8 @@ from textual.css.query import NoMatches
 from textual.widgets import Button, Static
 
 from hkmahjong.cli.tui.controller import GameController
-from hkmahjong.cli.tui.i18n import tr
+from hkmahjong.cli.tui.i18n import os_error_text, tr
+from hkmahjong.cli.tui.launch import default_save_path
 from hkmahjong.cli.tui.model import Options, TableInfo
 from hkmahjong.cli.tui.render import TileRenderer
 from hkmahjong.cli.tui.screens import (
@@ -72,7 +73,7 @@ class ParlorApp(App[int]):
         self.renderer = renderer or TileRenderer()
         self.bot_delay = bot_delay
         self.claim_timer = claim_timer
-        self.save_path = save_path or Path("hkmj-match.jsonl")
+        self.save_path = save_path or default_save_path()
         self.options = Options()
         self.table: TableInfo | None = None
         self.countdown: float | None = None
@@ -397,14 +398,18 @@ class ParlorApp(App[int]):
 
     def action_save(self) -> None:
         """Save the match record (its seed, settings and every action) to the save file."""
+        lang = self.renderer.lang
         try:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
             path = self.controller.save(self.save_path)
         except (OSError, MahjongError) as exc:
-            self.say(str(exc))
+            why = os_error_text(lang, exc) if isinstance(exc, OSError) else str(exc)
+            failed = tr(lang, "save_failed", path=str(self.save_path), why=why)
+            self.say(failed)
             if len(self.screen_stack) > 1:
-                self.notify(str(exc), severity="error")
+                self.notify(failed, severity="error")
             return
-        message = tr(self.renderer.lang, "saved", path=str(path))
+        message = tr(lang, "saved", path=str(path))
         self.say(message)
         if len(self.screen_stack) > 1:
             self.notify(message)  # the message line is behind the pop-up

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["relation", "tr"]
+import errno
+
+__all__ = ["os_error_text", "relation", "tr"]
 
 _WORDS: dict[str, tuple[str, str, str]] = {
     # key: (zh-Hant, zh-Hans, en)
@@ -41,6 +43,18 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "choose_chow": ("揀邊個上：", "选哪个上：", "Which chow:"),
     "illegal": ("不可以：{what}", "不可以：{what}", "Not allowed: {what}"),
     "saved": ("已儲存到 {path}", "已保存到 {path}", "Saved to {path}"),
+    "save_failed": (
+        "儲存失敗：{path}（{why}）",
+        "保存失败：{path}（{why}）",
+        "Save failed: {path} ({why})",
+    ),
+    "err_missing": ("找不到資料夾", "找不到文件夹", "no such folder"),
+    "err_denied": ("沒有權限", "没有权限", "permission denied"),
+    "err_full": ("磁碟已滿", "磁盘已满", "the disk is full"),
+    "err_read_only": ("唯讀磁碟", "只读磁盘", "read-only disk"),
+    "err_is_dir": ("這是一個資料夾", "这是一个文件夹", "that is a folder"),
+    "err_not_dir": ("路徑中有檔案不是資料夾", "路径中有文件不是文件夹", "a part of the path is not a folder"),
+    "err_other": ("系統錯誤 {n}", "系统错误 {n}", "system error {n}"),
     "seconds": ("{n}秒", "{n}秒", "{n}s"),
     "shanten": ("向聽數", "向听数", "Shanten"),
     "ready": ("叫糊", "听牌", "Ready"),
@@ -88,6 +102,25 @@ _RELATIONS = (
     ("對家", "对家", "across"),
     ("上家", "上家", "left"),
 )
+
+
+_OS_ERRORS = {
+    errno.ENOENT: "err_missing",
+    errno.EACCES: "err_denied",
+    errno.EPERM: "err_denied",
+    errno.ENOSPC: "err_full",
+    errno.EROFS: "err_read_only",
+    errno.EISDIR: "err_is_dir",
+    errno.ENOTDIR: "err_not_dir",
+}
+
+
+def os_error_text(lang: str, exc: OSError) -> str:
+    """Why a file could not be written, in ``lang`` (never the system's English ``strerror``)."""
+    key = _OS_ERRORS.get(exc.errno or 0)
+    if key is None:
+        return tr(lang, "err_other", n=exc.errno if exc.errno is not None else "?")
+    return tr(lang, key)
 
 
 def tr(lang: str, key: str, **fmt: object) -> str:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
-from hkmahjong.cli.tui.game import ParlorGame
+from hkmahjong.cli.tui.game import ParlorGame, length_from_option
 from hkmahjong.cli.tui.render import (
     TileRenderer,
     default_tile_style,
@@ -14,11 +16,65 @@ from hkmahjong.cli.tui.render import (
     use_wide_glyphs,
 )
 from hkmahjong.errors import MahjongError
-from hkmahjong.rules import load_ruleset
+from hkmahjong.rules import Ruleset, load_ruleset
 
-__all__ = ["build_game", "claim_timer_for", "play_from_args", "run_play_app", "tile_renderer"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "SAVE_NAME",
+    "build_game",
+    "claim_timer_for",
+    "data_dir",
+    "default_save_path",
+    "offered_length",
+    "play_from_args",
+    "run_play_app",
+    "tile_renderer",
+]
 
-DEFAULT_SAVE = Path("hkmj-match.jsonl")
+DATA_DIR_ENV = "HKMJ_DATA_DIR"
+"""The environment variable that moves the parlor's data directory (saves) elsewhere."""
+SAVE_NAME = "hkmj-match.jsonl"
+
+
+def data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """資料夾: where the parlor keeps its files — ``$HKMJ_DATA_DIR``, else the XDG data directory.
+
+    ``$XDG_DATA_HOME/hkmahjong`` when that variable holds an absolute path (the XDG base
+    directory rule), else ``~/.local/share/hkmahjong``. Nothing is written into the directory
+    the command runs in (a checkout stays clean).
+    """
+    env = os.environ if env is None else env
+    explicit = env.get(DATA_DIR_ENV, "")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = env.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / "hkmahjong"
+
+
+def default_save_path(env: Mapping[str, str] | None = None) -> Path:
+    """Where ``s`` saves when ``--save`` is not given: ``hkmj-match.jsonl`` in :func:`data_dir`."""
+    return data_dir(env) / SAVE_NAME
+
+
+def offered_length(ruleset: Ruleset, option: str | None) -> str:
+    """The match length to play: ``option`` if the ruleset offers it, else its first length.
+
+    A ruleset lists the lengths its tables offer (``[switches] match_lengths``; the parlor's are
+    P's practice lengths); ``hkmj rules NAME`` shows them.
+
+    :raises MahjongError: when ``option`` names no length or one the ruleset does not offer.
+    """
+    offered = ruleset.match_lengths
+    if option is None:
+        return offered[0]
+    length = length_from_option(option).value
+    if length not in offered:
+        raise MahjongError(
+            f"--length {option}: the {ruleset.name} rules offer {', '.join(offered)} "
+            "(a ruleset TOML can list others under [switches] match_lengths)"
+        )
+    return length
 
 
 def tile_renderer(lang: str, style: str = "auto") -> TileRenderer:
@@ -80,7 +136,7 @@ def run_play_app(
         renderer=renderer,
         bot_delay=bot_delay,
         claim_timer=claim_timer,
-        save_path=save_path or DEFAULT_SAVE,
+        save_path=save_path or default_save_path(),
     )
     result = app.run()
     return int(result or 0)
@@ -99,10 +155,6 @@ def play_from_args(args: argparse.Namespace) -> int:
 
     :raises MahjongError: for bad options or a bad save file (main prints it).
     """
-    if args.claim_timer is not None and args.claim_timer <= 0:
-        raise MahjongError(
-            f"--claim-timer must be a positive number of seconds, not {args.claim_timer}"
-        )
     if args.resume is not None:
         game = ParlorGame.resume(args.resume, lang=args.lang)
         renderer = tile_renderer(game.lang, args.tiles)
@@ -110,10 +162,11 @@ def play_from_args(args: argparse.Namespace) -> int:
         save_path = args.save or args.resume
     else:
         lang = args.lang or "zh-Hant"
+        length = offered_length(load_ruleset(args.rules), args.length)
         renderer = tile_renderer(lang, args.tiles)
         game = build_game(
             rules=args.rules,
-            length=args.length,
+            length=length,
             opponents=args.opponents,
             seed=args.seed,
             lang=lang,
@@ -125,5 +178,5 @@ def play_from_args(args: argparse.Namespace) -> int:
         renderer=renderer,
         claim_timer=claim_timer_for(args.claim_timer, game),
         save_path=save_path,
-        bot_delay=max(0.0, args.speed),
+        bot_delay=args.speed,
     )
