@@ -305,6 +305,19 @@ async def test_claim_timer_counts_down_then_passes(kit: ModuleType) -> None:
 
 
 @pilot_test
+async def test_debug_hints_show_the_bot_trace(kit: ModuleType) -> None:
+    """hkmj play --debug-hints: the hint also shows the advising bot's raw trace."""
+    game = kit.scenario_game(kit.WIN_ON_DISCARD, kit.WIN_DRAWS)
+    app = kit.make_app(game, debug_hints=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await kit.settle(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HintScreen)
+        assert "first legal action" in str(app.screen.body)
+
+
+@pilot_test
 async def test_hint_popup(kit: ModuleType) -> None:
     """h: shanten, waits with the copies left and their fan, and the advisor's suggestion."""
     game = kit.scenario_game(kit.WIN_ON_DISCARD, kit.WIN_DRAWS)
@@ -320,13 +333,14 @@ async def test_hint_popup(kit: ModuleType) -> None:
         assert "叫糊" in body  # ready (shanten 0)
         assert "5萬" in body and "8萬" in body
         hint = game.hint()
-        assert [w[0] for w in hint.waits] == [Tile.M2, Tile.M5, Tile.M8]  # 34567m: 2-5-8
-        for _tile, left, on_discard, self_drawn in hint.waits:
-            assert 0 < left <= 4
-            assert on_discard is not None and self_drawn is not None
-            assert self_drawn >= on_discard  # 自摸 adds a fan (RULES.md §8), capped at the limit
-            assert f"食 {on_discard}番 / 自摸 {self_drawn}番" in body
-        assert "first legal action" in body
+        waits = hint.advice.waits
+        assert [w.tile for w in waits] == [Tile.M2, Tile.M5, Tile.M8]  # 34567m: 2-5-8
+        for wait in waits:
+            assert 0 < wait.left <= 4
+            assert wait.on_discard is not None and wait.self_drawn is not None
+            assert wait.self_drawn >= wait.on_discard  # 自摸 adds a fan (RULES.md §8), to the limit
+            assert f"食 {wait.on_discard}番 / 自摸 {wait.self_drawn}番" in body
+        assert "first legal action" not in body  # the bot's trace: only with --debug-hints
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HintScreen)

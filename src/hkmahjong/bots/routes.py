@@ -43,6 +43,10 @@ class Route:
     honours: bool
     """Whether honour tiles belong to the route."""
     pungs_only: bool
+    goals: tuple[FanId, ...] = ()
+    """The patterns the route is built on (混一色 / 清一色, 對對糊, 平糊, 番牌 pungs), as data."""
+    value_tiles: tuple[Tile, ...] = ()
+    """The honour pairs the route turns into 番牌 pungs."""
 
     def keeps(self, tile: int) -> bool:
         """True when ``tile`` fits the route's suit mask."""
@@ -184,6 +188,11 @@ def make_route(spec: RouteSpec) -> Route:
     dist, fan, fan_self, suit, honours, pungs, mname, sname, forced = spec
     names = [n for n in (mname, sname) if n]
     names += [Tile(t).zh for t in forced]
+    goals: list[FanId] = []
+    if suit is not None:
+        goals.append(FanId.HALF_FLUSH if honours else FanId.FULL_FLUSH)
+    if sname:
+        goals.append(_SHAPE_FANS[sname])
     return Route(
         name=" + ".join(names) or "雞糊",
         distance=dist,
@@ -192,7 +201,12 @@ def make_route(spec: RouteSpec) -> Route:
         suit=suit,
         honours=honours,
         pungs_only=pungs,
+        goals=tuple(goals),
+        value_tiles=tuple(Tile(t) for t in forced),
     )
+
+
+_SHAPE_FANS = {"對對糊": FanId.ALL_PUNGS, "平糊": FanId.ALL_CHOWS}
 
 
 def plan_routes(counts: Sequence[int], ctx: RouteContext) -> list[Route]:

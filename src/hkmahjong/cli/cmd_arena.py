@@ -37,9 +37,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="play each wall once per rotation of the line-up (the challenger in every seat)",
     )
     parser.add_argument(
-        "--jobs", type=positive_int, default=1, help=f"worker processes (this machine has {os.cpu_count()})"
+        "--jobs",
+        type=positive_int,
+        default=1,
+        help=f"worker processes (this machine has {os.cpu_count()})",
     )
-    parser.add_argument("--budget", type=positive_float, default=0.5, help="per-decision time budget (s)")
+    parser.add_argument(
+        "--budget", type=positive_float, default=0.5, help="per-decision time budget (s)"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 

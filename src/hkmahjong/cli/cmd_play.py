@@ -64,7 +64,16 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="tile style: text labels (5萬), ascii (5m), Unicode glyphs (only if your terminal draws them wide)",
     )
     parser.add_argument(
-        "--speed", type=non_negative_float, default=0.35, metavar="SECONDS", help="pause after each bot move"
+        "--debug-hints",
+        action="store_true",
+        help="the hint (h) also shows the advising bot's raw trace: candidates and their scores",
+    )
+    parser.add_argument(
+        "--speed",
+        type=non_negative_float,
+        default=0.35,
+        metavar="SECONDS",
+        help="pause after each bot move",
     )
 
 

@@ -28,7 +28,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="check every wall against its commitment and every event against the actions",
     )
     parser.add_argument(
-        "--hand", type=positive_int, default=None, help="show only hand N (1-based; default: every hand)"
+        "--hand",
+        type=positive_int,
+        default=None,
+        help="show only hand N (1-based; default: every hand)",
     )
     parser.add_argument(
         "--seat",

@@ -56,7 +56,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         "online, open (default open: just --hands hands)",
     )
     parser.add_argument(
-        "--start", type=non_negative_int, default=0, help="starting jade per player (bankruptcy needs > 0)"
+        "--start",
+        type=non_negative_int,
+        default=0,
+        help="starting jade per player (bankruptcy needs > 0)",
     )
     parser.add_argument(
         "--bots",

@@ -67,8 +67,10 @@ class ParlorApp(App[int]):
         bot_delay: float = 0.3,
         claim_timer: float | None = None,
         save_path: Path | None = None,
+        debug_hints: bool = False,
     ) -> None:
         super().__init__()
+        self.debug_hints = debug_hints
         self.controller = controller
         self.renderer = renderer or TileRenderer()
         self.bot_delay = bot_delay
@@ -389,12 +391,13 @@ class ParlorApp(App[int]):
         if self.options.mode not in ("turn", "claim"):
             self.say(tr(self.renderer.lang, "illegal", what=tr(self.renderer.lang, "waiting")))
             return
+        lang = self.renderer.lang
         try:
             hint = self.controller.hint()
-        except MahjongError as exc:
-            self.say(str(exc))
+        except MahjongError:
+            self.say(tr(lang, "illegal", what=tr(lang, "waiting")))
             return
-        self.push_screen(HintScreen(hint_text(hint, self.renderer)))
+        self.push_screen(HintScreen(hint_text(hint, self.renderer, debug=self.debug_hints)))
 
     def action_save(self) -> None:
         """Save the match record (its seed, settings and every action) to the save file."""

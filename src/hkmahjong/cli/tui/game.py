@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from hkmahjong.cli.tui.controller import GameController
+from hkmahjong.cli.tui.hint import hint_for
 from hkmahjong.cli.tui.i18n import tr
 from hkmahjong.cli.tui.model import (
     ClaimChoice,
@@ -50,10 +51,9 @@ from hkmahjong.engine.record import (
     seed_from_text,
 )
 from hkmahjong.engine.runner import HandEnd, MatchRunner, StepResult
-from hkmahjong.errors import IllegalActionError, InvalidHandError, MahjongError
-from hkmahjong.hand import Hand, shanten, useful_tiles, waits
+from hkmahjong.errors import IllegalActionError, MahjongError
+from hkmahjong.hand import Hand
 from hkmahjong.rules import Ruleset
-from hkmahjong.scoring import WinContext, score_hand
 from hkmahjong.tiles import Tile, Wind
 
 __all__ = [
@@ -472,65 +472,10 @@ class ParlorGame(GameController):
 
     # --- help -------------------------------------------------------------------------------
     def hint(self) -> HintInfo:
-        """Shanten, waits (unseen copies, fan), useful tiles and the advisor's suggestion."""
+        """提示: the advisor's choice and its reasons (shanten, waits and fan, danger)."""
         me = self.human_seat
         view = self.runner.view(me)
-        legal = self.runner.legal(me)
-        hand = view.hand
-        seven = self.ruleset.seven_pairs
-        seen = view.visible_counts()
-        own = hand.all_counts()
-        others = [max(0, s - o) for s, o in zip(seen, own, strict=True)]
-        try:
-            sh = shanten(hand, seven_pairs=seven)
-        except InvalidHandError:
-            sh = 8
-        suggestion, explanation = self.advisor(view, legal) if legal else (None, "")
-        wait_hand = hand
-        if (
-            hand.tile_count == 14
-            and suggestion is not None
-            and suggestion.kind is ActionKind.DISCARD
-            and suggestion.tile is not None
-        ):
-            wait_hand = hand.remove(suggestion.tile)
-        wait_list: list[tuple[Tile, int, int | None, int | None]] = []
-        if wait_hand.tile_count == 13:
-            for tile in waits(wait_hand, seven_pairs=seven):
-                left = max(0, 4 - seen[tile])
-                wait_list.append(
-                    (
-                        tile,
-                        left,
-                        self._fan_on(wait_hand, tile, self_drawn=False),
-                        self._fan_on(wait_hand, tile, self_drawn=True),
-                    )
-                )
-        try:
-            useful = useful_tiles(hand, others, seven_pairs=seven)
-        except InvalidHandError:
-            useful = {}
-        useful_sorted = tuple(
-            sorted(((t, n) for t, n in useful.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
-        )
-        text = action_label(suggestion, self.renderer) if suggestion is not None else "-"
-        return HintInfo(
-            shanten=sh,
-            waits=tuple(wait_list),
-            useful=useful_sorted,
-            suggestion=text,
-            explanation=explanation,
-        )
-
-    def _fan_on(self, hand: Hand, tile: Tile, *, self_drawn: bool) -> int | None:
-        ctx = WinContext(
-            self_drawn=self_drawn,
-            seat_wind=self.human_seat,
-            prevailing_wind=self.runner.view(self.human_seat).prevailing_wind,
-            winning_tile=tile,
-        )
-        result = score_hand(hand.add(tile), ctx, self.ruleset)
-        return result.total_fan if result.valid_win else None
+        return hint_for(view, self.runner.legal(me), self.ruleset, self.advisor)
 
     # --- save and resume --------------------------------------------------------------------
     def save(self, path: Path) -> Path:

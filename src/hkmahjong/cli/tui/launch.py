@@ -127,6 +127,7 @@ def run_play_app(
     claim_timer: float | None = None,
     save_path: Path | None = None,
     bot_delay: float = 0.35,
+    debug_hints: bool = False,
 ) -> int:
     """Run the parlor app on ``game`` until the player quits or the match ends."""
     from hkmahjong.cli.tui.app import ParlorApp
@@ -137,6 +138,7 @@ def run_play_app(
         bot_delay=bot_delay,
         claim_timer=claim_timer,
         save_path=save_path or default_save_path(),
+        debug_hints=debug_hints,
     )
     result = app.run()
     return int(result or 0)
@@ -179,4 +181,5 @@ def play_from_args(args: argparse.Namespace) -> int:
         claim_timer=claim_timer_for(args.claim_timer, game),
         save_path=save_path,
         bot_delay=args.speed,
+        debug_hints=bool(getattr(args, "debug_hints", False)),
     )

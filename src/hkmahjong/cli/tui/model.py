@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hkmahjong.bots.advice import Advice
 from hkmahjong.hand import Meld
 from hkmahjong.tiles import Tile, Wind
 
@@ -88,14 +89,11 @@ class Options:
 
 @dataclass(frozen=True)
 class HintInfo:
-    """Help on demand (提示): shanten, waits with unseen counts and fan, and a bot's advice."""
+    """Help on demand (提示): the advice (data, :class:`~hkmahjong.bots.advice.Advice`) and the
+    advisor bot's raw trace, which the screen shows only with ``--debug-hints``."""
 
-    shanten: int
-    waits: tuple[tuple[Tile, int, int | None, int | None], ...]
-    """(tile, copies not seen by you, fan on a discard, fan self-drawn; None: not a win)"""
-    useful: tuple[tuple[Tile, int], ...]
-    suggestion: str
-    explanation: str
+    advice: Advice
+    trace: str = ""
 
 
 @dataclass(frozen=True)

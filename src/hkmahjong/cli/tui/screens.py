@@ -11,19 +11,26 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from hkmahjong.cli.tui.i18n import tr
+from hkmahjong.bots.advice import DangerLevel, Goal, WaitFan
+from hkmahjong.cli.tui.game import action_label
+from hkmahjong.cli.tui.i18n import relation, tr
 from hkmahjong.cli.tui.model import HandEndInfo, HintInfo, MatchEndInfo
 from hkmahjong.cli.tui.render import TileRenderer
 from hkmahjong.cli.tui.widgets import format_score
+from hkmahjong.engine import ActionKind
+from hkmahjong.rules import FanId
 
 __all__ = [
     "KEYS_HELP",
     "HandEndScreen",
     "HintScreen",
     "MatchEndScreen",
+    "fan_name",
+    "goal_text",
     "hand_end_text",
     "hint_text",
     "match_end_text",
+    "wait_line",
 ]
 
 KEYS_HELP = {
@@ -33,38 +40,91 @@ KEYS_HELP = {
 }
 
 
-def hint_text(hint: HintInfo, renderer: TileRenderer) -> Text:
-    """The hint as text: shanten, waits (unseen copies, fan), useful tiles, the bot's advice."""
+def hint_text(hint: HintInfo, renderer: TileRenderer, *, debug: bool = False) -> Text:
+    """提示 as text in the screen's language: the suggestion and why (shanten, aim, waits with
+    copies left and fan, useful tiles, danger); the bot's raw trace only with ``debug``."""
     lang = renderer.lang
+    advice = hint.advice
     text = Text()
-    if hint.shanten < 0:
-        status = tr(lang, "complete")
-    elif hint.shanten == 0:
-        status = tr(lang, "ready")
-    else:
-        status = str(hint.shanten)
-    text.append(f"{tr(lang, 'shanten')}: ", style="bold")
-    text.append(f"{status}\n")
-    if hint.waits:
-        text.append(f"{tr(lang, 'waits')}:\n", style="bold")
-        for tile, left, on_discard, self_drawn in hint.waits:
-            fans = []
-            for key, fan in (("on_discard", on_discard), ("self_drawn", self_drawn)):
-                value = tr(lang, "fan", n=fan) if fan is not None else tr(lang, "no_win")
-                fans.append(f"{tr(lang, key)} {value}")
-            text.append(
-                f"  {renderer.bare(tile)}  {tr(lang, 'left', n=left)}  {' / '.join(fans)}\n"
-            )
-    if hint.useful:
-        text.append(f"{tr(lang, 'useful')}: ", style="bold")
-        text.append("  ".join(f"{renderer.bare(t)}×{n}" for t, n in hint.useful[:12]) + "\n")
     text.append(f"{tr(lang, 'advice')}: ", style="bold")
-    text.append(f"{hint.suggestion}\n", style="bold green")
-    if hint.explanation:
-        text.append(hint.explanation + "\n", style="italic")
+    text.append(action_label(advice.action, renderer) + "\n", style="bold green")
+    text.append(f"{tr(lang, 'shanten')}: ", style="bold")
+    if advice.action.kind is not ActionKind.DISCARD and advice.shanten != advice.shanten_now:
+        text.append(_shanten_word(advice.shanten_now, lang) + " → ")
+    text.append(_shanten_word(advice.shanten, lang) + "\n")
+    if advice.steps_given_up:
+        key = "slower_safe" if advice.safer else "slower_value"
+        text.append("  " + tr(lang, key, n=advice.steps_given_up) + "\n", style="italic")
+    goal = advice.goal
+    if goal is not None and advice.shanten > 0:
+        text.append(f"{tr(lang, 'goal')}: ", style="bold")
+        text.append(goal_text(goal, renderer) + "\n")
+    if advice.waits:
+        text.append(f"{tr(lang, 'waits')}:\n", style="bold")
+        for wait in advice.waits:
+            text.append("  " + wait_line(wait, renderer) + "\n")
+    if advice.useful:
+        text.append(f"{tr(lang, 'useful')}: ", style="bold")
+        text.append("  ".join(f"{renderer.bare(t)}×{n}" for t, n in advice.useful[:12]) + "\n")
+    danger = advice.danger
+    if danger is not None:
+        text.append(f"{tr(lang, 'danger')}: ", style="bold")
+        level = tr(lang, f"danger_{int(danger.level)}")
+        style = "bold red" if danger.level >= DangerLevel.MEDIUM else ""
+        text.append(f"{renderer.bare(danger.tile)} {level}", style=style)
+        notes = [tr(lang, "looks_ready", who=relation(w - advice.seat, lang)) for w in danger.ready]
+        if danger.liability:
+            notes.append(tr(lang, "liable"))
+        if notes:
+            text.append("  " + tr(lang, "list_sep").join(notes))
+        text.append("\n")
+    if debug and hint.trace:
+        text.append(f"\n{tr(lang, 'debug_trace')}:\n", style="bold dim")
+        text.append(hint.trace + "\n", style="dim")
     text.append("\n" + KEYS_HELP.get(lang, KEYS_HELP["en"]) + "\n", style="dim")
     text.append(tr(lang, "close"), style="dim")
     return text
+
+
+def _shanten_word(shanten: int, lang: str) -> str:
+    if shanten < 0:
+        return tr(lang, "complete")
+    if shanten == 0:
+        return tr(lang, "ready")
+    return str(shanten)
+
+
+def wait_line(wait: WaitFan, renderer: TileRenderer) -> str:
+    """One wait as the waits line shows it: tile, copies left, fan on a discard / self-drawn."""
+    lang = renderer.lang
+    fans = []
+    for key, fan in (("on_discard", wait.on_discard), ("self_drawn", wait.self_drawn)):
+        value = tr(lang, "fan", n=fan) if fan is not None else tr(lang, "no_win")
+        fans.append(f"{tr(lang, key)} {value}")
+    return f"{renderer.bare(wait.tile)}  {tr(lang, 'left', n=wait.left)}  {' / '.join(fans)}"
+
+
+def goal_text(goal: Goal, renderer: TileRenderer) -> str:
+    """The route aimed at, in the screen's language: patterns, distance and the fan it reaches."""
+    lang = renderer.lang
+    names = []
+    for fan_id in goal.fans:
+        name = fan_name(fan_id, lang)
+        if fan_id in (FanId.HALF_FLUSH, FanId.FULL_FLUSH) and goal.suit is not None:
+            name = tr(lang, "flush_of", name=name, suit=tr(lang, "suit_" + goal.suit.value))
+        names.append(name)
+    names += [tr(lang, "value_pung", t=renderer.bare(t)) for t in goal.value_tiles]
+    what = " + ".join(names) if names else tr(lang, "any_hand")
+    away = tr(lang, "goal_away", n=goal.distance)
+    fan = tr(lang, "goal_fan", d=goal.fan_on_discard, s=goal.fan_self_drawn)
+    return tr(lang, "list_sep").join((what, away, fan))
+
+
+def fan_name(fan_id: FanId, lang: str) -> str:
+    """A fan pattern's name in ``lang`` (繁體 / 简体 / English)."""
+    if lang == "en":
+        return fan_id.en
+    return fan_id.zh_hans if lang == "zh-Hans" else fan_id.zh
 
 
 def hand_end_text(info: HandEndInfo, lang: str) -> Text:
