@@ -6,8 +6,9 @@ import argparse
 
 import pytest
 
-from hkmahjong.cli.main import build_parser, main
-from hkmahjong.cli.options import NUMBER_TYPES
+from hkmahjong.argtypes import NUMBER_TYPES
+from hkmahjong.cli.main import build_parser
+from hkmahjong.entry import COMMAND_PACKAGES, main
 
 BAD_NUMBERS: list[tuple[list[str], str, list[str]]] = [
     (["sim"], "--hands", ["0", "-1", "x", "1.5"]),
@@ -19,11 +20,12 @@ BAD_NUMBERS: list[tuple[list[str], str, list[str]]] = [
     (["play"], "--speed", ["-1", "nan", "inf", "fast"]),
     (["play"], "--claim-timer", ["0", "-3", "inf"]),
     (["replay", "rec.jsonl"], "--hand", ["0", "-2"]),
+    (["serve"], "--port", ["-1", "65536", "http"]),
 ]
 
 
 def _numeric_actions() -> list[tuple[str, argparse.Action]]:
-    parser = build_parser()
+    parser = build_parser(COMMAND_PACKAGES)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     found = []
     for name, command in sub.choices.items():
@@ -63,8 +65,9 @@ def test_bad_numbers_are_refused(
 
 def test_good_numbers_still_parse() -> None:
     """The boundaries that make sense are accepted (0 jade, no pause, hand 1)."""
-    parser = build_parser()
+    parser = build_parser(COMMAND_PACKAGES)
     args = parser.parse_args(["sim", "--start", "0", "--hands", "1", "--time-budget", "0.01"])
     assert (args.start, args.hands, args.time_budget) == (0, 1, 0.01)
     assert parser.parse_args(["play", "--speed", "0"]).speed == 0.0
     assert parser.parse_args(["replay", "f", "--hand", "1"]).hand == 1
+    assert parser.parse_args(["serve", "--port", "0"]).port == 0

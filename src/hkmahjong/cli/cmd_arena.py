@@ -7,8 +7,8 @@ import json
 import os
 import sys
 
+from hkmahjong.argtypes import positive_float, positive_int
 from hkmahjong.bots.arena import ArenaConfig, ArenaError, run_arena
-from hkmahjong.cli.options import positive_float, positive_int
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from hkmahjong.cli.options import non_negative_float, positive_float
+from hkmahjong.argtypes import non_negative_float, positive_float
 
 __all__ = ["DEFAULT_PRIORITY", "HELP", "NAME", "default_main", "register", "run"]
 

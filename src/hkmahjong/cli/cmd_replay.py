@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from hkmahjong.cli.options import positive_int
+from hkmahjong.argtypes import positive_int
 from hkmahjong.engine.events import Event
 from hkmahjong.engine.match import Match
 from hkmahjong.engine.record import GameRecord, ReplayStep, replay, rules_from_spec, verify

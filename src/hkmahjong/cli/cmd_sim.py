@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from hkmahjong.cli.options import non_negative_int, positive_float, positive_int
+from hkmahjong.argtypes import non_negative_int, positive_float, positive_int
 from hkmahjong.engine.match import Match, MatchError, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
 from hkmahjong.engine.record import GameRecord, HandRecord, new_match_seed, seed_from_text

@@ -9,6 +9,7 @@ import argparse
 import socket
 import sys
 
+from hkmahjong.argtypes import port_number
 from hkmahjong.server.settings import Settings
 
 NAME = "serve"
@@ -36,7 +37,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     parser.add_argument(
-        "--port", type=int, default=None, help="port (default 8000; 0 picks a free one)"
+        "--port", type=port_number, default=None, help="port (default 8000; 0 picks a free one)"
     )
     parser.add_argument(
         "--log-level",

@@ -1,6 +1,8 @@
 """Numeric command-line options (數值選項): argparse types that refuse what a command cannot use.
 
-Every ``type=int`` / ``type=float`` option of every ``hkmj`` command uses one of these, so
+Shared by the commands of :mod:`hkmahjong.cli` and :mod:`hkmahjong.server` (it imports only the
+standard library, so both may use it). Every numeric option of every ``hkmj`` command uses one of
+these, so
 ``sim --start -5`` or ``play --speed -1`` stop at the parser with a message naming the option
 (``tests/cli/test_cli_numbers.py`` checks that no command keeps a bare ``int`` or ``float``).
 
@@ -20,6 +22,7 @@ __all__ = [
     "NUMBER_TYPES",
     "non_negative_float",
     "non_negative_int",
+    "port_number",
     "positive_float",
     "positive_int",
 ]
@@ -86,7 +89,19 @@ def non_negative_float(text: str) -> float:
     return value
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0–65535 (0: the system picks a free one).
+
+    :raises argparse.ArgumentTypeError: for anything else.
+    """
+    value = _whole(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, got {text}")
+    return value
+
+
 NUMBER_TYPES: tuple[Callable[[str], int | float], ...] = (
+    port_number,
     positive_int,
     non_negative_int,
     positive_float,
