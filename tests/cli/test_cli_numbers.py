@@ -58,7 +58,9 @@ def test_bad_numbers_are_refused(
     capsys: pytest.CaptureFixture[str], command: list[str], option: str, value: str
 ) -> None:
     """``sim --start -5``, ``play --speed -1`` …: status 2 and a message naming the option."""
-    assert main([*command, f"{option}={value}"]) == 2
+    with pytest.raises(SystemExit) as stop:
+        main([*command, f"{option}={value}"])
+    assert stop.value.code == 2
     err = capsys.readouterr().err
     assert option in err and value in err
 

@@ -51,10 +51,7 @@ def main(
         if reconfigure is not None:
             reconfigure(encoding="utf-8")
     parser = build_parser(packages)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as stop:  # --help, --version, or a bad option (argparse printed why)
-        return stop.code if isinstance(stop.code, int) else 2
+    args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
     if run is None:
         default = getattr(_default_command(packages), "default_main", None)
