@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TextIO
 
 from hkmahjong.argtypes import positive_int
-from hkmahjong.engine.events import Event
+from hkmahjong.engine.events import Event, EventKind
 from hkmahjong.engine.match import Match
 from hkmahjong.engine.record import GameRecord, ReplayStep, replay, rules_from_spec, verify
 from hkmahjong.errors import MahjongError
@@ -115,8 +117,24 @@ def _events(events: Iterable[Event], seat: Wind | None) -> list[str]:
     for e in events:
         shown = e if seat is None else e.for_seat(seat)
         if shown is not None:
-            lines.append(shown.text)
+            lines.append(event_line(shown))
     return lines
+
+
+def event_line(event: Event) -> str:
+    """An event as the text replay prints it: hands numbered from 1 as everywhere a person reads
+    them, and a deal as a sorted hand in standard notation (``2569m8p36s133z12g``)."""
+    if event.kind is EventKind.DEAL and event.tiles:
+        event = replace(event, tiles=tuple(sorted(event.tiles)))
+    text = event.text
+    if event.kind is EventKind.HAND_START:
+        text = _HAND_NUMBER.sub(lambda m: f"(hand {int(m.group(1)) + 1}", text, count=1)
+    return text
+
+
+_HAND_NUMBER = re.compile(r"\(hand (\d+)")
+"""The engine's hand_start detail counts hands from 0 (it is hashed into every record's digests,
+so the record keeps it); the replay shows it from 1."""
 
 
 def _end(s: ReplayStep, out: TextIO) -> None:

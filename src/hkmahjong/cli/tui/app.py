@@ -11,6 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from hkmahjong.cli.tui.controller import GameController
@@ -106,25 +107,30 @@ class ParlorApp(App[int]):
 
     def on_mount(self) -> None:
         """Draw the first state and let the bots play until it is the human's turn."""
-        for button in self.query(Button):
+        for button in self._table_screen.query(Button):
             button.can_focus = False  # Enter and space always mean "discard", never "press"
-        self.query_one(HandView).focus()
+        self._table_screen.query_one(HandView).focus()
         self.refresh_table()
         self.set_interval(0.25, self._tick)
         self.kick()
 
     # --- drawing ---------------------------------------------------------------------------
+    @property
+    def _table_screen(self) -> Screen[object]:
+        """The table's screen (the first): its widgets stay reachable while a pop-up is open."""
+        return self.screen_stack[0]
+
     def refresh_table(self) -> None:
         """Redraw everything from the controller's current snapshot."""
         table = self.controller.table()
         self.table = table
         self.options = self.controller.options()
         r = self.renderer
-        self.query_one(StatusBar).show(table, r)
+        self._table_screen.query_one(StatusBar).show(table, r)
         for seat in table.seats:
             offset = (seat.wind - table.me) % 4
-            self.query_one(f"#seat-{offset}", SeatPanel).show(seat, table, r)
-        hand = self.query_one(HandView)
+            self._table_screen.query_one(f"#seat-{offset}", SeatPanel).show(seat, table, r)
+        hand = self._table_screen.query_one(HandView)
         hand.allowed = set(self.options.discard) if self.options.mode == "turn" else None
         hand.show(table, table.seats[table.me], r)
         self._show_buttons()
@@ -143,11 +149,13 @@ class ParlorApp(App[int]):
         }
         if opts.win is not None:
             key = "self_draw" if opts.mode == "turn" else "win"
-            self.query_one("#btn-win", Button).label = tr(self.renderer.lang, key)
+            self._table_screen.query_one("#btn-win", Button).label = tr(self.renderer.lang, key)
         for name, show in visible.items():
-            self.query_one(f"#btn-{name}", Button).display = show and not self.choosing_chow
+            self._table_screen.query_one(f"#btn-{name}", Button).display = (
+                show and not self.choosing_chow
+            )
         for i in range(3):
-            button = self.query_one(f"#btn-chow{i}", Button)
+            button = self._table_screen.query_one(f"#btn-chow{i}", Button)
             if self.choosing_chow and i < len(opts.chows):
                 first = opts.chows[i].first
                 button.label = f"{i + 1}:" + "".join(
@@ -182,7 +190,7 @@ class ParlorApp(App[int]):
             prompt = f"{last}  ·  {prompt}"
         if self.last_message:
             prompt = f"{self.last_message}  {prompt}"
-        self.query_one("#message", Static).update(prompt)
+        self._table_screen.query_one("#message", Static).update(prompt)
 
     def _name_of(self, wind: object) -> str:
         if self.table is None or wind is None:
@@ -222,7 +230,7 @@ class ParlorApp(App[int]):
                         await asyncio.sleep(self.bot_delay)
         except Exception as exc:  # an engine or bot bug must not take the terminal down
             self.log.error(f"bot step failed: {exc!r}")
-            self.say(f"{type(exc).__name__}: {exc} — s: save")
+            self.say(tr(self.renderer.lang, "internal_error"))
         finally:
             self._advancing = False
 
@@ -266,11 +274,12 @@ class ParlorApp(App[int]):
         try:
             self.controller.apply(action)
         except MahjongError as exc:
-            self.say(tr(self.renderer.lang, "illegal", what=str(exc)))
+            self.log.warning(f"refused: {exc}")
+            self.say(tr(self.renderer.lang, "illegal", what=tr(self.renderer.lang, "not_now")))
             return False
         except Exception as exc:  # a bug below must not take the terminal down
             self.log.error(f"apply failed: {exc!r}")
-            self.say(f"{type(exc).__name__}: {exc} — s: save")
+            self.say(tr(self.renderer.lang, "internal_error"))
             return False
         self.countdown = None
         self.choosing_chow = False
@@ -285,9 +294,7 @@ class ParlorApp(App[int]):
         lang = self.renderer.lang
         if self.options.mode == "wait" or self._advancing:
             return tr(lang, "waiting")
-        return {"zh-Hant": "現在不能這樣做", "zh-Hans": "现在不能这样做"}.get(
-            lang, "that is not possible now"
-        )
+        return tr(lang, "not_now")
 
     def _end_of_hand(self) -> None:
         info = self.controller.hand_end()
@@ -312,14 +319,14 @@ class ParlorApp(App[int]):
     def action_move(self, step: int) -> None:
         """Move the selection in the hand."""
         if len(self.screen_stack) == 1:
-            self.query_one(HandView).move(step)
+            self._table_screen.query_one(HandView).move(step)
 
     def action_discard(self) -> None:
         """打: discard the selected tile (or pick the highlighted chow when choosing one)."""
         if self.choosing_chow:
             self.action_choose(0)
             return
-        tile = self.query_one(HandView).current_tile()
+        tile = self._table_screen.query_one(HandView).current_tile()
         if self.options.mode != "turn" or tile is None:
             self._act(None)
             return
@@ -347,7 +354,7 @@ class ParlorApp(App[int]):
         if len(kongs) == 1:
             self._act(next(iter(kongs.values())))
             return
-        tile = self.query_one(HandView).current_tile()
+        tile = self._table_screen.query_one(HandView).current_tile()
         if tile is not None and tile in kongs:
             self._act(kongs[tile])
             return
@@ -429,7 +436,7 @@ class ParlorApp(App[int]):
 
     @on(HandView.TileClicked)
     def _tile_clicked(self, event: HandView.TileClicked) -> None:
-        hand = self.query_one(HandView)
+        hand = self._table_screen.query_one(HandView)
         if hand.selected == event.index:
             self.action_discard()
         else:

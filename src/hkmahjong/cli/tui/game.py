@@ -39,6 +39,7 @@ from hkmahjong.cli.tui.save import (
     saved_point,
     write_save,
 )
+from hkmahjong.cli.tui.settlement import settlement_lines
 from hkmahjong.engine import Action, ActionKind, Phase, PlayerView
 from hkmahjong.engine.events import HandOutcome
 from hkmahjong.engine.match import Match, MatchLength
@@ -444,14 +445,8 @@ class ParlorGame(GameController):
             payments=payments,
             totals=totals,
             match_over=self.match.finished,
-            settlement=tuple(self._settlement_line(line) for line in outcome.lines),
+            settlement=settlement_lines(outcome, self.name_at, self.lang, self.ruleset),
         )
-
-    def _settlement_line(self, line: str) -> str:
-        """A payments line with seat names (``SOUTH -> EAST 192: …`` → ``電腦1 → 你 192: …``)."""
-        for seat in Wind:
-            line = line.replace(seat.name, self.name_at(seat))
-        return line.replace("->", "→")
 
     def next_hand(self) -> None:
         """Deal the next hand (the finished one is already in the ledger and the record)."""

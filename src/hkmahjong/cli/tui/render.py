@@ -103,9 +103,11 @@ class TileRenderer:
         return 3 if self.style == "text" else 2
 
     def bare(self, tile: Tile) -> str:
-        """The tile's label without padding."""
+        """The tile's label without padding (an English bonus tile by its name: ``plum``)."""
         if self.style == "ascii":
             return tile.mpsz
+        if self.style == "text" and self.lang == "en" and tile.is_bonus:
+            return tile.en
         if self.style == "glyph":
             return tile.glyph
         return tile.label(self.lang)

@@ -97,7 +97,13 @@ def _caption(
         return f"{tr(r.lang, 'hand_no', n=step.hand.number + 1)} · {tr(r.lang, 'dealer')}: {dealer}"
     who = names[seat_players[step.seat]]
     words = action_label(step.action, r)
-    events = [e.text for e in step.events if e.kind in (EventKind.WIN, EventKind.EXHAUSTIVE_DRAW)]
+    events = []
+    for e in step.events:
+        if e.kind is EventKind.WIN and e.seat is not None:
+            how = "win" if e.source is not None else "self_draw"
+            events.append(f"{names[seat_players[e.seat]]} {tr(r.lang, how)}")
+        elif e.kind is EventKind.EXHAUSTIVE_DRAW:
+            events.append(tr(r.lang, "draw_game"))
     tail = f"  → {'; '.join(events)}" if events else ""
     return f"{r.wind(step.seat)} {who}: {words}{tail}"
 

@@ -138,7 +138,7 @@ def hand_end_text(info: HandEndInfo, lang: str) -> Text:
         text.append(f"\n{score.name}: ", style="bold")
         text.append(score.shape + "\n", style="bold green")
         for zh, en, fan in score.items:
-            text.append(f"  {zh} {en}  ")
+            text.append(f"  {en if lang == 'en' else zh}  ")
             text.append(f"{fan}\n", style="bold")
         limit = f" ({tr(lang, 'limit')})" if score.limit else ""
         text.append(f"  = {tr(lang, 'fan', n=score.total)}{limit}\n", style="bold green")

@@ -67,12 +67,7 @@ def seat_text(seat: SeatInfo, table: TableInfo, renderer: TileRenderer, width: i
     text.append(f" {format_score(seat.score)}", style="green" if seat.score >= 0 else "red")
     if not seat.is_human:
         text.append(f" {tr(lang, 'tiles', n=seat.concealed_count)}", style="dim")
-    for meld in seat.melds:
-        text.append("  ")
-        text.append(renderer.meld(meld), style="bold magenta")
-    if seat.bonus:
-        text.append(f"  {tr(lang, 'bonus')}:", style="dim")
-        text.append(" ".join(renderer.bare(t) for t in seat.bonus), style="magenta")
+    _append_sets(text, seat, renderer, width, indent=4)
     text.append("\n")
     if seat.concealed is not None and not seat.is_human:
         text.append("    ")
@@ -95,6 +90,33 @@ def seat_text(seat: SeatInfo, table: TableInfo, renderer: TileRenderer, width: i
         text.append(" ")
         line_len += 1
     return text
+
+
+def set_parts(seat: SeatInfo, renderer: TileRenderer) -> list[list[tuple[str, str]]]:
+    """A seat's declared sets and its bonus tiles as unbreakable parts of (text, style) pieces."""
+    parts = [[(renderer.meld(meld), "bold magenta")] for meld in seat.melds]
+    if seat.bonus:
+        tiles = " ".join(renderer.bare(t) for t in seat.bonus)
+        parts.append([(f"{tr(renderer.lang, 'bonus')}: ", "dim"), (tiles, "magenta")])
+    return parts
+
+
+def _append_sets(
+    text: Text, seat: SeatInfo, renderer: TileRenderer, width: int, *, indent: int
+) -> None:
+    """Append the sets and bonus tiles after ``text``'s last line, two spaces apart; a part that
+    would pass ``width`` starts a new line ``indent`` cells in (never at column 0 of a wrap)."""
+    column = cell_len(text.plain.rsplit("\n", 1)[-1])
+    for part in set_parts(seat, renderer):
+        size = sum(cell_len(piece) for piece, _ in part)
+        gap = 2 if column else 0
+        if column and column + gap + size > width:
+            text.append("\n" + " " * indent)
+            column, gap = indent, 0
+        text.append(" " * gap)
+        for piece, style in part:
+            text.append(piece, style=style)
+        column += gap + size
 
 
 class SeatPanel(Static):
@@ -136,7 +158,7 @@ class HandView(Widget):
         self.renderer = renderer
         self.tiles: list[Tile] = []
         self.drawn: Tile | None = None
-        self.melds_text = Text()
+        self.seat: SeatInfo | None = None
         self.allowed: set[Tile] | None = None
         self._spans: list[_Span] = []
 
@@ -152,13 +174,7 @@ class HandView(Widget):
             self.tiles.append(self.drawn)
         else:
             self.tiles.sort()
-        melds = Text()
-        for meld in seat.melds:
-            melds.append(renderer.meld(meld) + "  ", style="bold magenta")
-        if seat.bonus:
-            melds.append(f"{tr(renderer.lang, 'bonus')}: ", style="dim")
-            melds.append(" ".join(renderer.bare(t) for t in seat.bonus), style="magenta")
-        self.melds_text = melds
+        self.seat = seat
         if self.drawn is not None:
             self.selected = len(self.tiles) - 1
         elif previous in self.tiles:
@@ -210,7 +226,8 @@ class HandView(Widget):
             text.append(" ")
             pos += 1
         text.append("\n")
-        text.append_text(self.melds_text)
+        if self.seat is not None:
+            _append_sets(text, self.seat, r, self.size.width or 80, indent=2)
         return text
 
     def index_at(self, x: int) -> int | None:
