@@ -165,7 +165,7 @@ async def test_concealed_kong_on_own_turn(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_win_on_discard_shows_breakdown(kit: ModuleType) -> None:
-    """RULES.md §7/§8: 食糊 on a discard; the end of hand lists 小三元 and 混一色 (zh + en)."""
+    """RULES.md §7/§8: 食糊 on a discard; the end of hand lists 小三元 and 混一色 (screen language)."""
     game = kit.scenario_game(kit.WIN_ON_DISCARD, kit.WIN_DRAWS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -181,7 +181,7 @@ async def test_win_on_discard_shows_breakdown(kit: ModuleType) -> None:
         fan_ids = outcome.wins[0].result.fan_ids
         assert FanId.SMALL_DRAGONS in fan_ids
         body = str(app.screen.body)
-        assert FanId.SMALL_DRAGONS.zh in body and FanId.SMALL_DRAGONS.en in body
+        assert FanId.SMALL_DRAGONS.zh in body and FanId.SMALL_DRAGONS.en not in body
         assert sum(outcome.deltas) == 0 and outcome.deltas[Wind.EAST] > 0
         await pilot.press("q")  # q on the result arms quitting; Enter goes on instead
         await pilot.pause()
@@ -432,8 +432,9 @@ def test_other_languages(kit: ModuleType, lang: str, word: str) -> None:
             assert isinstance(app.screen, HandEndScreen)
             body = str(app.screen.body)
             dragons = FanId.SMALL_DRAGONS
-            assert (dragons.zh_hans if lang == "zh-Hans" else dragons.zh) in body
-            assert dragons.en in body
+            assert (dragons.zh_hans if lang == "zh-Hans" else dragons.en) in body
+            other = dragons.en if lang == "zh-Hans" else dragons.zh
+            assert other not in body  # one language per screen (issue 13 item 14)
 
     asyncio.run(run())
 
@@ -454,7 +455,7 @@ async def test_two_winners_on_one_discard(kit: ModuleType) -> None:
         body = str(app.screen.body)
         for win in outcome.wins:  # on the dealer's first discard: 地糊 for both (RULES.md §7)
             assert FanId.EARTHLY in win.result.fan_ids
-            assert body.count(f"{FanId.EARTHLY.zh} {FanId.EARTHLY.en}") == 2
+            assert body.count(f"  {FanId.EARTHLY.zh}  ") == 2
         assert "電腦1: 1萬2萬3萬" in body and "電腦2: 1筒1筒1筒" in body
         assert outcome.deltas[Wind.EAST] < 0 and outcome.deltas[Wind.NORTH] == 0
 

@@ -113,8 +113,9 @@ class TileRenderer:
         return tile.label(self.lang)
 
     def tile(self, tile: Tile) -> str:
-        """The tile's label padded to :attr:`width` cells."""
-        text = self.bare(tile)
+        """The tile's label padded to :attr:`width` cells (an English bonus tile by its code, ``1f``)."""
+        english_bonus = tile.is_bonus and self.style == "text" and self.lang == "en"
+        text = tile.mpsz if english_bonus else self.bare(tile)
         return text + " " * max(0, self.width - cell_len(text))
 
     def tiles(self, tiles: Iterable[Tile], sep: str = " ") -> str:
