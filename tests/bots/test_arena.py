@@ -7,8 +7,18 @@ import math
 
 import pytest
 
-from hkmahjong.bots.arena import ArenaConfig, ArenaError, hand_seed, mean_ci, run_arena
+from hkmahjong.bots.arena import (
+    ArenaConfig,
+    ArenaError,
+    hand_record,
+    hand_seed,
+    mean_ci,
+    run_arena,
+    wall_match_seed,
+)
 from hkmahjong.cli.main import main
+from hkmahjong.engine.record import GameRecord, verify
+from hkmahjong.engine.record import hand_seed as record_hand_seed
 from hkmahjong.engine.state import HandState
 
 
@@ -44,6 +54,18 @@ def test_duplicate_walls_are_shared_by_rotations_and_zero_sum() -> None:
         assert math.isclose(total, 0.0, abs_tol=1e-9)
     assert hand_seed("z", 0) != hand_seed("z", 1)
     assert hand_seed("z", 0) == hand_seed("z", 0)
+
+
+def test_an_arena_hand_is_a_verifiable_record() -> None:
+    """Arena walls come from the record's seed derivation: each hand is a one-hand 牌譜."""
+    cfg = ArenaConfig(bots=("efficient", "random", "fan", "random"), hands=2, seed="rec")
+    assert hand_seed("rec", 1) == record_hand_seed(wall_match_seed("rec", 1), 0)
+    for wall, rotation in ((0, 0), (1, 3)):
+        record = GameRecord.loads(hand_record(cfg, HandState.new, wall, rotation).dumps())
+        assert verify(record).hands == 1
+        assert record.hands[0].seed == hand_seed("rec", wall)
+        assert record.match["players"][rotation % 4] == "efficient#0"
+        assert record.hands[0].actions
 
 
 def test_mean_ci() -> None:

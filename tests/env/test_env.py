@@ -10,6 +10,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from hkmahjong.engine import Action, ActionKind
+from hkmahjong.engine.record import GameRecord, verify
+from hkmahjong.engine.record import hand_seed as record_hand_seed
 from hkmahjong.engine.state import HandState
 from hkmahjong.env import (
     NUM_ACTIONS,
@@ -23,6 +25,7 @@ from hkmahjong.env import (
     describe_action,
     env,
     hand_seed,
+    match_seed,
     observation,
     raw_env,
 )
@@ -69,6 +72,22 @@ def test_same_seed_same_game_and_zero_sum_rewards() -> None:
     a2, r2 = _random_episode(raw_env(hands=2), 7)
     assert a1 == a2 and r1 == r2
     assert sum(r1.values()) == pytest.approx(0.0)
+
+
+def test_an_env_episode_is_a_verifiable_record() -> None:
+    """Env hands are dealt by the record's seed derivation: an episode is a 牌譜 that verifies."""
+    e = raw_env(hands=3)
+    _random_episode(e, 5)
+    record = GameRecord.loads(e.game_record().dumps())
+    assert verify(record).hands == 3
+    assert record.match_seed == match_seed(5)
+    assert [h.seed for h in record.hands] == [hand_seed(5, n) for n in range(3)]
+    assert [h.seed for h in record.hands] == [record_hand_seed(match_seed(5), n) for n in range(3)]
+    assert record.totals == e.match_scores
+    with pytest.raises(MahjongError, match="no hand"):
+        fresh = raw_env()
+        fresh.reset(seed=1)
+        fresh.game_record()
 
 
 def test_env_hand_matches_bare_engine() -> None:

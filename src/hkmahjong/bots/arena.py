@@ -11,7 +11,6 @@ bots never import it (DESIGN.md layers).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import multiprocessing
 import sys
@@ -23,6 +22,9 @@ from typing import Any, Protocol, TextIO
 from hkmahjong.bots.base import BaseBot
 from hkmahjong.bots.registry import get_bot
 from hkmahjong.engine import Action, ActionKind, HandOutcome, PlayerView
+from hkmahjong.engine.match import Match, MatchLength
+from hkmahjong.engine.record import GameRecord, record_from_actions, seed_from_text
+from hkmahjong.engine.record import hand_seed as record_hand_seed
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import Ruleset, get_preset
 from hkmahjong.tiles import Wind
@@ -33,9 +35,11 @@ __all__ = [
     "ArenaResult",
     "BotStats",
     "HandLike",
+    "hand_record",
     "hand_seed",
     "mean_ci",
     "run_arena",
+    "wall_match_seed",
 ]
 
 
@@ -148,9 +152,16 @@ class ArenaConfig:
         return 4 if self.duplicate else 1
 
 
+def wall_match_seed(seed: str, wall: int) -> bytes:
+    """The match seed of wall ``wall`` of an arena run: each hand on it is a one-hand match."""
+    return seed_from_text(f"arena:{seed}:{wall}")
+
+
 def hand_seed(seed: str, wall: int) -> bytes:
-    """The seed of wall number ``wall`` of an arena run (same for every rotation)."""
-    return hashlib.sha256(f"hkmj-arena:{seed}:{wall}".encode()).digest()
+    """The seed of wall number ``wall`` of an arena run (same for every rotation): the record's
+    derivation (:func:`hkmahjong.engine.record.hand_seed`) of hand 0 from :func:`wall_match_seed`,
+    so that every arena hand is a verifiable one-hand record (:func:`hand_record`)."""
+    return record_hand_seed(wall_match_seed(seed, wall), 0)
 
 
 @dataclass
@@ -170,12 +181,13 @@ def _play_hand(
     wall: int,
     names: Sequence[str],
     stats: dict[str, BotStats],
+    played: list[tuple[Wind, Action]] | None = None,
 ) -> HandOutcome:
     bots: list[BaseBot] = [
         get_bot(n, seed=f"{cfg.seed}:{wall}:{i}", ruleset=ruleset, time_budget=cfg.time_budget)
         for i, n in enumerate(names)
     ]
-    state = new_hand(ruleset, seed=hand_seed(cfg.seed, wall), hand_number=wall)
+    state = new_hand(ruleset, seed=hand_seed(cfg.seed, wall), hand_number=0)
     steps = 0
     while not state.is_over:
         seat = state.to_act[0]
@@ -193,12 +205,31 @@ def _play_hand(
         if action.kind is ActionKind.FALSE_WIN:
             st.under_minimum += 1
         state.apply(seat, action)
+        if played is not None:
+            played.append((seat, action))
         steps += 1
         if steps > 5000:
             raise ArenaError(f"hand of wall {wall} with {names} did not end")
     out = state.outcome
     assert out is not None
     return out
+
+
+def hand_record(cfg: ArenaConfig, new_hand: NewHand, wall: int, rotation: int = 0) -> GameRecord:
+    """牌譜 of one arena hand (wall ``wall``, line-up rotation ``rotation``), played again.
+
+    The hand is a one-hand match (一局) whose players are the bots by their place in
+    ``cfg.bots`` (``fan#0``, ``random#1``, ...); ``hkmj replay --verify`` checks it.
+    """
+    ruleset = get_preset(cfg.ruleset)
+    order = [(i - rotation) % 4 for i in range(4)]
+    names = [cfg.bots[k] for k in order]
+    stats = {n: BotStats() for n in set(cfg.bots)}
+    played: list[tuple[Wind, Action]] = []
+    _play_hand(cfg, ruleset, new_hand, wall, names, stats, played)
+    p = tuple(f"{cfg.bots[k]}#{k}" for k in order)
+    match = Match((p[0], p[1], p[2], p[3]), MatchLength.ONE_HAND)
+    return record_from_actions(ruleset, match, wall_match_seed(cfg.seed, wall), [played])
 
 
 def _play_set(

@@ -43,6 +43,7 @@ __all__ = [
     "hand_seed",
     "match_result",
     "new_match_seed",
+    "record_from_actions",
     "replay",
     "result_of",
     "rules_from_spec",
@@ -738,3 +739,59 @@ def verify(record: GameRecord) -> VerifyReport:
             report.actions += 1
         report.events += len(step.events)
     return report
+
+
+def record_from_actions(
+    ruleset: Ruleset,
+    match: Match,
+    match_seed: bytes,
+    hands: Sequence[Sequence[tuple[Wind, Action | str]]],
+    *,
+    physical_table: bool = False,
+) -> GameRecord:
+    """牌譜 of hands already played from ``match_seed`` (the arena, the research env), rebuilt.
+
+    Each hand is its ``(seat, action text)`` list; hand ``n`` was dealt from
+    ``hand_seed(match_seed, n)`` with the dealer and prevailing wind that ``match`` (fresh, its
+    settings as played) gives it. The hands are replayed to fill in every digest, result and the
+    totals, so the record passes :func:`verify` exactly when the hands were played that way.
+
+    :raises RecordError: when an action is not legal, or a hand does not end with its actions.
+    """
+    record = GameRecord(
+        rules_spec(ruleset),
+        match.config_json(),
+        commitment(match_seed),
+        physical_table=physical_table,
+    )
+    for played in hands:
+        n = match.hand_number
+        seed = hand_seed(match_seed, n)
+        state = HandState.new(
+            ruleset,
+            seed=seed,
+            prevailing_wind=match.prevailing,
+            hand_number=n,
+            physical_table=physical_table,
+        )
+        hand = HandRecord(n, match.dealer, match.prevailing, commitment(seed), "", seed=seed)
+        hand.start_digest = digest_of(state.initial_events)
+        every = list(state.initial_events)
+        for seat, action in played:
+            try:
+                events = state.apply(seat, action)
+            except MahjongError as exc:
+                raise RecordError(f"hand {n}: {exc}") from None
+            text = action.text if isinstance(action, Action) else action
+            hand.actions.append(ActionRecord(seat, text, digest_of(events)))
+            every.extend(events)
+        outcome = state.outcome
+        if outcome is None:
+            raise RecordError(f"hand {n} does not end after its {len(played)} actions")
+        hand.result = match_result(outcome, ruleset, match, every)
+        hand.end_digest = digest_of(every)
+        match.record(hand.result, allow_debt=not ruleset.payment.bankrupt_cap)
+        record.hands.append(hand)
+    record.match_seed = match_seed
+    record.totals = list(match.totals().values())
+    return record

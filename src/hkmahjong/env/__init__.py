@@ -16,6 +16,7 @@ from hkmahjong.env.aec import (
     ShapingStep,
     env,
     hand_seed,
+    match_seed,
     raw_env,
 )
 from hkmahjong.env.encoding import (
@@ -70,6 +71,7 @@ __all__ = [
     "env",
     "hand_seed",
     "index_action",
+    "match_seed",
     "observation",
     "oracle_observation",
     "parallel_env",

@@ -15,7 +15,6 @@ game as a "dict of seats who must act" step.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +27,9 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from hkmahjong.engine import Action, Event, HandOutcome, Phase, PlayerView
+from hkmahjong.engine.match import Match, MatchLength
+from hkmahjong.engine.record import GameRecord, record_from_actions, seed_from_text
+from hkmahjong.engine.record import hand_seed as record_hand_seed
 from hkmahjong.engine.state import HandState
 from hkmahjong.env.encoding import (
     ACTION_SPACE_VERSION,
@@ -54,6 +56,7 @@ __all__ = [
     "ShapingStep",
     "env",
     "hand_seed",
+    "match_seed",
     "raw_env",
 ]
 
@@ -97,9 +100,15 @@ ShapingFn = Callable[[ShapingStep], float]
 agent's reward of the step (on top of the hand-end reward, before nothing: it is not scaled)."""
 
 
+def match_seed(seed: int) -> bytes:
+    """The match seed of an episode reset with ``seed``: the episode is a match (牌譜) record."""
+    return seed_from_text(f"env:{seed}")
+
+
 def hand_seed(seed: int, hand: int) -> bytes:
-    """The engine seed of hand ``hand`` of an episode reset with ``seed`` (deterministic)."""
-    return hashlib.sha256(f"hkmahjong-env:{seed}:{hand}".encode()).digest()
+    """The engine seed of hand ``hand`` of an episode reset with ``seed``: the record's derivation
+    (:func:`hkmahjong.engine.record.hand_seed`) from :func:`match_seed`."""
+    return record_hand_seed(match_seed(seed), hand)
 
 
 def _resolve_rules(rules: str | Ruleset) -> Ruleset:
@@ -170,6 +179,8 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         ohigh = np.concatenate([high, np.ones((NUM_ORACLE_PLANES - NUM_PLANES, 34), np.float32)])
         self.oracle_space = spaces.Box(olow, ohigh, dtype=np.float32)
         self.state_: HandState | None = None
+        self._played: list[list[tuple[Wind, Action]]] = []
+        """Per hand of this episode: every (seat, action) applied, for :meth:`game_record`."""
         self._agent_at_seat: list[str] = list(AGENTS)
         self._seat_of_agent: dict[str, Wind] = {a: Wind(i) for i, a in enumerate(AGENTS)}
         self._encoder = StateEncoder(follow_events=True)
@@ -230,6 +241,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         self._prevailing = Wind.EAST
         self._dealer_turns = 0
         self.match_scores = [0.0, 0.0, 0.0, 0.0]
+        self._played = []
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}
         self._rewards_set = False
@@ -242,6 +254,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
 
     def _start_hand(self) -> None:
         self._applies += 1  # a new hand: every mask shown before is stale
+        self._played.append([])
         self.state_ = HandState.new(
             self.ruleset,
             seed=hand_seed(self._seed, self._hand),
@@ -398,6 +411,7 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         assert st is not None
         self._applies += 1
         self._steps += 1
+        self._played[-1].append((seat, action))
         events = st.apply(seat, action)
         self._encoder.applied(st, events)
         if self._shaping is not None:
@@ -422,6 +436,20 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             self._rewards_at = self._steps
             for a in self.agents:
                 self.rewards[a] = 0.0
+
+    def game_record(self) -> GameRecord:
+        """牌譜 of this episode's finished hands: a record that ``hkmj replay --verify`` checks.
+
+        The episode is an open match (不限) of the agents, capped at the hands played so far.
+
+        :raises MahjongError: when no hand of the episode has ended yet.
+        """
+        finished = self._played[: self._hand]
+        if not finished:
+            raise MahjongError("no hand of this episode has ended yet: nothing to record")
+        players = (AGENTS[0], AGENTS[1], AGENTS[2], AGENTS[3])
+        match = Match(players, MatchLength.OPEN, max_hands=len(finished))
+        return record_from_actions(self.ruleset, match, match_seed(self._seed), finished)
 
     def _who(self, agent: str) -> str:
         st = self.state_
