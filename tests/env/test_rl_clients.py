@@ -64,21 +64,29 @@ def test_illegal_modes() -> None:
 
 
 def test_reset_always_gives_the_learner_a_decision() -> None:
-    """Seed 108 used to deal a hand that was over before the learner could act (issue 15.2)."""
+    """An episode over before the learner acts (a bot's 天糊, ...) is played out and the next one
+    dealt, its reward carried to the first step (issue 15.2; it used to crash a long SB3 run)."""
     e = SingleSeatEnv(opponents=("fan",) * 3)
     deals = 0
     deal = e._deal
 
-    def counting() -> None:
+    def first_one_over() -> None:
         nonlocal deals
         deals += 1
         deal()
+        if deals == 1:  # as if the hand had ended at the deal: the learner lost 7 jade
+            for agent in e.aec.terminations:
+                e.aec.terminations[agent] = True
+            e._episode_reward = -7.0
 
-    e._deal = counting  # type: ignore[method-assign]
+    e._deal = first_one_over  # type: ignore[method-assign]
     _, info = e.reset(seed=108)
     assert deals == 2 and e.action_masks().sum() > 0
-    assert "carried_reward" in info
-    e.step(int(np.flatnonzero(e.action_masks())[0]))
+    assert info["carried_reward"] == -7.0
+    assert e._episode_reward == 0.0
+    _, reward, *_ = e.step(int(np.flatnonzero(e.action_masks())[0]))
+    assert reward == pytest.approx(e._episode_reward - 7.0)  # the carried -7 is paid once
+    assert e._carried == 0.0
 
 
 def test_reset_decision_over_many_seeds() -> None:
