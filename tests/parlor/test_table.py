@@ -137,17 +137,6 @@ def test_errors_go_to_the_sender_only_and_change_nothing() -> None:
     run(main())
 
 
-def _run_tries(main: Any, tries: int = 6) -> None:
-    """Run ``main()`` on a fresh table up to ``tries`` times; the last failure is raised."""
-    for attempt in range(tries):
-        try:
-            run(main())
-            return
-        except (AssertionError, ValueError, IndexError):
-            if attempt == tries - 1:
-                raise
-
-
 def test_reconnect_resends_the_missed_messages_byte_for_byte() -> None:
     async def main() -> None:
         table, _, clock = await make_table(kind="practice")
@@ -162,25 +151,23 @@ def test_reconnect_resends_the_missed_messages_byte_for_byte() -> None:
         table.disconnect(0, ann.conn)
         await settle(table, clock, 2.0)
         ann.connect(since=seen_v - 2, epoch=snapshot["epoch"])
-        await settle(table, clock)
+        # the actor answers once it is free: at the latest when a discard delay (0.6 s) ends
+        await settle(table, clock, 0.7)
         resent = ann.conn.frames
         kinds = [json.loads(f)["t"] for f in resent]
-        if "synced" not in kinds:  # the protocol's other answer: too far behind for the history
-            assert kinds[0] == "snapshot"
-            await table.stop()
-            return
+        assert "snapshot" not in kinds
         cut = kinds.index("synced")
         replay, synced = resent[:cut], json.loads(resent[cut])
         assert replay[:2] == first[-2:]
         assert [json.loads(f)["v"] for f in replay] == list(range(seen_v - 1, synced["v"] + 1))
-        assert "snapshot" not in kinds
         # another epoch: a snapshot
         ann.connect(since=seen_v, epoch="other")
-        await table.idle()
+        await settle(table, clock, 0.7)
         assert ann.messages[0]["t"] == "snapshot"
         await table.stop()
 
-    _run_tries(main)  # random deals and bot threads: up to 6 fresh tables (a race to find)
+    for _ in range(4):  # four random deals: the discard delay falls at different moments
+        run(main())
 
 
 def test_discard_delay_hides_whether_anyone_could_claim() -> None:
@@ -208,7 +195,8 @@ def test_discard_delay_hides_whether_anyone_could_claim() -> None:
         assert later, "the next events come once the delay has passed"
         await table.stop()
 
-    _run_tries(main)  # random deals and bot threads: up to 6 fresh tables (a race to find)
+    for _ in range(4):  # four random deals: some give a bot a claim window, some do not
+        run(main())
 
 
 def test_two_turn_timeouts_sit_a_player_out_and_sit_back_returns() -> None:

@@ -128,6 +128,13 @@ class TableConfig:
             raise TableError("bad_config", f"bad table settings: {exc}") from None
 
 
+class _Queued:
+    """The handle of a message put on the queue at once: cancelling it is left to its token."""
+
+    def cancel(self) -> None:
+        """Nothing to stop: the queued message checks its token when it is handled."""
+
+
 @dataclass(slots=True)
 class _Prompt:
     v: int
@@ -645,9 +652,14 @@ class Table:
         text = None if action is None else action.text
         self._emit(seat, lambda v: proto.done_msg(v, prompt.v, text, by, ref))
 
-    def _update_prompts(self) -> None:
+    def _update_prompts(self, *, waited: bool = False) -> None:
         """Open a prompt (or schedule the bot / passive player) for every player who must decide
-        now; close the prompts of those who need not any more."""
+        now; close the prompts of those who need not any more.
+
+        ``waited``: the discard delay has just passed. A bot (or a sat-out seat) deciding on that
+        discard has "thought" during the delay and answers at once, so the next event comes at the
+        same moment whether or not a bot could claim (the delay hides that, seed 002).
+        """
         runner = self.runner
         deciding = set(runner.to_act_players) if runner is not None and runner.in_hand else set()
         if self.status not in ("playing", "paused"):
@@ -667,8 +679,12 @@ class Table:
                 self._open_prompt(seat)
             else:
                 seat.auto_token += 1
-                delay = self.config.clocks.bot_ms / 1000
-                seat.auto = self._later(delay, "auto", seat.player, seat.auto_token)
+                if waited and runner.view(seat.player).phase is not Phase.TURN:
+                    self.queue.put_nowait(("auto", seat.player, seat.auto_token))
+                    seat.auto = _Queued()  # a stale one is dropped by its token
+                else:
+                    delay = self.config.clocks.bot_ms / 1000
+                    seat.auto = self._later(delay, "auto", seat.player, seat.auto_token)
 
     def _open_prompt(self, seat: _Seat) -> None:
         runner = self.runner
@@ -800,7 +816,7 @@ class Table:
         if step.hand_end is not None:
             await self._hand_ended(step)
         else:
-            self._update_prompts()
+            self._update_prompts(waited=bool(cut))
 
     def _send_events(self, events: Sequence[Any]) -> None:
         runner = self.runner

@@ -38,16 +38,15 @@ class TokenBucket:
         self.rate, self.burst = rate, burst
         self.tokens = burst
         self.at = time.monotonic()
-        self.refused = 0
-        self.window = self.at
+        self.refused = 0.0
 
     def take(self) -> bool:
         """Spend one token; False when none is left (the message is refused)."""
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        elapsed = now - self.at
         self.at = now
-        if now - self.window >= 1.0:
-            self.window, self.refused = now, 0
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.refused = max(0.0, self.refused - elapsed * self.rate)
         if self.tokens >= 1:
             self.tokens -= 1
             return True
@@ -56,7 +55,12 @@ class TokenBucket:
 
     @property
     def abusive(self) -> bool:
-        """Far beyond the limit: five times the rate refused within one second."""
+        """Far beyond the limit: refused messages pile up past five seconds' worth of the rate.
+
+        The pile drains at the rate itself, so a client that slows to the rate is forgiven, and
+        the verdict does not depend on how fast the server happens to read (a busy server reads
+        a flood in bursts, and a window of wall-clock time would forgive it).
+        """
         return self.refused > 4 * self.rate
 
 
