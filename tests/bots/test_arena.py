@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -34,9 +35,12 @@ def _strip(summary: dict[str, object]) -> dict[str, object]:
 
 def test_arena_is_reproducible_and_independent_of_jobs() -> None:
     """Same seed → same summary; 1 or 2 worker processes → same numbers."""
-    cfg = ArenaConfig(bots=("fan", "random", "random", "random"), hands=3, seed="t", jobs=1)
+    # an hour's budget per decision: a loaded machine must not cut a decision short
+    cfg = ArenaConfig(
+        bots=("fan", "random", "random", "random"), hands=3, seed="t", jobs=1, time_budget=3600.0
+    )
     one = run_arena(cfg, HandState.new).summary()
-    two = run_arena(ArenaConfig(bots=cfg.bots, hands=3, seed="t", jobs=2), HandState.new).summary()
+    two = run_arena(dataclasses.replace(cfg, jobs=2), HandState.new).summary()
     assert _strip(one) == _strip(two)
     assert one["hands"] == 12  # duplicate: each wall in 4 rotations
     per = one["per_bot"]

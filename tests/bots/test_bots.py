@@ -23,7 +23,12 @@ def _play(
     names: list[str], preset: str, wall: int, *, physical: bool = False, explain_seat: int = -1
 ) -> tuple[list[str], HandState]:
     ruleset = get_preset(preset)
-    bots = [get_bot(n, seed=f"t{wall}:{i}", ruleset=ruleset) for i, n in enumerate(names)]
+    # an hour's budget: the budget is a safety net for slow machines, and a loaded test machine
+    # must not cut a decision short (determinism is what these tests check)
+    bots = [
+        get_bot(n, seed=f"t{wall}:{i}", ruleset=ruleset, time_budget=3600.0)
+        for i, n in enumerate(names)
+    ]
     state = HandState.new(
         ruleset, seed=hand_seed("tests", wall), hand_number=wall, physical_table=physical
     )
