@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from hkmahjong.hand.batch import analyse_json
 from hkmahjong.rules import get_preset
-from hkmahjong.scoring.batch import BatchRules, score_request
+from hkmahjong.scoring.batch import CONTEXT_KEYS, BatchRules, score_request
 
 EXAMPLE: dict[str, Any] = {
     "id": "case-7",
@@ -45,6 +45,41 @@ def test_score_answers_the_batch_formats_example(client: TestClient) -> None:
     assert [item["zh"] for item in body["items"]] == ["中", "海底炮", "正花"]
     assert body["payment"]["settlement"] == {"S": 24, "E": -24, "W": 0, "N": 0}
     assert body == score_request(EXAMPLE, get_preset("parlor"), BatchRules())
+
+
+LANDED = "preset = 'parlor'\n[payment]\nlanded = true\nlanded_half_discard = true\n"
+ALL_CHOWS = {"concealed": "123m456p789s234m55s"}  # 平糊 門前清 無花 = 3 fan, share 4 (P)
+
+
+def test_score_takes_the_calculators_liable_half_discard(client: TestClient) -> None:
+    """RULES.md §10, C 落地 "亦需要包出銃者一半分數": the API knows every context key of the
+    calculator (scoring.batch.CONTEXT_KEYS): N, liable, pays half of E's 12 on a discard."""
+    ctx = {"winner_seat": "S", "discarder_seat": "E", "liable_seat": "N"}
+    line = {
+        "id": 1,
+        "hand": ALL_CHOWS,
+        "context": ctx | {"liable_half_discard": True},
+        "rules": LANDED,
+    }
+    response = client.post("/api/score", json=line)
+    assert response.status_code == 200, response.text
+    assert response.json()["payment"]["settlement"] == {"E": -6, "S": 12, "W": 0, "N": -6}
+    assert response.json() == score_request(line, get_preset("parlor"), BatchRules())
+    whole = client.post("/api/score", json={**line, "context": ctx}).json()
+    assert whole["payment"]["settlement"] == {"E": 0, "S": 12, "W": 0, "N": -12}
+    drawn = {
+        **line,
+        "context": {"winner_seat": "S", "self_drawn": True, "liable_half_discard": True},
+    }
+    refused = client.post("/api/score", json=drawn)
+    assert refused.status_code == 422 and "liable_half_discard" in refused.json()["error"]
+
+
+def test_the_score_schema_has_every_context_key_of_the_calculator(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()["paths"]["/api/score"]["post"]["requestBody"]
+    context = schema["content"]["application/json"]["schema"]["properties"]["context"]
+    props = next(c for c in context["anyOf"] if c.get("type") == "object")["properties"]
+    assert set(props) == set(CONTEXT_KEYS)
 
 
 def test_a_hand_that_is_not_a_win_is_still_200_with_its_reason(client: TestClient) -> None:

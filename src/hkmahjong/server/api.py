@@ -68,6 +68,8 @@ class ContextIn(_Strict):
     kong_discarder_seat: Seat | None = None
     co_winner_seats: list[Seat] | None = None
     balances: dict[str, int] | None = None
+    liable_half_discard: bool = False
+    """C 落地: the ``liable_seat`` pays half of the discarder's amount (a discard win only)."""
 
 
 class ScoreIn(_Strict):
