@@ -231,6 +231,61 @@ def test_two_turn_timeouts_sit_a_player_out_and_sit_back_returns() -> None:
     run(main())
 
 
+def test_a_claim_clock_that_runs_out_passes_and_is_never_a_missed_turn() -> None:
+    """RULES.md §13 (seed 002 "未能連續在兩次圈內作出任何動作"): a claim window left to its clock is
+    answered ``pass`` by the timeout and is not a missed own turn. The player lets every claim
+    clock run out and every other own-turn clock too (one missed turn at a time, answering the
+    next): claim timeouts that fall between a missed turn and the next answered one would make
+    two "missed turns" if they counted, yet the player is never sat out."""
+
+    async def main() -> None:
+        clocks = ClockSettings(turn_ms=2000, claim_ms=1000, bank_ms=0, grace_ms=15000,
+                               discard_delay_ms=100, bot_ms=50, next_hand_ms=500)  # fmt: skip
+        table, store, clock = await make_table(clocks=clocks, length="16-hands")
+        ann = Client(table, 0)
+        ann.connect()
+        missed_turn = False  # the last own turn was left to its clock
+        claim_timeouts_after_a_miss = 0
+        claim_timeouts = 0
+        seen = 0
+        for _ in range(6000):
+            await settle(table, clock, 0.25)
+            assert table.seats[0].status.value == "connected", store.audits
+            prompts = [
+                m if m["t"] == "prompt" else m["prompt"]
+                for m in ann.messages
+                if m["t"] in ("prompt", "snapshot", "synced")
+            ]
+            kinds = {p["v"]: p["clock"]["kind"] for p in prompts if p is not None}
+            for m in ann.messages[seen:]:
+                if m["t"] == "done" and m["by"] == "timeout":
+                    if kinds[m["prompt"]] == "claim":
+                        assert m["action"] == "pass"
+                        claim_timeouts += 1
+                        claim_timeouts_after_a_miss += missed_turn
+                    else:
+                        missed_turn = True
+                elif m["t"] == "done" and m["by"] == "you":
+                    missed_turn = missed_turn and kinds[m["prompt"]] == "claim"
+            seen = len(ann.messages)
+            p = ann.open_prompt()
+            if p is not None and p["clock"]["kind"] == "turn" and missed_turn:
+                act(ann, passive(p))
+            if (
+                claim_timeouts >= 6 and claim_timeouts_after_a_miss >= 2
+            ) or table.status != "playing":
+                break
+        assert claim_timeouts >= 6 and claim_timeouts_after_a_miss >= 2, (
+            claim_timeouts,
+            table.status,
+        )
+        assert table.seats[0].timeouts <= 1
+        assert not any(kind == "sat_out" for _, kind, _ in store.audits)
+        await table.stop()
+
+    run(main())
+
+
 def test_disconnect_beyond_the_grace_sits_out() -> None:
     async def main() -> None:
         table, store, clock = await make_table(length="8-hands")
