@@ -144,3 +144,19 @@ def test_the_starting_grant_is_given_once_per_user() -> None:
     assert can_cover(ledger, user_account(3), 10_000)
     assert not can_cover(ledger, user_account(3), 10_001)
     assert not can_cover(ledger, user_account(4), 1)
+
+
+def test_post_all_is_all_or_nothing() -> None:
+    """A league step's transactions post together (its store commits them with the league)."""
+    ledger = MemoryLedger()
+    ledger.post(grant(user_account(1), 100, "g1"))
+    pay = transfer(user_account(1), "pool:league:1", 60, "k1", "league_entry")
+    again = transfer(user_account(1), "pool:league:1", 60, "k2", "league_entry")
+    with pytest.raises(InsufficientJadeError, match="k2"):
+        ledger.post_all([pay, again])  # the second would overdraw after the first
+    assert ledger.balance(user_account(1)) == 100 and len(ledger.transactions()) == 1
+    assert ledger.post_all([pay]) == [True]
+    assert ledger.post_all([pay, grant(user_account(1), 5, "g2")]) == [False, True]
+    assert ledger.balance(user_account(1)) == 45
+    with pytest.raises(TransactionConflictError):
+        ledger.post_all([transfer(user_account(1), "pool:league:1", 1, "k1", "league_entry")])

@@ -251,6 +251,39 @@ class MemoryLedger:
             self._posted[txn.idem_key] = txn
             return True
 
+    def post_all(self, txns: Iterable[Transaction]) -> list[bool]:
+        """Apply several transactions as one unit: all of them (each at most once) or none.
+
+        :raises TransactionConflictError: when a key was posted with different rows.
+        :raises InsufficientJadeError: when the transactions, in order, would overdraw an account.
+        """
+        with self._lock:
+            balances = dict(self._balances)
+            fresh: dict[str, Transaction] = {}
+            done: list[bool] = []
+            for txn in txns:
+                previous = self._posted.get(txn.idem_key) or fresh.get(txn.idem_key)
+                if previous is not None:
+                    if previous != txn:
+                        raise TransactionConflictError(
+                            f"{txn.idem_key}: already posted as {previous.kind} "
+                            f"{previous.amounts()}, now {txn.kind} {txn.amounts()}"
+                        )
+                    done.append(False)
+                    continue
+                short = txn.overdrafts(balances)
+                if short:
+                    raise InsufficientJadeError(f"{txn.idem_key}: {'; '.join(short)}")
+                for row in txn.rows:
+                    balances[row.account] = balances.get(row.account, 0) + row.amount
+                fresh[txn.idem_key] = txn
+                done.append(True)
+            for key, txn in fresh.items():
+                for row in txn.rows:
+                    self._balances[row.account] += row.amount
+                self._posted[key] = txn
+            return done
+
     def balance(self, account: str) -> int:
         """The account's balance."""
         with self._lock:
