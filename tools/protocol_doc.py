@@ -19,12 +19,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hkmahjong.bots.advice import advise
 from hkmahjong.engine.actions import Action, ActionKind
 from hkmahjong.engine.events import Event, EventKind
 from hkmahjong.engine.match import Match, MatchLength
 from hkmahjong.engine.players import RandomPlayer
 from hkmahjong.engine.record import commitment, hand_seed, result_of, seed_from_text
 from hkmahjong.engine.state import HandState
+from hkmahjong.engine.view import Phase
+from hkmahjong.hand import shanten
 from hkmahjong.parlor import protocol as p
 from hkmahjong.parlor import wire
 from hkmahjong.rules import get_preset
@@ -62,12 +65,14 @@ class _Played:
         self.claim_prompt: tuple[HandState, Wind, list[Action]] | None = None
         self.turn_state: HandState | None = None
         self.win_state: HandState | None = None
+        self.ready_turn: tuple[HandState, Wind] | None = None
         for n in range(400):
             self._play(n)
             if (
                 len(self.events) >= 13
                 and self.claim_prompt is not None
                 and self.win_state is not None
+                and self.ready_turn is not None
             ):
                 break
 
@@ -83,6 +88,14 @@ class _Played:
             legal = state.legal_actions(seat)
             if self.claim_prompt is None and any(a.kind is ActionKind.CHOW for a in legal):
                 self.claim_prompt = (state.clone(), seat, legal)
+            view = state.view(seat)
+            if (
+                self.ready_turn is None
+                and view.phase is Phase.TURN
+                and not view.melds[seat]
+                and shanten(view.hand) == 0
+            ):
+                self.ready_turn = (state.clone(), seat)
             choice = players[seat].choose(state.view(seat), legal)
             for ev in state.apply(seat, choice):
                 self.events.setdefault(ev.kind, (ev, state.clone()))
@@ -295,6 +308,17 @@ def ex_errors() -> str:
             assert isinstance(msg, p.Act)
             out.append(_compact(p.error_msg(p.ErrorCode.STALE, "the open prompt is v=42", msg.id)))
     return "\n".join(out)
+
+
+def ex_hint() -> str:
+    """A hint at the turn where a discard makes the hand ready: the advice for the discard that
+    leaves the most unseen winning tiles (given, so the example never depends on the bot's clock)."""
+    assert _PLAYED.ready_turn is not None
+    state, seat = _PLAYED.ready_turn
+    view, legal = state.view(seat), state.legal_actions(seat)
+    options = [advise(view, legal, RULES, action=a) for a in legal if a.kind is ActionKind.DISCARD]
+    best = max((a for a in options if a.shanten == 0), key=lambda a: sum(w.left for w in a.waits))
+    return _pretty(p.hint_msg(wire.advice_json(best)))
 
 
 def ex_pong() -> str:

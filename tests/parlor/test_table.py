@@ -17,9 +17,13 @@ from tests.parlor.tablekit import (
     settle,
 )
 
+from hkmahjong.bots.advice import advise
+from hkmahjong.engine.actions import Action
 from hkmahjong.engine.record import GameRecord, verify
+from hkmahjong.hand import shanten
 from hkmahjong.parlor.clocks import ClockSettings
 from hkmahjong.parlor.table import Table
+from hkmahjong.parlor.wire import advice_json
 
 
 def run(coro: Any) -> Any:
@@ -281,6 +285,48 @@ def test_a_claim_clock_that_runs_out_passes_and_is_never_a_missed_turn() -> None
         )
         assert table.seats[0].timeouts <= 1
         assert not any(kind == "sat_out" for _, kind, _ in store.audits)
+        await table.stop()
+
+    run(main())
+
+
+def test_a_practice_hint_is_the_advisors_structured_advice() -> None:
+    """Seed 003 practice hints (issue 14: shanten, waits with copies left, fan per wait, the strong
+    bot's suggestion): ``hint`` carries ``bots.advice.advise`` for the open prompt, as data."""
+
+    async def main() -> None:
+        table, _, clock = await make_table(kind="practice", hints=True, length="8-hands")
+        ann = Client(table, 0)
+        ann.connect()
+        hints = ready = 0
+        for _ in range(2000):
+            await settle(table, clock, 0.5)
+            prompt = ann.open_prompt()
+            if prompt is None:
+                continue
+            ann.new()
+            ann.send({"t": "hint"})
+            await settle(table, clock)
+            (msg,) = [m for m in ann.new() if m["t"] == "hint"]
+            advice = msg["advice"]
+            legal = {item["action"]: item for item in prompt["legal"]}
+            assert advice["action"] == legal[advice["action"]["action"]]
+            assert table.runner is not None
+            view = table.runner.view(0)
+            chosen = Action.from_text(advice["action"]["action"])
+            again = advise(view, table.runner.legal(0), table.ruleset, action=chosen)
+            assert advice == advice_json(again)
+            assert advice["shanten_now"] == shanten(view.hand)
+            assert {"shanten", "waits", "useful", "goal", "danger"} <= set(advice)
+            for wait in advice["waits"]:
+                assert set(wait) == {"tile", "left", "on_discard", "self_drawn"}
+                assert 0 <= wait["left"] <= 4
+            hints += 1
+            ready += bool(advice["waits"])
+            act(ann, chosen)  # follow the advice: the hand gets ready sooner or later
+            if hints >= 12 and ready:
+                break
+        assert hints >= 12 and ready, (hints, ready)
         await table.stop()
 
     run(main())

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hkmahjong.bots.advice import advise
 from hkmahjong.engine.actions import Action
 from hkmahjong.engine.events import EventKind
 from hkmahjong.engine.match import Match, MatchLength
@@ -34,7 +35,15 @@ from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, 
 from hkmahjong.parlor.ledger import LedgerStore, Transaction
 from hkmahjong.parlor.ports import Connection, SeatRow, TableRow, TableStore
 from hkmahjong.parlor.seats import SeatStatus, make_bot, passive_choice
-from hkmahjong.parlor.wire import JSON, dumps, event_json, outcome_json, tiles_json, view_json
+from hkmahjong.parlor.wire import (
+    JSON,
+    advice_json,
+    dumps,
+    event_json,
+    outcome_json,
+    tiles_json,
+    view_json,
+)
 from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Wind
 
@@ -1133,20 +1142,15 @@ class Table:
 
     # --- hints ------------------------------------------------------------------------------------
     def _hint(self, seat: _Seat) -> JSON:
+        """提示: :func:`~hkmahjong.bots.advice.advise` for the seat's open prompt, as data."""
         E = proto.ErrorCode
         if not self.config.hints:
             return proto.error_msg(E.NO_HINTS, "hints exist at practice tables only")
         runner = self.runner
         if seat.prompt is None or runner is None:
             return proto.error_msg(E.NO_PROMPT, "nothing to decide now")
-        bot = make_bot("expert", "hint", self.ruleset)
-        explain = getattr(bot, "explain", None)
         view = runner.view(seat.player)
-        if explain is None:
-            return proto.hint_msg({"suggestion": bot.choose(view, seat.prompt.legal).text})
-        ex = explain(view, seat.prompt.legal)
-        return proto.hint_msg({"suggestion": ex.chosen.text, "zh": ex.chosen.zh,
-                               "summary": ex.summary, "text": ex.text})  # fmt: skip
+        return proto.hint_msg(advice_json(advise(view, seat.prompt.legal, self.ruleset)))
 
 
 def _event_builder(data: JSON) -> Callable[[int], JSON]:

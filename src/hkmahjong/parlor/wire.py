@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from hkmahjong.engine.actions import Action, ActionKind
 
 if TYPE_CHECKING:
+    from hkmahjong.bots.advice import Advice
     from hkmahjong.engine.events import Event, FalseWinRecord, HandOutcome, WinRecord
     from hkmahjong.engine.view import PlayerView
     from hkmahjong.hand.meld import Meld
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "action_json",
+    "advice_json",
     "dumps",
     "event_json",
     "legal_json",
@@ -194,4 +196,57 @@ def view_json(view: PlayerView) -> JSON:
         "pending_tile": _tile(view.pending_tile),
         "pending_from": seat_or_none(view.pending_from),
         "outcome": None if view.outcome is None else outcome_json(view.outcome),
+    }
+
+
+def advice_json(advice: Advice) -> JSON:
+    """提示: :class:`~hkmahjong.bots.advice.Advice` as data (the screens put it into words).
+
+    ``action`` is the suggestion (an action of the prompt, with its kind, Chinese label and tile);
+    ``shanten_now`` / ``shanten`` the 向聽 before and after it (-1: a win); ``waits`` when ready
+    after it, each with the copies this seat cannot see and the fan on a discard / self-drawn
+    (null: not a valid win); ``useful`` otherwise (有效牌 with unseen copies); ``goal`` the route
+    aimed at (its fan patterns with their names, ``suit`` m/p/s or null); ``danger`` for a discard
+    (``level`` safe/low/medium/high, ``ready`` the seats that look ready).
+    """
+    goal = advice.goal
+    danger = advice.danger
+    return {
+        "action": action_json(advice.action),
+        "seat": advice.seat.letter,
+        "shanten_now": advice.shanten_now,
+        "shanten": advice.shanten,
+        "waits": [
+            {
+                "tile": w.tile.mpsz,
+                "left": w.left,
+                "on_discard": w.on_discard,
+                "self_drawn": w.self_drawn,
+            }
+            for w in advice.waits
+        ],
+        "useful": [{"tile": tile.mpsz, "left": left} for tile, left in advice.useful],
+        "goal": None
+        if goal is None
+        else {
+            "distance": goal.distance,
+            "fans": [
+                {"id": f.value, "zh": f.zh, "zh_hans": f.zh_hans, "en": f.en} for f in goal.fans
+            ],
+            "value_tiles": tiles_json(goal.value_tiles),
+            "suit": None if goal.suit is None else goal.suit.value,
+            "fan_on_discard": goal.fan_on_discard,
+            "fan_self_drawn": goal.fan_self_drawn,
+        },
+        "danger": None
+        if danger is None
+        else {
+            "tile": danger.tile.mpsz,
+            "level": danger.level.name.lower(),
+            "expected_loss": round(danger.expected_loss, 1),
+            "liability": danger.liability,
+            "ready": [w.letter for w in danger.ready],
+        },
+        "steps_given_up": advice.steps_given_up,
+        "safer": advice.safer,
     }

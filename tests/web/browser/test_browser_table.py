@@ -21,7 +21,7 @@ def start_practice(page: Any, length: str = "one-hand", level: str = "easy") -> 
     page.click("[data-testid=practice-link]")
     page.wait_for_url("**/practice")
     page.check(f"input[name=bots][value={level}]")
-    page.check(f"input[name=length][value={length}]")
+    page.check(f"input[name=length][value='{length}']")
     page.click("[data-testid=practice-start]")
     page.wait_for_url("**/table/**")
     page.locator("#myhand button.tilebtn").first.wait_for()
@@ -52,6 +52,25 @@ def test_guest_plays_a_practice_hand_to_its_breakdown(new_page: Any, lang: str) 
     assert page.locator("[data-testid=standings]").first.is_visible()
     check_script(page, lang)
     shot(page, f"table-result-{lang}-desktop", full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "en"])
+def test_a_practice_hint_shows_the_advice_in_words(new_page: Any, lang: str) -> None:
+    """Seed 003 practice hints: the hint box puts ``bots.advice`` into the page's language."""
+    page = new_page(lang=lang)
+    start_practice(page, length="8-hands")
+    controls = page.locator("#controls button[data-kind]")
+    for _ in range(200):
+        if controls.count():
+            break
+        page.wait_for_timeout(100)
+    page.locator("[data-testid=hint-button]").click()
+    words = page.locator("[data-testid=hint-words]")
+    words.wait_for()
+    assert words.inner_text().strip()
+    assert page.locator("[data-testid=hint-action]").inner_text().startswith(tr(lang, "t_advice"))
+    check_script(page, lang)
+    shot(page, f"table-hint-{lang}-desktop")
 
 
 def register(page: Any, name: str, password: str = "correct horse 1") -> None:

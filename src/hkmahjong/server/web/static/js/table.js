@@ -431,9 +431,7 @@ function renderHint() {
   box.hidden = !a;
   box.replaceChildren();
   if (!a) return;
-  const shanten = typeof a.shanten === "number" ? a.shanten : a.shanten_now;
-  if (typeof shanten === "number") box.append(el("div", { "data-testid": "hint-shanten", text: t("t_shanten", { n: shanten }) }));
-  const action = typeof a.action === "string" ? a.action : a.action && a.action.action;
+  const action = a.action && a.action.action;
   if (action) {
     const line = el("div", { "data-testid": "hint-action" }, `${t("t_advice")}${t("colon")}`);
     const [kind, arg] = action.split(" ");
@@ -442,19 +440,35 @@ function renderHint() {
     if (arg && /^[1-9][mpszfg]$/.test(arg)) line.append(" ", tileImg(arg, "tile-xs"));
     box.append(line);
   }
-  if (Array.isArray(a.waits) && a.waits.length) {
-    const w = el("div", { class: "handrow", "data-testid": "hint-waits" });
-    for (const x of a.waits) {
-      const code = typeof x === "string" ? x : x.tile;
-      if (!code) continue;
-      const cell = el("span", { class: "tiles" }, tileImg(code, "tile-xs"));
-      if (typeof x.left === "number") cell.append(el("small", { text: ` ${t("t_copies_left", { n: x.left })}` }));
-      const fan = x.self_drawn ?? x.on_discard;
-      if (typeof fan === "number") cell.append(el("small", { text: ` ${t("fan_n", { n: fan })}` }));
+  box.append(el("p", { "data-testid": "hint-words", text: hintWords(a) }));
+  const row = (testid, title, items) => {
+    if (!Array.isArray(items) || !items.length) return;
+    const w = el("div", { class: "handrow", "data-testid": testid }, el("small", { text: `${t(title)}${t("colon")}` }));
+    for (const x of items) {
+      const cell = el("span", { class: "tiles" }, tileImg(x.tile, "tile-xs"));
+      cell.append(el("small", { text: ` ${t("t_copies_left", { n: x.left })}` }));
+      if ("self_drawn" in x) cell.append(el("small", { text: ` ${t("h_wait_fan", { a: x.on_discard ?? "—", b: x.self_drawn ?? "—" })}` }));
       w.append(cell);
     }
     box.append(w);
+  };
+  row("hint-waits", "h_waits", a.waits);
+  row("hint-useful", "h_useful", a.useful);
+}
+
+function hintWords(a) {
+  const parts = [];
+  if (a.shanten < 0) parts.push(t("h_win"));
+  else if (a.shanten === 0) parts.push(t("h_ready_after", { n: a.waits.length }));
+  else parts.push(t("h_away", { n: a.shanten }));
+  if (a.goal && a.goal.fans.length) parts.push(t("h_goal", { fans: a.goal.fans.map(fanLabel).join(t("comma")), n: a.goal.fan_on_discard }));
+  if (a.danger) {
+    parts.push(t(`h_danger_${a.danger.level}`));
+    if (a.danger.liability) parts.push(t("h_liable"));
+    if (a.danger.ready.length) parts.push(t("h_ready_seats", { who: a.danger.ready.map(nameAt).join(t("comma")) }));
   }
+  if (a.steps_given_up > 0) parts.push(t("h_given_up", { n: a.steps_given_up }));
+  return parts.join(t("semi")) + t("stop").trim();
 }
 
 function renderResult() {
