@@ -65,6 +65,7 @@ __all__ = [
     "LEAGUES",
     "STATUSES",
     "T0",
+    "TIE_BREAKS",
     "Decision",
     "Entrant",
     "League",

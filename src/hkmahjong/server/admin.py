@@ -1,17 +1,31 @@
 """管理 the parlor administrator's operations on the database: list users and tables, grant jade,
-make a user an administrator. ``hkmj admin`` is their command line."""
+make a user an administrator, create / start / cancel / inspect leagues (聯賽). ``hkmj admin`` is
+their command line."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import func, select
 
+from hkmahjong.engine.match import MatchLength
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.league import (
+    TIE_BREAKS,
+    League,
+    LeagueConfig,
+    LeagueDesk,
+    accounts_of,
+    standings,
+)
 from hkmahjong.parlor.ledger import grant, user_account
+from hkmahjong.rules import Ruleset, get_preset
+from hkmahjong.rules.toml_io import loads_ruleset
 from hkmahjong.server.store import Store
+from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.ledger import SqlLedger, account_balances
 from hkmahjong.server.store.models import ParlorTable, TableSeat, User
 
@@ -19,7 +33,10 @@ __all__ = [
     "AdminError",
     "TableRow",
     "UserRow",
+    "create_league",
     "grant_jade",
+    "league_desk",
+    "league_report",
     "list_tables",
     "list_users",
     "set_admin",
@@ -130,3 +147,134 @@ def list_tables(store: Store, *, status: str | None = None, limit: int = 100) ->
             TableRow(t.id, t.public_id, t.kind, t.status, int(n), t.private, t.created_at)
             for t, n in session.execute(query)
         ]
+
+
+# -- leagues ---------------------------------------------------------------------------------------
+def league_desk(store: Store) -> LeagueDesk:
+    """The league operations on the parlor's database."""
+    return LeagueDesk(SqlLeagueStore(store))
+
+
+def parse_time(text: str | None, default: datetime) -> datetime:
+    """An ISO 8601 time (``2026-05-01T20:00``, ``2026-05-01 20:00+08:00``); without a zone it is
+    UTC; ``default`` when not given.
+
+    :raises AdminError: when it does not read.
+    """
+    if text is None:
+        return default
+    try:
+        value = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise AdminError(f"time {text!r}: expected ISO 8601, e.g. 2026-05-01T20:00+08:00") from None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def parse_prizes(text: str) -> tuple[int, ...]:
+    """The prize distribution ``50,30,20`` (percentages by rank).
+
+    :raises AdminError: when it is not whole numbers separated by commas.
+    """
+    try:
+        return tuple(int(p) for p in text.replace(" ", "").split(","))
+    except ValueError:
+        raise AdminError(f"prizes {text!r}: expected percentages by rank, e.g. 50,30,20") from None
+
+
+def create_league(
+    store: Store,
+    name: str,
+    *,
+    preset: str = "parlor",
+    rules_file: Path | None = None,
+    opens: str | None = None,
+    closes: str | None = None,
+    signup_hours: int = 24,
+    prizes: str = "50,30,20",
+    seed: str | None = None,
+    **settings: object,
+) -> League:
+    """聯賽 a new league, open for sign-up (from ``opens``, default now, for ``signup_hours`` unless
+    ``closes`` is given); ``settings`` are :class:`LeagueConfig` fields.
+
+    :raises AdminError: for a time or prize list that does not read.
+    :raises MahjongError: for rules that do not load or a setting out of range.
+    """
+    ruleset: Ruleset
+    if rules_file is not None:
+        try:
+            text = rules_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise AdminError(f"cannot read the rules file {rules_file}: {exc.strerror}") from None
+        ruleset = loads_ruleset(text, source=str(rules_file))
+    else:
+        ruleset = get_preset(preset)
+    start = parse_time(opens, datetime.now(UTC))
+    end = parse_time(closes, start + timedelta(hours=signup_hours))
+    config = LeagueConfig.of(
+        name,
+        ruleset,
+        signup_opens=start,
+        signup_closes=end,
+        prizes=parse_prizes(prizes),
+        **settings,
+    )
+    return league_desk(store).create(config, seed=seed)
+
+
+def _place(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def league_report(store: Store, league: League) -> str:
+    """``hkmj admin league show``: terms, entrants, standings, rounds, the ledger's view of its
+    accounts, payouts and every decision with its reason."""
+    c = league.config
+    pool, escrow = accounts_of(league)
+    held = SqlLedger(store).balances([pool, escrow])
+    names = {e.user_id: e.name for e in league.entrants}
+    rules = c.rules.get("preset") or "house rules"
+    out = [
+        f"league {league.id} {c.name!r}: {league.status}"
+        + (f" (round {len(league.rounds)} of {c.rounds})" if league.status == "running" else ""),
+        f"  rules {rules} (digest {c.digest[:16]}), {c.rounds} round(s) of "
+        f"{c.length} ({MatchLength.parse(c.length).zh})",
+        "  free league (免費聯賽)"
+        if c.free
+        else f"  entry fee {c.entry_fee} (手續費) + stake {c.stake} (賭注) jade",
+        f"  pool {league.pool if league.started_at else league.promised_pool} jade (guarantee "
+        f"{c.guarantee}); ledger: {pool} {held[pool]}, {escrow} {held[escrow]}",
+        "  prizes " + ", ".join(f"{_place(i)} {p}%" for i, p in enumerate(c.prizes, start=1)),
+        f"  sign-up {c.signup_opens:%Y-%m-%d %H:%M} – {c.signup_closes:%Y-%m-%d %H:%M} UTC, "
+        f"{c.min_players}..{c.max_players} players; fill: {c.fill}"
+        + (f" ({c.bot_level})" if c.fill == "bots" else "")
+        + f"; a round every {c.round_minutes} min",
+        "  tie-breaks: " + "; ".join(TIE_BREAKS),
+        f"entrants ({len(league.active)}):",
+    ]
+    out += [f"  {e.seq + 1:>3}. {e.name} (user {e.user_id})" for e in league.active] or ["  none"]
+    if league.rounds:
+        out.append("standings:")
+        out.append(f"  {'#':>3}  {'name':<24} {'points':>7} {'matches':>7} {'best':>6} {'byes':>4}")
+        out += [
+            f"  {s.rank:>3}  {s.name:<24} {s.points:>7} {s.matches:>7} {s.best:>6} {s.byes:>4}"
+            for s in standings(league)
+        ]
+        for rnd in league.rounds:
+            out.append(f"round {rnd.number}:")
+            for m in rnd.matches:
+                seats = ", ".join(
+                    (names.get(s, "?") if s is not None else f"{c.bot_level}-bot")
+                    + ("" if m.points is None else f" {m.points[i]:+d}")
+                    for i, s in enumerate(m.seats)
+                )
+                where = f" [table {m.table_id}]" if m.table_id else ""
+                out.append(f"  table {m.table}: {seats}{'' if m.over else ' (playing)'}{where}")
+            if rnd.byes:
+                out.append("  byes: " + ", ".join(names.get(b, "?") for b in rnd.byes))
+    if league.payouts:
+        out.append("payouts:")
+        out += [f"  {names.get(p.user_id, '?')}: {p.kind} {p.amount}" for p in league.payouts]
+    out.append("decisions:")
+    out += [f"  {d.at:%Y-%m-%d %H:%M:%S} {d.kind}: {d.reason}" for d in league.log]
+    return "\n".join(out)

@@ -28,6 +28,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Account",
     "Base",
+    "LeagueDecisionRow",
+    "LeagueRow",
     "LedgerRow",
     "LedgerTxn",
     "ParlorTable",
@@ -193,3 +195,34 @@ class TableAudit(Base):
     kind: Mapped[str] = mapped_column(String(32))
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LeagueRow(Base):
+    """聯賽 a league: its settings (``config``) and state (sign-ups, rounds, payouts) as JSON, as
+    :class:`~hkmahjong.parlor.league.League` writes them; ``version`` counts its saved steps."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (Index("ix_leagues_name_lower", func.lower(name), unique=True),)
+
+
+class LeagueDecisionRow(Base):
+    """記錄 a decision about a league (created, started, seated, result, finished, 滾回, 滾出 …)
+    and its reason, appended with the step that made it."""
+
+    __tablename__ = "league_decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
