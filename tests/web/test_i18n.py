@@ -31,6 +31,7 @@ PAGES = [
     "/calculator",
     "/offline",
     "/table/abc",
+    "/leagues",
 ]
 
 

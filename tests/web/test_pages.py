@@ -13,7 +13,17 @@ from hkmahjong.scoring import score_hand
 from hkmahjong.server.i18n import LANGS, negotiate, tr
 from hkmahjong.server.tutorial import worked_examples
 
-PAGES = ["/", "/login", "/register", "/practice", "/rules", "/tutorial", "/calculator", "/offline"]
+PAGES = [
+    "/",
+    "/login",
+    "/register",
+    "/practice",
+    "/rules",
+    "/tutorial",
+    "/calculator",
+    "/offline",
+    "/leagues",
+]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -17,13 +17,15 @@ from pwdlib import PasswordHash
 
 from hkmahjong import __version__
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
+from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.server import api, auth, health, pages, tables, ws
+from hkmahjong.server import api, auth, health, leagues, pages, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.limits import BodySizeLimit
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
+from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.tables import SqlTableStore
 
 __all__ = ["create_app"]
@@ -43,7 +45,8 @@ def create_app(
     (tests use cheaper ones).
 
     On ``app.state``: ``settings``, ``store``, ``auth`` (:class:`~hkmahjong.server.auth.Auth`),
-    ``lobby`` (:class:`~hkmahjong.parlor.lobby.Lobby`: the live tables, rebuilt at start).
+    ``lobby`` (:class:`~hkmahjong.parlor.lobby.Lobby`: the live tables, rebuilt at start),
+    ``leagues`` (:class:`~hkmahjong.parlor.league.LeagueDesk` on the store).
     """
     settings = (settings or Settings.from_env()).with_secret()
     owned = store is None
@@ -85,6 +88,7 @@ def create_app(
         lobby.online_clocks = replace(online, **json.loads(override))
         lobby.practice_clocks = replace(lobby.practice_clocks, **json.loads(override))
     app.state.lobby = lobby
+    app.state.leagues = LeagueDesk(SqlLeagueStore(store))
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
@@ -92,6 +96,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(api.router)
     app.include_router(tables.router)
+    app.include_router(leagues.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     return app

@@ -504,6 +504,208 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "t_fill_bots": ("空位由電腦補上", "空位由电脑补上", "Fill empty seats with bots"),
     "t_join": ("入座", "入座", "Sit down"),
     "t_invite": ("邀請連結", "邀请链接", "Invite link"),
+    # -- leagues
+    "nav_leagues": ("聯賽", "联赛", "Leagues"),
+    "leagues_title": ("聯賽", "联赛", "Leagues"),
+    "leagues_intro": (
+        "報名參加聯賽：每輪同其他參賽者打一場，按牌桌積分排名，完結時按公佈的分配派發獎池。",
+        "报名参加联赛：每轮同其他参赛者打一场，按牌桌积分排名，结束时按公布的分配派发奖池。",
+        "Sign up for a league: each round you play one match against other entrants, the "
+        "standings go by table points, and the prize pool is paid at the end by the published "
+        "distribution.",
+    ),
+    "no_leagues": ("暫時未有聯賽。", "暂时没有联赛。", "No leagues yet."),
+    "col_league": ("聯賽", "联赛", "League"),
+    "col_status": ("狀態", "状态", "Status"),
+    "col_players": ("人數", "人数", "Players"),
+    "col_entry": ("報名費", "报名费", "Entry"),
+    "col_pool": ("獎池", "奖池", "Prize pool"),
+    "col_signup_closes": ("截止報名", "截止报名", "Sign-up closes"),
+    "col_rank": ("名次", "名次", "Rank"),
+    "col_name": ("玩家", "玩家", "Player"),
+    "col_points": ("牌桌積分", "牌桌积分", "Table points"),
+    "col_matches": ("場數", "场数", "Matches"),
+    "col_best": ("最佳一場", "最佳一场", "Best match"),
+    "col_byes": ("輪空", "轮空", "Byes"),
+    "lg_status_open": ("報名中", "报名中", "Sign-up open"),
+    "lg_status_running": ("進行中", "进行中", "Running"),
+    "lg_status_finished": ("已完結", "已结束", "Finished"),
+    "lg_status_rolled_back": ("已取消（滾回）", "已取消（滚回）", "Cancelled (rolled back)"),
+    "lg_status_rolled_out": ("已取消（滾出）", "已取消（滚出）", "Cancelled (rolled out)"),
+    "lg_free": ("免費聯賽", "免费联赛", "Free league"),
+    "lg_entry": (
+        "手續費 {fee} 玉 + 賭注 {stake} 玉",
+        "手续费 {fee} 玉 + 赌注 {stake} 玉",
+        "Entry fee {fee} + stake {stake} jade",
+    ),
+    "lg_signup": ("報名", "报名", "Sign-up"),
+    "lg_terms": ("賽制", "赛制", "Terms"),
+    "lg_house_rules": ("自訂台例", "自订台例", "House rules"),
+    "lg_length": ("每場長度", "每场长度", "Match length"),
+    "lg_rounds": ("輪數", "轮数", "Rounds"),
+    "lg_rounds_n": (
+        "共 {n} 輪，每輪約 {m} 分鐘",
+        "共 {n} 轮，每轮约 {m} 分钟",
+        "{n} round(s), about {m} minutes each",
+    ),
+    "lg_schedule_note": (
+        "上一輪所有牌檯完場後，下一輪隨即開始。",
+        "上一轮所有牌台完场后，下一轮随即开始。",
+        "A round starts as soon as every table of the previous round has ended.",
+    ),
+    "lg_window": ("報名時間", "报名时间", "Sign-up"),
+    "lg_window_v": ("{a} 至 {b}（UTC）", "{a} 至 {b}（UTC）", "{a} to {b} (UTC)"),
+    "lg_players_v": ("{a}–{b} 人", "{a}–{b} 人", "{a}–{b} players"),
+    "lg_pool_v": (
+        "{pool} 玉（每人賭注 {stake} 玉，另加保證 {g} 玉）",
+        "{pool} 玉（每人赌注 {stake} 玉，另加保证 {g} 玉）",
+        "{pool} jade (a stake of {stake} per entrant, plus {g} guaranteed)",
+    ),
+    "lg_prizes": ("獎金分配", "奖金分配", "Prizes"),
+    "lg_place": ("第 {n} 名 {p}%", "第 {n} 名 {p}%", "place {n}: {p}%"),
+    "lg_prize_rule": (
+        "參賽者少過名額時，按比例放大前面名次；整數餘數由第一名起逐個派。手續費歸麻雀館。",
+        "参赛者少于名额时，按比例放大前面名次；整数余数由第一名起逐个派。手续费归麻雀馆。",
+        "With fewer entrants than places, the first places are scaled up in proportion; the "
+        "jade left by rounding goes one each from first place down. The fees go to the parlor.",
+    ),
+    "lg_seating": ("座位", "座位", "Seating"),
+    "lg_seating_rule": (
+        "第一輪按聯賽種子隨機抽籤，之後按排名入座（第 1–4 名同檯，第 5–8 名同檯……）；"
+        "每檯邊個坐東亦由種子抽出。",
+        "第一轮按联赛种子随机抽签，之后按排名入座（第 1–4 名同台，第 5–8 名同台……）；"
+        "每台谁坐东亦由种子抽出。",
+        "Round 1 is drawn at random from the league's seed; later rounds go by the standings "
+        "(ranks 1–4 at one table, 5–8 at the next, …); who sits East at each table is drawn "
+        "from the seed too.",
+    ),
+    "lg_fill_bots": (
+        "人數唔係 4 的倍數時，開 ⌈人數 ÷ 4⌉ 張檯，玩家盡量平均分配（人多的檯排前），"
+        "其餘座位由電腦（{level}）補上；電腦的積分不計入任何人。",
+        "人数不是 4 的倍数时，开 ⌈人数 ÷ 4⌉ 张台，玩家尽量平均分配（人多的台排前），"
+        "其余座位由电脑（{level}）补上；电脑的积分不计入任何人。",
+        "When the players are not a multiple of 4: ⌈players ÷ 4⌉ tables, the people spread as "
+        "evenly as possible (fuller tables first), bots ({level}) in the other seats; a bot's "
+        "points count for no one.",
+    ),
+    "lg_fill_byes": (
+        "人數唔係 4 的倍數時，餘下的人該輪輪空，得 0 分：由該輪次序最低而輪空次數最少的玩家輪空，"
+        "所以輪空會輪流。",
+        "人数不是 4 的倍数时，余下的人该轮轮空，得 0 分：由该轮次序最低而轮空次数最少的玩家轮空，"
+        "所以轮空会轮流。",
+        "When the players are not a multiple of 4, the rest sit the round out with a bye worth "
+        "0 points: the lowest in that round's order among those with the fewest byes, so byes "
+        "rotate.",
+    ),
+    "lg_tiebreaks": ("同分", "同分", "Ties"),
+    "lg_tiebreaks_v": (
+        "先比牌桌積分總和，再比最佳一場，再比報名先後。",
+        "先比牌桌积分总和，再比最佳一场，再比报名先后。",
+        "Table points first, then the best single match, then the earlier sign-up.",
+    ),
+    "lg_cancel": ("取消", "取消", "Cancellation"),
+    "lg_rollback_rule": (
+        "滾回（開賽前取消）：所有已報名玩家的手續費和賭注全數退還。",
+        "滚回（开赛前取消）：所有已报名玩家的手续费和赌注全数退还。",
+        "Rolled back (cancelled before it starts): every registered player's fee and stake "
+        "are refunded.",
+    ),
+    "lg_rollout_rule": (
+        "滾出（開賽後取消）：退還手續費；獎池一半平均分給參賽者，一半按牌桌積分（負分當 0）"
+        "按比例分配，整數餘數按名次派。",
+        "滚出（开赛后取消）：退还手续费；奖池一半平均分给参赛者，一半按牌桌积分（负分当 0）"
+        "按比例分配，整数余数按名次派。",
+        "Rolled out (cancelled after it started): the fees are refunded; half the pool is "
+        "shared equally among the entrants and half in proportion to their table points "
+        "(a negative score counts as 0), remainders by rank.",
+    ),
+    "lg_free_rule": (
+        "免費聯賽被取消，獎池不會派給參加者。",
+        "免费联赛被取消，奖池不会派给参加者。",
+        "A free league that is cancelled pays no pool.",
+    ),
+    "lg_seed": (
+        "麻雀館政策《取消》（種子 002）",
+        "麻雀馆政策《取消》（种子 002）",
+        "The parlor's policy on cancellation (seed 002)",
+    ),
+    "lg_entrants": ("參賽者", "参赛者", "Entrants"),
+    "lg_none": ("未有人報名。", "还没有人报名。", "No one has signed up yet."),
+    "lg_standings": ("排名", "排名", "Standings"),
+    "lg_round_n": ("第 {n} 輪", "第 {n} 轮", "Round {n}"),
+    "lg_table_n": ("第 {n} 檯", "第 {n} 台", "Table {n}"),
+    "lg_playing": ("進行中", "进行中", "playing"),
+    "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
+    "lg_bot": ("電腦", "电脑", "bot"),
+    "lg_byes": ("輪空：{names}", "轮空：{names}", "Byes: {names}"),
+    "lg_join": ("報名", "报名", "Sign up"),
+    "lg_leave": ("退出", "退出", "Withdraw"),
+    "lg_you_in": ("你已報名。", "你已报名。", "You are signed up."),
+    "lg_login_to_join": ("登入後可以報名。", "登录后可以报名。", "Log in to sign up."),
+    "lg_guest_no": (
+        "訪客不能報名聯賽，請先註冊。",
+        "访客不能报名联赛，请先注册。",
+        "Guests cannot sign up for a league; register first.",
+    ),
+    "lg_closed": ("報名已截止。", "报名已截止。", "Sign-up is closed."),
+    "lg_not_yet": ("報名未開始。", "报名还没开始。", "Sign-up has not opened yet."),
+    "lg_payouts": ("派發", "派发", "Payouts"),
+    "lg_pay_prize": ("獎金", "奖金", "Prize"),
+    "lg_pay_fee_refund": ("退還手續費", "退还手续费", "Fee refunded"),
+    "lg_pay_stake_refund": ("退還賭注", "退还赌注", "Stake refunded"),
+    "lg_pay_split_equal": ("獎池平分", "奖池平分", "Pool: equal share"),
+    "lg_pay_split_points": ("獎池按積分", "奖池按积分", "Pool: by table points"),
+    "lg_log": ("記錄", "记录", "Log"),
+    "lg_log_note": (
+        "每個決定同理由（麻雀館的決定視為最終）",
+        "每个决定和理由（麻雀馆的决定视为最终）",
+        "Every decision with its reason (the parlor's decisions are final)",
+    ),
+    "lg_d_created": ("開設", "开设", "Created"),
+    "lg_d_joined": ("報名", "报名", "Signed up"),
+    "lg_d_left": ("退出", "退出", "Withdrew"),
+    "lg_d_started": ("開賽", "开赛", "Started"),
+    "lg_d_seated": ("入座", "入座", "Seated"),
+    "lg_d_result": ("結果", "结果", "Result"),
+    "lg_d_table": ("開檯", "开台", "Table opened"),
+    "lg_d_finished": ("完結", "结束", "Finished"),
+    "lg_d_rolled_back": ("滾回", "滚回", "Rolled back"),
+    "lg_d_rolled_out": ("滾出", "滚出", "Rolled out"),
+    "lg_err_closed": (
+        "而家唔係報名時間。",
+        "现在不是报名时间。",
+        "Sign-up is not open now.",
+    ),
+    "lg_err_started": (
+        "聯賽已經開始，不能再報名或退出。",
+        "联赛已经开始，不能再报名或退出。",
+        "The league has started: no more sign-ups or withdrawals.",
+    ),
+    "lg_err_over": ("聯賽已經結束。", "联赛已经结束。", "The league is over."),
+    "lg_err_full": ("名額已滿。", "名额已满。", "The league is full."),
+    "lg_err_balance": (
+        "你的玉不夠付手續費和賭注。",
+        "你的玉不够付手续费和赌注。",
+        "You do not have enough jade for the fee and stake.",
+    ),
+    "lg_err_not_entered": ("你未報名。", "你还没报名。", "You are not signed up."),
+    "lg_err_guest": (
+        "訪客不能報名聯賽，請先註冊。",
+        "访客不能报名联赛，请先注册。",
+        "Guests cannot sign up for a league; register first.",
+    ),
+    "lg_err_csrf": (
+        "表格已過期，請重新載入頁面。",
+        "表格已过期，请重新载入页面。",
+        "The form expired; reload the page.",
+    ),
+    "lg_err_unknown": ("做唔到，請再試。", "做不到，请再试。", "That did not work; try again."),
+    "lg_done_joined": ("報名成功。", "报名成功。", "You are signed up."),
+    "lg_done_left": (
+        "已退出，手續費和賭注已退還。",
+        "已退出，手续费和赌注已退还。",
+        "You withdrew; your fee and stake were refunded.",
+    ),
     # -- offline
     "offline_title": ("未能連線", "未能连线", "Offline"),
     "offline_text": (

@@ -1,0 +1,163 @@
+"""聯賽 the league pages and API: the list, a league's page with its stated rules, sign-up and
+withdrawal for registered players (forms and JSON), refusals translated, every page in 繁/简/English
+with no text of another script."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.web.scriptcheck import foreign_chars, visible_text
+
+from hkmahjong.parlor.league import League, LeagueConfig, LeagueDesk
+from hkmahjong.rules import get_preset
+from hkmahjong.server.i18n import LANGS
+
+
+def desk(client: TestClient) -> LeagueDesk:
+    found = client.app.state.leagues  # type: ignore[attr-defined]
+    assert isinstance(found, LeagueDesk)
+    return found
+
+
+def make(client: TestClient, name: str = "Spring Cup", **kw: object) -> League:
+    now = datetime.now(UTC)
+    settings: dict[str, object] = {
+        "signup_opens": now - timedelta(hours=1),
+        "signup_closes": now + timedelta(hours=1),
+    }
+    settings.update(kw)
+    config = LeagueConfig.of(name, get_preset("parlor"), **settings)  # type: ignore[arg-type]
+    return desk(client).create(config, seed="web")
+
+
+def csrf(client: TestClient) -> str:
+    return str(client.get("/api/me").json()["csrf"])
+
+
+def register(client: TestClient, name: str) -> None:
+    client.cookies.clear()
+    r = client.post(
+        "/register",
+        data={"name": name, "password": "long password", "csrf": csrf(client)},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+
+
+def jade(client: TestClient) -> int:
+    return int(client.get("/api/me").json()["jade"])
+
+
+def post_form(client: TestClient, path: str, token: str | None = None) -> str:
+    r = client.post(path, data={"csrf": token or csrf(client)}, follow_redirects=False)
+    assert r.status_code == 303
+    return str(r.headers["location"])
+
+
+def test_sign_up_and_withdraw_through_the_league_page(client: TestClient) -> None:
+    league = make(client, entry_fee=10, stake=100, guarantee=50)
+    page = client.get("/leagues?lang=en").text
+    assert "Spring Cup" in page and "Entry fee 10 + stake 100 jade" in page
+    assert "<td>50 jade</td>" in page  # the pool as promised: no stakes yet + the guarantee
+    anonymous = client.get(f"/leagues/{league.id}?lang=en").text
+    assert "Log in to sign up." in anonymous and 'data-testid="league-join"' not in anonymous
+    register(client, "Ah Ming")
+    before = jade(client)
+    html = client.get(f"/leagues/{league.id}?lang=en").text
+    assert 'data-testid="league-join"' in html
+    assert "bots (normal)" not in html and "bots (Normal)" in html  # the fill rule is stated
+    assert "Table points first, then the best single match" in html
+    assert "Rolled out (cancelled after it started)" in html
+    where = post_form(client, f"/leagues/{league.id}/join")
+    assert where == f"/leagues/{league.id}?done=joined"
+    assert jade(client) == before - 110
+    html = client.get(where + "&lang=en").text
+    assert "You are signed up." in html and 'data-testid="league-leave"' in html
+    assert '<li class="you">Ah Ming</li>' in html
+    assert post_form(client, f"/leagues/{league.id}/leave").endswith("?done=left")
+    assert jade(client) == before
+    assert post_form(client, f"/leagues/{league.id}/leave").endswith("?error=not_entered")
+    html = client.get(f"/leagues/{league.id}?error=not_entered&lang=zh-Hant").text
+    assert "你未報名。" in html
+    assert post_form(client, f"/leagues/{league.id}/join", "forged").endswith("?error=csrf")
+
+
+def test_refusals_come_back_as_translated_errors(client: TestClient) -> None:
+    rich = make(client, "Rich", stake=10**9)
+    closed = make(
+        client,
+        "Later",
+        signup_opens=datetime.now(UTC) + timedelta(days=1),
+        signup_closes=datetime.now(UTC) + timedelta(days=2),
+    )
+    r = client.post("/guest", data={"csrf": csrf(client)}, follow_redirects=False)
+    assert r.status_code == 303
+    assert post_form(client, f"/leagues/{rich.id}/join").endswith("?error=guest")
+    register(client, "Ah Ying")
+    assert post_form(client, f"/leagues/{rich.id}/join").endswith("?error=balance")
+    assert "你的玉不夠付手續費和賭注。" in client.get(f"/leagues/{rich.id}?error=balance").text
+    assert post_form(client, f"/leagues/{closed.id}/join").endswith("?error=closed")
+    assert "Sign-up has not opened yet." in client.get(f"/leagues/{closed.id}?lang=en").text
+    assert client.get("/leagues/999").status_code == 404
+    assert client.post("/leagues/999/join", data={"csrf": csrf(client)}).status_code == 404
+    client.cookies.clear()
+    where = post_form(client, f"/leagues/{rich.id}/join")
+    assert where.startswith("/login?next=")
+
+
+def test_the_json_api(client: TestClient) -> None:
+    league = make(client, stake=100, prizes=(60, 40))
+    assert client.get("/api/leagues").json()[0]["prizes"] == [60, 40]
+    register(client, "Api Player")
+    token = {"X-CSRF-Token": csrf(client)}
+    assert client.post(f"/api/leagues/{league.id}/join").status_code == 403  # no CSRF token
+    r = client.post(f"/api/leagues/{league.id}/join", headers=token)
+    assert r.status_code == 200 and r.json()["players"] == 1
+    body = client.get(f"/api/leagues/{league.id}").json()
+    assert body["entrants"][0]["name"] == "Api Player" and body["pool"] == 100
+    assert [d["kind"] for d in body["log"]] == ["created", "joined"]
+    r = client.post(f"/api/leagues/{league.id}/leave", headers=token)
+    assert r.json()["players"] == 0
+    r = client.post(f"/api/leagues/{league.id}/leave", headers=token)
+    assert r.status_code == 404 and r.json()["detail"]["code"] == "not_entered"
+    client.cookies.clear()
+    assert client.post(f"/api/leagues/{league.id}/join", headers=token).status_code in (401, 403)
+
+
+def _played_league(client: TestClient) -> League:
+    """A league with Latin-named entrants, a round played, then rolled out."""
+    league = make(client, "Autumn", entry_fee=5, stake=50, fill="byes", rounds=2)
+    d = desk(client)
+    auth = client.app.state.auth  # type: ignore[attr-defined]
+    for name in ("Alice", "Bob", "Carol", "Dave", "Eve"):
+        user = auth.register(name, "long password")
+        d.join(league.id, user.id, name)
+    d.start(league.id, early=True)
+    d.record(league.id, 1, 1, [30, 10, -15, -25])
+    return d.cancel(league.id, "the hall flooded")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_league_pages_hold_no_text_of_another_script(client: TestClient, lang: str) -> None:
+    league = _played_league(client)
+    make(client, "Free Roll", guarantee=100)
+    for path in ("/leagues", f"/leagues/{league.id}"):
+        html = client.get(f"{path}?lang={lang}").text
+        text = visible_text(html, lang)
+        assert not foreign_chars(text, lang), (path, sorted(foreign_chars(text, lang)))
+    html = client.get(f"/leagues/{league.id}?lang={lang}").text
+    for testid in ("league-standings", "league-round-1", "league-payouts", "league-log"):
+        assert f'data-testid="{testid}"' in html
+    assert "the hall flooded" in html  # the reason, as logged
+
+
+def test_a_played_league_page_shows_standings_byes_and_payouts(client: TestClient) -> None:
+    league = _played_league(client)
+    html = client.get(f"/leagues/{league.id}?lang=en").text
+    assert "Cancelled (rolled out)" in html and "Byes: " in html
+    assert "Pool: by table points" in html and "Fee refunded" in html
+    standings = html.split('data-testid="league-standings"')[1].split("</table>")[0]
+    assert standings.count("<tr") == 6  # the header and five entrants
+    assert "nav" in html and 'href="/leagues" aria-current="page"' in html
