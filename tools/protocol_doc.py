@@ -29,9 +29,8 @@ from hkmahjong.engine.state import HandState
 from hkmahjong.engine.view import Phase
 from hkmahjong.hand import shanten
 from hkmahjong.parlor import protocol as p
-from hkmahjong.parlor import wire
+from hkmahjong.parlor import stakes, wire
 from hkmahjong.rules import get_preset
-from hkmahjong.scoring.payment import settle_staked_match
 from hkmahjong.tiles import Wind
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
@@ -135,7 +134,8 @@ def _table(status: str = "playing", you: int | None = 0) -> p.TableInfo:
         rules={"name": RULES.name, "digest": "697d0116987c4850", "preset": "parlor"},
         length=MatchLength.ONLINE.value,
         stake=500,
-        buy_in=500,
+        buy_in=520,
+        fee=20,
         clocks={
             "turn_ms": 10000,
             "claim_ms": 6000,
@@ -269,17 +269,12 @@ def ex_view_over() -> str:
 
 
 def ex_match_end() -> str:
-    scores = {Wind.EAST: 180, Wind.SOUTH: -640, Wind.WEST: 500, Wind.NORTH: -40}
-    settlement = settle_staked_match(scores, 500)
-    settled = {
-        "stake": 500,
-        "deltas": [settlement.delta(w) for w in Wind],
-        "payments": [wire.payment_json(line) for line in settlement.lines],
-    }
+    totals = [180, -640, 500, -40]
+    seats = ["N", "E", "S", "W"]  # the last hand's seat of players 0..3
     msg = p.match_end_msg(
         400,
-        [scores[w] for w in Wind],
-        settled,
+        totals,
+        stakes.settlement_json(500, totals, seats),
         seed_from_text("protocol-doc").hex(),
         "/api/tables/t7QkP2xv/record",
     )

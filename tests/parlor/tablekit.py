@@ -124,6 +124,7 @@ async def make_table(
     bots: tuple[str | None, ...] = (None, "easy", "easy", "easy"),
     clocks: ClockSettings = FAST,
     stake: int | None = None,
+    fee: int = 0,
     ledger: LedgerStore | None = None,
     store: MemoryTableStore | None = None,
     length: str = "one-hand",
@@ -133,7 +134,7 @@ async def make_table(
     clock = FakeClock()
     config = TableConfig.of(
         kind, get_preset("parlor"), length=length, stake=stake, clocks=clocks, bots=bots,
-        hints=hints,
+        hints=hints, fee=fee,
     )  # fmt: skip
     table = await Table.create(store, config, creator=(1, "ann"), clock=clock, ledger=ledger)
     await table.start()

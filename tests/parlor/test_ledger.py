@@ -122,6 +122,7 @@ def check_ledger_against_model(ledger: object, ops: list[Transaction]) -> None:
                 balances[row.account] += row.amount
         after = ledger.balances(ACCOUNTS)
         assert after == balances
+        assert ledger.posted(txn.idem_key) is (txn.idem_key in applied)
         assert sum(after.values()) == 0
         assert all(after[a] >= 0 for a in ACCOUNTS if a != GRANTS)
 

@@ -43,9 +43,40 @@ def test_escrows_never_go_negative_and_release_pays_the_staked_settlement(
     paid = [out.get(stakes.owner_of(o), 0) for o in owners]
     assert paid == escrow
     assert all(p - stake >= -stake for p in paid)
-    back = stakes.refund(5, stake, totals, owners)
+    payments = stakes.release_payments(stake, totals)
+    net = [0, 0, 0, 0]
+    for line in payments:
+        assert isinstance(line["from"], int) and isinstance(line["to"], int)
+        assert isinstance(line["amount"], int) and line["amount"] > 0
+        net[line["from"]] -= line["amount"]
+        net[line["to"]] += line["amount"]
+    assert net == [p - stake for p in paid]  # who paid whom adds up to what the release pays
+    back = stakes.refund(5, stake, escrow, owners, fee=7)
     assert sum(back.values()) == 0
-    assert [back.get(stakes.owner_of(o), 0) for o in owners] == [stake] * 4
+    assert [back.get(stakes.owner_of(o), 0) for o in owners] == [stake + 7] * 4
+    assert back["system:fees"] == -28
+    assert all(back.get(stakes.escrow_of(5, p), 0) == -escrow[p] for p in range(4))
+    with pytest.raises(MahjongError, match="released or refunded"):
+        stakes.refund(5, stake, [0, 0, 0, 0], owners)
+
+
+def test_the_buy_in_takes_stake_and_fee_and_the_refund_gives_both_back() -> None:
+    """Seed 002 "賭注和手續費會歸還給玩家": all four buy in at once (the bots from the house)."""
+    owners = [1, 2, None, None]
+    paid = stakes.buy_ins(9, owners, 100, 10)
+    assert sum(paid.values()) == 0
+    assert paid["user:1"] == paid["user:2"] == -110
+    assert paid["system:bots"] == -220 and paid["system:fees"] == 40
+    assert [paid[stakes.escrow_of(9, p)] for p in range(4)] == [100] * 4
+    back = stakes.refund(9, 100, [100, 100, 100, 100], owners, fee=10)
+    merged = {k: paid.get(k, 0) + back.get(k, 0) for k in {*paid, *back}}
+    assert set(merged.values()) == {0}
+    assert stakes.buy_ins(9, owners, 0, 10) == {
+        "user:1": -10,
+        "user:2": -10,
+        "system:bots": -20,
+        "system:fees": 40,
+    }
 
 
 def test_staked_shares_cap_the_loser_at_the_stake() -> None:

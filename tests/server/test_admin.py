@@ -1,25 +1,39 @@
-"""``hkmj admin``: users with their jade, grants, administrators, tables."""
+"""``hkmj admin``: users with their jade, grants, administrators, tables, cancelling a table."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
 from tests.server.conftest import cheap_argon2
 
 from hkmahjong.entry import main
+from hkmahjong.parlor.clocks import ClockSettings as TableClocks
+from hkmahjong.parlor.ledger import FEES
+from hkmahjong.parlor.lobby import WATCH_SECONDS, Lobby
+from hkmahjong.parlor.stakes import escrow_of
+from hkmahjong.rules import get_preset
 from hkmahjong.server.admin import (
     AdminError,
+    cancel_table,
     grant_jade,
     league_desk,
     list_tables,
     list_users,
     set_admin,
 )
-from hkmahjong.server.auth import Auth
+from hkmahjong.server.app import create_app
+from hkmahjong.server.auth import Auth, CurrentUser
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
-from hkmahjong.server.store.models import ParlorTable, TableSeat
+from hkmahjong.server.store.ledger import SqlLedger
+from hkmahjong.server.store.models import ParlorTable, TableLog, TableSeat
+from hkmahjong.server.store.tables import SqlTableStore
 
 
 def test_admin_cli_on_the_servers_sqlite_database(
@@ -129,4 +143,165 @@ def test_admin_league_commands_from_create_to_rolled_out(
     assert "no league 'nothing'" in capsys.readouterr().err
     jade = {u.name: u.jade for u in list_users(store, limit=10)}
     assert sum(jade.values()) == 5 * settings.starting_grant + 1  # + the guarantee, all paid out
+
+
+QUICK = TableClocks(
+    turn_ms=40, claim_ms=40, bank_ms=0, grace_ms=0, discard_delay_ms=5, bot_ms=0, next_hand_ms=40
+)
+
+
+async def _start_staked_table(lobby: Lobby, user: CurrentUser) -> str:
+    """An online table (stake 200, fee 20) with the user and three bots, a few hands in."""
+    lobby.online_clocks = QUICK
+    table = await lobby.online(
+        (user.id, user.name), get_preset("parlor"), stake=200, fee=20, length="16-hands"
+    )
+    await table.fill_bots(user.id, "easy")
+    assert table.status == "playing"
+    ledger = lobby.ledger
+    assert ledger is not None
+    for _ in range(200):  # until a hand has moved jade between the escrows
+        await asyncio.sleep(0.05)
+        if (
+            ledger.balance(escrow_of(table.id, 0)) != 200
+            or ledger.balance(escrow_of(table.id, 1)) != 200
+        ):
+            break
+    return table.public_id
+
+
+def _jade(store: Store, table_id: int, user_id: int) -> dict[str, int]:
+    accounts = [f"user:{user_id}", FEES, "system:bots"] + [escrow_of(table_id, p) for p in range(4)]
+    return SqlLedger(store).balances(accounts)
+
+
+def test_admin_cancel_refunds_a_table_while_the_server_is_down(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RULES.md §13: a cancelled game refunds stakes and fees, and the decision is logged with its
+    reason. ``hkmj admin cancel`` on the database of a stopped server; the next start leaves the
+    table cancelled (not rebuilt) and pays nothing again."""
+    settings = Settings(data_dir=tmp_path, secret="s" * 32)
+    store = Store.open(settings.database_url)
+    ming = Auth(store, settings, cheap_argon2()).register("Ah Ming", "long enough pw")
+
+    async def play() -> str:
+        lobby = Lobby(SqlTableStore(store), ledger=SqlLedger(store))
+        try:
+            return await _start_staked_table(lobby, ming)
+        finally:
+            await lobby.stop()  # the server stops mid-match
+
+    public_id = asyncio.run(play())
+    with store.session() as session:
+        row = session.scalar(select(ParlorTable).where(ParlorTable.public_id == public_id))
+        assert row is not None and row.status == "playing"
+        table_id = row.id
+    assert _jade(store, table_id, ming.id)[f"user:{ming.id}"] == 10_000 - 220
+    base = ["admin", "--data-dir", str(tmp_path)]
+    assert main([*base, "cancel", public_id, "--reason", "the room closes early"]) == 0
+    out = capsys.readouterr().out
+    assert f"table {public_id} cancelled (admin: the room closes early)" in out
+    assert "stake 200 and fee 20" in out
+    after = _jade(store, table_id, ming.id)
+    assert after == {f"user:{ming.id}": 10_000, FEES: 0, "system:bots": 0} | {
+        escrow_of(table_id, p): 0 for p in range(4)
+    }
+    audits = SqlTableStore(store).audits(table_id)
+    assert ("cancelled", "admin: the room closes early") in audits
+    assert any(kind == "refund" for kind, _ in audits)
+    assert main([*base, "cancel", public_id, "--reason", "again"]) == 2
+    assert f"table {public_id} is already cancelled" in capsys.readouterr().err
+    assert main([*base, "cancel", "no-such", "--reason", "x"]) == 2
+    assert "no table 'no-such'" in capsys.readouterr().err
+    assert main([*base, "cancel", public_id, "--reason", "  "]) == 2
+    assert "needs a reason" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*base, "cancel", public_id])  # --reason is required
+    capsys.readouterr()
+    assert main([*base, "tables", "--status", "cancelled"]) == 0
+    listed = capsys.readouterr().out
+    assert public_id in listed and "stake 200 + fee 20" in listed
+    # the server starts again: the cancelled table is not rebuilt, nothing moves
+    app = create_app(settings, store=store, password_hash=cheap_argon2())
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        assert app.state.lobby.get(public_id) is None
+        assert client.get(f"/api/tables/{public_id}").status_code == 404
+    assert _jade(store, table_id, ming.id) == after
+    store.close()
+
+
+def test_admin_cancel_while_the_server_runs_stops_the_live_table(tmp_path: Path) -> None:
+    """The running server follows a cancel made on its database: the live table stops within the
+    lobby's watch, and the stakes and fees are refunded exactly once."""
+    settings = Settings(data_dir=tmp_path, secret="s" * 32)
+    store = Store.open(settings.database_url)
+    ming = Auth(store, settings, cheap_argon2()).register("Ah Ming", "long enough pw")
+    app = create_app(settings, store=store, password_hash=cheap_argon2())
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        lobby: Lobby = app.state.lobby
+        public_id = client.portal.call(_start_staked_table, lobby, ming)
+        live = lobby.get(public_id)
+        assert live is not None and live.status == "playing"
+        done = cancel_table(store, public_id, "testing while it runs")
+        assert done.refunded is not None
+        deadline = time.monotonic() + 4 * WATCH_SECONDS
+        while live.status != "cancelled" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert live.status == "cancelled"
+        time.sleep(0.3)
+        expected = {f"user:{ming.id}": 10_000, FEES: 0, "system:bots": 0} | {
+            escrow_of(live.id, p): 0 for p in range(4)
+        }
+        assert _jade(store, live.id, ming.id) == expected
+        assert client.get(f"/api/tables/{public_id}").json()["status"] == "cancelled"
+    store.close()
+
+
+def test_a_table_whose_log_was_edited_is_aborted_and_refunded_at_start(tmp_path: Path) -> None:
+    """RULES.md §13 (an error that cannot be recovered aborts the game, refunding stakes and
+    fees; the reason is logged): a table whose stored log no longer replays, on SQLite. A second
+    start refunds nothing again."""
+    settings = Settings(data_dir=tmp_path, secret="s" * 32)
+    store = Store.open(settings.database_url)
+    ming = Auth(store, settings, cheap_argon2()).register("Ah Ming", "long enough pw")
+
+    async def play() -> str:
+        lobby = Lobby(SqlTableStore(store), ledger=SqlLedger(store))
+        try:
+            return await _start_staked_table(lobby, ming)
+        finally:
+            await lobby.stop()
+
+    public_id = asyncio.run(play())
+    with store.session() as session:
+        table = session.scalar(select(ParlorTable).where(ParlorTable.public_id == public_id))
+        assert table is not None
+        table_id = table.id
+        hand = session.scalar(
+            select(TableLog).where(
+                TableLog.table_id == table_id, TableLog.line.like('{"t":"hand"%')
+            )
+        )
+        assert hand is not None
+        obj = json.loads(hand.line)
+        obj["commitment"] = ("0" if obj["commitment"][0] != "0" else "1") + obj["commitment"][1:]
+        hand.line = json.dumps(obj, separators=(",", ":"))
+    for _ in range(2):
+        app = create_app(settings, store=store, password_hash=cheap_argon2())
+        with TestClient(app, base_url="http://127.0.0.1") as client:
+            live = app.state.lobby.get(public_id)
+            assert live is None or live.status == "aborted"
+            assert client.get("/api/lobby").json() == []
+        with store.session() as session:
+            row = session.get(ParlorTable, table_id)
+            assert row is not None and row.status == "aborted"
+        assert _jade(store, table_id, ming.id) == {
+            f"user:{ming.id}": 10_000,
+            FEES: 0,
+            "system:bots": 0,
+        } | {escrow_of(table_id, p): 0 for p in range(4)}
+    audits = SqlTableStore(store).audits(table_id)
+    assert [k for k, _ in audits].count("refund") == 1
+    assert any(k == "aborted" and "does not replay" in why for k, why in audits)
     store.close()

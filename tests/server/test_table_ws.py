@@ -228,3 +228,33 @@ def test_fuzzed_frames_change_nothing_and_never_break_the_server(
         ws.send_json({"t": "act", "action": sorted(legal)[0], "v": prompt["v"]})
         got = read_until(ws, "done")
         assert got[-1]["by"] == "you"
+
+
+def test_an_online_table_with_an_entry_fee_shows_it_in_the_lobby(app_client: TestClient) -> None:
+    """Seed 002: a match has an entry fee (手續費) besides the stake; the lobby and the table's
+    facts show both and what a seat pays to sit (the buy-in)."""
+    token = app_client.get("/api/me").json()["csrf"]
+    r = app_client.post(
+        "/register",
+        data={"name": "Fee Payer", "password": "long enough pw", "csrf": token},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    token = app_client.get("/api/me").json()["csrf"]
+    body = {"kind": "online", "stake": 300, "fee": 25, "length": "online"}
+    r = app_client.post("/api/tables", json=body, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200, r.text
+    public_id = r.json()["id"]
+    (listed,) = app_client.get("/api/lobby").json()
+    assert (listed["id"], listed["stake"], listed["fee"], listed["buy_in"]) == (
+        public_id,
+        300,
+        25,
+        325,
+    )
+    assert app_client.get(f"/api/tables/{public_id}").json()["fee"] == 25
+    too_much = {**body, "fee": 10**9}
+    r = app_client.post("/api/tables", json=too_much, headers={"X-CSRF-Token": token})
+    assert r.status_code == 402 and r.json()["detail"]["code"] == "balance"
+    r = app_client.post("/api/tables", json={**body, "fee": -1}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 422

@@ -219,6 +219,10 @@ class LedgerStore(Protocol):
         """The sum of the account's rows (0 for an account never used)."""
         ...
 
+    def posted(self, idem_key: str) -> bool:
+        """Whether a transaction was posted under ``idem_key`` (a refund or release done before)."""
+        ...
+
     def balances(self, accounts: Iterable[str]) -> dict[str, int]:
         """The balance of each account."""
         ...
@@ -283,6 +287,11 @@ class MemoryLedger:
                     self._balances[row.account] += row.amount
                 self._posted[key] = txn
             return done
+
+    def posted(self, idem_key: str) -> bool:
+        """Whether ``idem_key`` was posted."""
+        with self._lock:
+            return idem_key in self._posted
 
     def balance(self, account: str) -> int:
         """The account's balance."""

@@ -2,12 +2,16 @@
 
 The lobby owns one :class:`~hkmahjong.parlor.table.Table` actor per open table. At start it
 rebuilds every table the store says is not over (:meth:`Lobby.start`), so a restarted server
-continues every match from its log. Lobby watchers (``/ws/lobby``) get the list of open online
-tables again whenever one changes.
+continues every match from its log. While it runs it watches the stored statuses
+(:meth:`Lobby.check_closed`, every :data:`WATCH_SECONDS`): a table closed elsewhere (``hkmj admin
+cancel`` on the database) stops and tells its seats. Lobby watchers (``/ws/lobby``) get the list of
+open online tables again whenever one changes.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -15,15 +19,15 @@ from typing import Any
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.errors import MahjongError
 from hkmahjong.parlor import protocol as proto
-from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings
+from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopClock
 from hkmahjong.parlor.ledger import LedgerStore
-from hkmahjong.parlor.ports import Connection, TableStore
+from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableStore
 from hkmahjong.parlor.seats import BOT_LEVELS
 from hkmahjong.parlor.table import Table, TableConfig, TableError
 from hkmahjong.parlor.wire import JSON, dumps
 from hkmahjong.rules import Ruleset, get_preset
 
-__all__ = ["PRACTICE_LENGTHS", "QUICK_STAKE", "Lobby"]
+__all__ = ["PRACTICE_LENGTHS", "QUICK_STAKE", "WATCH_SECONDS", "Lobby"]
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +35,8 @@ QUICK_STAKE = 100
 """The stake of a quick-match table (parlor rules, 四局)."""
 PRACTICE_LENGTHS = ("four-rounds", "8-hands", "16-hands", "bankruptcy", "one-hand", "east-round")
 """Seed 003: 四圈 / 8 / 16 hands / until bankrupt / one hand (and 東圈)."""
+WATCH_SECONDS = 2.0
+"""How often the lobby looks for tables closed elsewhere (one query for all live tables)."""
 
 
 class Lobby:
@@ -52,14 +58,17 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.version = 0
         self.watchers: set[Connection] = set()
+        self._watch: asyncio.Task[None] | None = None
 
     def _kwargs(self) -> dict[str, Any]:
         return {"clock": self.clock, "ledger": self.ledger, "on_change": self._changed}
 
-    async def start(self) -> list[str]:
-        """Rebuild and start every table that is not over; the public ids rebuilt.
+    async def start(self, *, watch: bool = True) -> list[str]:
+        """Rebuild and start every table that is not over; the public ids rebuilt. Then watch
+        for tables closed elsewhere (unless ``watch`` is false).
 
-        A table whose log does not replay is aborted (stakes refunded), with the reason logged.
+        A table whose log does not replay is aborted with the reason logged, its stakes and fees
+        refunded (:meth:`Table.restore`); one whose settings cannot even be read is aborted too.
         """
         rebuilt = []
         for row in await self.store.open_tables():
@@ -67,18 +76,46 @@ class Lobby:
                 table = await Table.restore(self.store, row, **self._kwargs())
             except MahjongError as exc:
                 log.error("table %s cannot be rebuilt: %s", row.public_id, exc)
-                await self.store.audit(row.id, "aborted", f"the log does not replay: {exc}")
+                await self.store.audit(row.id, "aborted", f"the table cannot be rebuilt: {exc}")
                 await self.store.set_status(row.id, "aborted")
                 continue
             self.tables[row.public_id] = table
             await table.start()
             rebuilt.append(row.public_id)
+        if watch and self._watch is None:
+            self._watch = asyncio.create_task(self._watch_closed(), name="lobby-watch")
         return rebuilt
 
     async def stop(self) -> None:
-        """Stop every actor (tables stay as stored)."""
+        """Stop watching and every actor (tables stay as stored)."""
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+            self._watch = None
         for table in list(self.tables.values()):
             await table.stop()
+
+    async def _watch_closed(self) -> None:
+        clock = self.clock or LoopClock()
+        while True:
+            await clock.sleep(WATCH_SECONDS)
+            try:
+                await self.check_closed()
+            except Exception:  # a database hiccup: look again next time
+                log.exception("lobby: checking the tables' statuses failed")
+
+    async def check_closed(self) -> list[str]:
+        """Stop every live table the store says is over (closed elsewhere); their public ids."""
+        live = {t.id: t for t in self.tables.values() if t.open}
+        if not live:
+            return []
+        closed = []
+        for ident, status in (await self.store.statuses(list(live))).items():
+            if status not in OPEN_STATUSES and live[ident].open:
+                await live[ident].closed_elsewhere(status)
+                closed.append(live[ident].public_id)
+        return closed
 
     def get(self, public_id: str) -> Table | None:
         """The live table, or None."""
@@ -133,27 +170,29 @@ class Lobby:
         stake: int = QUICK_STAKE,
         length: str = MatchLength.ONLINE.value,
         private: bool = False,
+        fee: int = 0,
     ) -> Table:
-        """A new online table with the creator seated.
+        """A new online table with the creator seated (``fee``: the entry fee besides the stake).
 
-        :raises TableError: when the creator cannot cover the stake.
+        :raises TableError: when the creator cannot cover the buy-in (stake and fee).
         """
-        self._check_balance(user[0], stake)
+        self._check_balance(user[0], stake + fee)
         config = TableConfig.of(
             "online",
             ruleset,
             length=MatchLength.parse(length).value,
             stake=stake,
+            fee=fee,
             clocks=self.online_clocks,
             private=private,
         )
         return await self.create(config, user)
 
-    def _check_balance(self, user_id: int, stake: int) -> None:
-        if stake and self.ledger is not None:
+    def _check_balance(self, user_id: int, buy_in: int) -> None:
+        if buy_in and self.ledger is not None:
             have = self.ledger.balance(f"user:{user_id}")
-            if have < stake:
-                raise TableError("balance", f"the buy-in is {stake} jade; you have {have}")
+            if have < buy_in:
+                raise TableError("balance", f"the buy-in is {buy_in} jade; you have {have}")
 
     async def quick(self, user: tuple[int, str]) -> Table:
         """快速配對: a seat at an open default online table, or a new one."""
@@ -163,6 +202,7 @@ class Lobby:
                 and table.config.kind == "online"
                 and not table.config.private
                 and table.config.stake == QUICK_STAKE
+                and table.config.fee == 0
                 and table.config.rules.get("preset") == "parlor"
                 and table.config.length == MatchLength.ONLINE.value
                 and any(s.kind == "empty" for s in table.seats)

@@ -22,6 +22,7 @@ __all__ = [
     "MemoryConnection",
     "MemoryTableStore",
     "SeatRow",
+    "TableClosedError",
     "TableRow",
     "TableStore",
 ]
@@ -32,6 +33,10 @@ OPEN_STATUSES = ("waiting", "playing", "paused")
 
 class LogConflictError(MahjongError):
     """An append whose first sequence number is not the log's next one (two writers, or a bug)."""
+
+
+class TableClosedError(LogConflictError):
+    """An append to the log of a table that is over (cancelled elsewhere, e.g. by the admin)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,11 @@ class TableStore(Protocol):
         """Change a table's status."""
         ...
 
+    async def statuses(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The stored status of each of these tables (the lobby watches for changes made
+        elsewhere, e.g. ``hkmj admin cancel``)."""
+        ...
+
     async def save_seat(self, table_id: int, seat: SeatRow) -> None:
         """Store one seat (replacing the previous row of that player)."""
         ...
@@ -90,9 +100,11 @@ class TableStore(Protocol):
         ...
 
     async def append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
-        """Commit ``lines`` durably as log lines ``seq``, ``seq+1``, … (all or none).
+        """Commit ``lines`` durably as log lines ``seq``, ``seq+1``, … (all or none), in the
+        same transaction checking that the table is not over.
 
         :raises LogConflictError: when ``seq`` is not the next line number.
+        :raises TableClosedError: when the table's status is no longer waiting/playing/paused.
         """
         ...
 
@@ -167,6 +179,10 @@ class MemoryTableStore:
         """Change the status."""
         self.rows[table_id] = replace(self.rows[table_id], status=status)
 
+    async def statuses(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The status of each table that exists."""
+        return {t: self.rows[t].status for t in table_ids if t in self.rows}
+
     async def save_seat(self, table_id: int, seat: SeatRow) -> None:
         """Replace the seat."""
         self.seat_rows[table_id][seat.player] = seat
@@ -180,12 +196,16 @@ class MemoryTableStore:
         """Append, checking ``seq``; fails while ``fail_appends`` > 0.
 
         :raises LogConflictError: when ``seq`` is not the next line number.
+        :raises TableClosedError: when the table is over.
         :raises OSError: while ``fail_appends`` is positive (a simulated disk failure).
         """
         async with self._lock:
             if self.fail_appends > 0:
                 self.fail_appends -= 1
                 raise OSError("simulated storage failure")
+            status = self.rows[table_id].status
+            if status not in OPEN_STATUSES:
+                raise TableClosedError(f"table {table_id} is {status}: its log is closed")
             log = self.log[table_id]
             if seq != len(log):
                 raise LogConflictError(f"table {table_id}: append at {seq}, the log has {len(log)}")

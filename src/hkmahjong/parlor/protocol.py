@@ -294,7 +294,9 @@ class TableInfo:
     length: str
     """A :class:`~hkmahjong.engine.match.MatchLength` value (``online``, ``four-rounds`` …)."""
     stake: int | None
+    """The stake each player puts in escrow (online tables), else None."""
     buy_in: int | None
+    """What each player pays when the match starts: the stake and the fee (None: nothing)."""
     clocks: JSON
     hints: bool
     private: bool
@@ -304,6 +306,9 @@ class TableInfo:
     hand_number: int = 0
     dealer: int = 0
     prevailing: str = "E"
+    fee: int = 0
+    """手續費 the entry fee each player pays besides the stake (kept when the match ends,
+    refunded when it is cancelled or aborted)."""
     extra: JSON = field(default_factory=dict)
 
     def to_json(self) -> JSON:
@@ -316,6 +321,7 @@ class TableInfo:
             "length": self.length,
             "stake": self.stake,
             "buy_in": self.buy_in,
+            "fee": self.fee,
             "clocks": self.clocks,
             "hints": self.hints,
             "private": self.private,

@@ -1,19 +1,24 @@
-"""賭注與押金 (stakes and escrow): the jade movements of a staked online match, as plain data.
+"""賭注與押金 (stakes, fees and escrow): the jade movements of a priced online match, as plain data.
 
-Each player of a staked table puts the stake in escrow when the match starts (``buy_in``). After
-every hand the escrows move so that each holds *what that player would take home if the match
-ended now*: stake + its share of ``scoring.payment.settle_staked_match`` over the totals so far
-(a loser never pays more than the stake; winners share in proportion, seed 002). So an escrow
-never goes below zero, each hand's move is keyed by its hand number (a retry or a replay after a
-crash can never pay twice), and releasing the escrows at the end pays out exactly the staked
-settlement. A cancelled or aborted match refunds every stake as it was put in.
+Each player of a priced table pays the buy-in when the match starts, all four in one transaction
+(``buy_ins``): the stake into its escrow and the table's entry fee (手續費, seed 002 "賭注和手續費")
+into ``system:fees``. After every hand the escrows move so that each holds *what that player would
+take home if the match ended now*: stake + its share of ``scoring.payment.settle_staked_match``
+over the totals so far (a loser never pays more than the stake; winners share in proportion, seed
+002). So an escrow never goes below zero, each hand's move is keyed by its hand number (a retry or
+a replay after a crash can never pay twice), and releasing the escrows at the end pays out exactly
+the staked settlement (``release``, with ``release_payments`` saying who paid whom); the fees are
+kept. A cancelled or aborted match refunds every stake and fee as it was paid (``refund``: the
+escrows are emptied, whatever the hands moved between them).
 
 Accounts: ``escrow:table:{id}:p{n}`` per player; the owner is ``user:{id}`` or, for a bot seat,
-``system:bots`` (the house stakes its bots). Every function returns ``{account: amount}``
-summing to zero, or ``{}`` when nothing moves.
+``system:bots`` (the house stakes its bots and pays their fees to itself). Every function returns
+``{account: amount}`` summing to zero, or ``{}`` when nothing moves.
 
 >>> hand_move(5, 500, [0, 0, 0, 0], [24, -24, 0, 0])
 {'escrow:table:5:p0': 24, 'escrow:table:5:p1': -24}
+>>> buy_ins(5, [7, None, None, None], 100, 10)
+{'user:7': -110, 'escrow:table:5:p0': 100, 'system:fees': 40, 'system:bots': -330, 'escrow:table:5:p1': 100, 'escrow:table:5:p2': 100, 'escrow:table:5:p3': 100}
 """
 
 from __future__ import annotations
@@ -21,17 +26,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.ledger import FEES
 from hkmahjong.scoring.payment import settle_staked_match
 from hkmahjong.tiles import Wind
 
 __all__ = [
     "BOTS_ACCOUNT",
     "buy_in",
+    "buy_ins",
     "escrow_of",
     "hand_move",
     "owner_of",
     "refund",
     "release",
+    "release_payments",
+    "settlement_json",
     "staked_shares",
 ]
 
@@ -67,11 +76,23 @@ def staked_shares(stake: int, totals: Sequence[int | float]) -> list[int]:
     return [stake + settlement.delta(Wind(p)) for p in range(4)]
 
 
-def buy_in(table_id: int, player: int, user_id: int | None, stake: int) -> dict[str, int]:
-    """入場: the stake from the owner into the player's escrow."""
-    if stake <= 0:
-        return {}
-    return {owner_of(user_id): -stake, escrow_of(table_id, player): stake}
+def buy_in(
+    table_id: int, player: int, user_id: int | None, stake: int, fee: int = 0
+) -> dict[str, int]:
+    """入場: the stake from the owner into the player's escrow, and the fee into ``system:fees``."""
+    out = {owner_of(user_id): -(stake + fee), escrow_of(table_id, player): stake, FEES: fee}
+    return {k: v for k, v in out.items() if v}
+
+
+def buy_ins(
+    table_id: int, owners: Sequence[int | None], stake: int, fee: int = 0
+) -> dict[str, int]:
+    """入場 of all four players at once (one transaction: everyone or nobody buys in)."""
+    out: dict[str, int] = {}
+    for p, owner in enumerate(owners):
+        for account, amount in buy_in(table_id, p, owner, stake, fee).items():
+            out[account] = out.get(account, 0) + amount
+    return {k: v for k, v in out.items() if v}
 
 
 def hand_move(
@@ -94,25 +115,74 @@ def release(
     return {k: v for k, v in out.items() if v}
 
 
+def release_payments(stake: int, totals: Sequence[int | float]) -> list[dict[str, int | str]]:
+    """Who paid whom at the release: ``settle_staked_match``'s lines by player number
+    (``from``, ``to``, ``amount`` and the reason in 繁體 and English). For each player what it
+    receives less what it pays is its share of :func:`release` less the stake.
+
+    >>> [(p["from"], p["to"], p["amount"]) for p in release_payments(500, [180, -640, 500, -40])]
+    [(1, 0, 143), (1, 2, 357), (3, 2, 40)]
+    """
+    settlement = settle_staked_match({Wind(p): t for p, t in enumerate(_ints(totals))}, stake)
+    return [
+        {
+            "from": int(line.payer),
+            "to": int(line.payee),
+            "amount": line.amount,
+            "zh": line.reason_zh,
+            "en": line.reason_en,
+        }
+        for line in settlement.lines
+    ]
+
+
+def settlement_json(
+    stake: int, totals: Sequence[int | float], seats: Sequence[str]
+) -> dict[str, object]:
+    """The ``settlement`` of ``match_end`` (docs/protocol.md): the stake, each player's ``deltas``
+    (its release less the stake, by player number) and the ``payments`` of the release — ``from``
+    and ``to`` as seat winds of the last hand (``seats[player]``, as in a hand's payments) and as
+    player numbers (``from_player``, ``to_player``), the amount and the reason in 繁體 / English.
+    """
+    shares = staked_shares(stake, totals)
+    payments = [
+        {
+            "from": seats[int(line["from"])],
+            "to": seats[int(line["to"])],
+            "from_player": line["from"],
+            "to_player": line["to"],
+            "amount": line["amount"],
+            "zh": line["zh"],
+            "en": line["en"],
+        }
+        for line in release_payments(stake, totals)
+    ]
+    return {"stake": stake, "deltas": [s - stake for s in shares], "payments": payments}
+
+
 def refund(
     table_id: int,
     stake: int,
-    totals: Sequence[int | float],
+    held: Sequence[int],
     owners: Sequence[int | None],
-    bought_in: Sequence[bool] = (True, True, True, True),
+    fee: int = 0,
 ) -> dict[str, int]:
-    """退款: empty every escrow and give each owner back exactly the stake it put in.
+    """退款: empty every escrow (``held``: what each holds now, in player order) and give each of
+    the four owners back exactly the stake and the fee it paid at the buy-in.
 
-    ``bought_in`` says which players' buy-ins were posted (a start that failed half way).
+    :raises MahjongError: when the escrows do not hold the four stakes between them (they were
+        released or refunded already).
     """
-    shares = (
-        staked_shares(stake, totals) if all(bought_in) else [stake if b else 0 for b in bought_in]
-    )
-    out: dict[str, int] = {}
+    if len(held) != 4 or len(owners) != 4:
+        raise MahjongError(f"four escrows and owners expected, got {list(held)!r}")
+    if sum(held) != 4 * stake or min(held) < 0:
+        raise MahjongError(
+            f"table {table_id}: the escrows hold {list(held)}, not the four stakes of {stake} "
+            "jade (released or refunded already?)"
+        )
+    out: dict[str, int] = {FEES: -4 * fee}
     for p in range(4):
-        if shares[p]:
-            out[escrow_of(table_id, p)] = -shares[p]
-        if bought_in[p]:
-            owner = owner_of(owners[p])
-            out[owner] = out.get(owner, 0) + stake
+        out[escrow_of(table_id, p)] = out.get(escrow_of(table_id, p), 0) - held[p]
+        owner = owner_of(owners[p])
+        out[owner] = out.get(owner, 0) + stake + fee
     return {k: v for k, v in out.items() if v}

@@ -32,8 +32,8 @@ from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor import stakes
 from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
-from hkmahjong.parlor.ledger import LedgerStore, Transaction
-from hkmahjong.parlor.ports import Connection, SeatRow, TableRow, TableStore
+from hkmahjong.parlor.ledger import InsufficientJadeError, LedgerStore, Transaction, can_cover
+from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, SeatRow, TableRow, TableStore
 from hkmahjong.parlor.seats import SeatStatus, make_bot, passive_choice
 from hkmahjong.parlor.wire import (
     JSON,
@@ -74,6 +74,9 @@ class TableConfig:
     """``rules_spec`` of the resolved ruleset: ``{"preset", "digest"}`` or ``{"toml", "digest"}``."""
     length: str = MatchLength.ONLINE.value
     stake: int | None = None
+    fee: int = 0
+    """手續費 the entry fee each seat pays at the buy-in besides the stake (seed 002), into
+    ``system:fees``: kept when the match ends, refunded when it is cancelled or aborted."""
     clocks: ClockSettings = field(default_factory=ClockSettings)
     hints: bool = False
     private: bool = False
@@ -88,6 +91,15 @@ class TableConfig:
         MatchLength.parse(self.length)
         if self.stake is not None and (self.kind != "online" or self.stake < 0):
             raise TableError("bad_config", "only online tables have a stake, of 0 or more jade")
+        if isinstance(self.fee, bool) or not isinstance(self.fee, int) or self.fee < 0:
+            raise TableError("bad_config", f"a fee is 0 or more jade, not {self.fee!r}")
+        if self.fee and self.kind != "online":
+            raise TableError("bad_config", "only online tables have an entry fee")
+
+    @property
+    def buy_in(self) -> int:
+        """What each seat pays when the match starts: the stake and the fee."""
+        return (self.stake or 0) + self.fee
 
     @property
     def ruleset(self) -> Ruleset:
@@ -106,6 +118,7 @@ class TableConfig:
             "rules": self.rules,
             "length": self.length,
             "stake": self.stake,
+            "fee": self.fee,
             "clocks": self.clocks.to_json(),
             "hints": self.hints,
             "private": self.private,
@@ -126,6 +139,7 @@ class TableConfig:
                 rules=dict(obj["rules"]),
                 length=obj.get("length", MatchLength.ONLINE.value),
                 stake=obj.get("stake"),
+                fee=obj.get("fee", 0),
                 clocks=ClockSettings.from_json(obj.get("clocks")),
                 hints=bool(obj.get("hints", False)),
                 private=bool(obj.get("private", False)),
@@ -212,7 +226,9 @@ class Table:
         self.queue: asyncio.Queue[_Msg] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._next_hand: TimerHandle | None = None
-        self._bought_in = [False] * 4
+        self._bought_in = False
+        self.broken: str | None = None
+        """Why the log does not replay (the table is aborted when it starts), or None."""
         self._busy = False
         self._sleeping = False
         self.seats = [_Seat(p) for p in range(4)]
@@ -304,23 +320,46 @@ class Table:
         """Rebuild a table from the store: seats, and the match replayed from its log.
 
         Every hand that ended is settled again through its idempotency key (a crash between the
-        log commit and the ledger post loses nothing, and nothing is paid twice).
-
-        :raises RecordError: when the log does not replay (the caller aborts the table).
+        log commit and the ledger post loses nothing, and nothing is paid twice). A log that does
+        not replay (a corrupt or unverifiable record) leaves the table :attr:`broken`: starting
+        it aborts it with the reason and refunds every stake and fee (once).
         """
         table = cls(row, await store.seats(row.id), store, **kwargs)
         lines = await store.lines(row.id)
-        if row.status in ("playing", "paused") and table.config.stake:
-            table._bought_in = [s.kind != "empty" for s in table.seats]
+        if table._priced:
+            table._bought_in = row.status in ("playing", "paused") or table._posted(
+                table._buy_in_key
+            )
         if lines:
-            table.runner = MatchRunner.resume(lines, bytes.fromhex(row.match_seed))
+            try:
+                table.runner = MatchRunner.resume(lines, bytes.fromhex(row.match_seed))
+            except MahjongError as exc:
+                table.broken = f"the log does not replay: {exc}"
+                log.error("table %s: %s", row.public_id, table.broken)
+                return table
             table.seq = len(lines)
             table._settle_ledger_history()
         return table
 
+    @property
+    def _priced(self) -> bool:
+        """Whether seats pay to sit (a stake or a fee) and there is a ledger to pay into."""
+        return self.ledger is not None and self.config.buy_in > 0
+
+    @property
+    def _buy_in_key(self) -> str:
+        return f"buyin:table:{self.id}"
+
+    @property
+    def _refund_key(self) -> str:
+        return f"refund:table:{self.id}"
+
+    def _posted(self, key: str) -> bool:
+        return self.ledger is not None and self.ledger.posted(key)
+
     def _settle_ledger_history(self) -> None:
         runner = self.runner
-        if runner is None or not self.config.stake or self.ledger is None:
+        if runner is None or not self.config.stake or self.ledger is None or not self._bought_in:
             return
         totals: list[int | float] = [0, 0, 0, 0]
         for n, entry in enumerate(runner.match.ledger):
@@ -461,7 +500,7 @@ class Table:
             if runner is not None and runner.hand_number >= 0:
                 seat_wind = runner.seat_of(seat.player).letter
             escrow = None
-            if self.config.stake and self._bought_in[seat.player]:
+            if self.config.stake and self._bought_in:
                 escrow = stakes.staked_shares(self.config.stake, totals)[seat.player]
             players.append(
                 proto.PlayerInfo(
@@ -487,7 +526,8 @@ class Table:
             },
             length=self.config.length,
             stake=self.config.stake,
-            buy_in=self.config.stake,
+            buy_in=self.config.buy_in or None,
+            fee=self.config.fee,
             clocks=self.config.clocks.to_json(),
             hints=self.config.hints,
             private=self.config.private,
@@ -794,6 +834,9 @@ class Table:
                 MatchRunner.resume(lines, bytes.fromhex(self.row.match_seed)) if lines else None
             )
             self.seq = len(lines)
+            stored = await self.store.get(self.id)
+            if stored is not None and stored.status not in OPEN_STATUSES:
+                await self._closed_elsewhere(stored.status)
             return False
         self.seq += len(step.lines)
         return True
@@ -841,7 +884,18 @@ class Table:
 
     # --- hands and the match ---------------------------------------------------------------------
     async def _resume(self) -> None:
-        """After a (re)start: finish what the log says is done, then go on."""
+        """After a (re)start: finish what the log says is done, then go on.
+
+        A table whose log does not replay is aborted (stakes and fees refunded); one whose refund
+        was posted before the server stopped is closed as cancelled (the refund is never paid
+        twice).
+        """
+        if self.broken is not None:
+            await self._cancel("aborted", self.broken)
+            return
+        if self.open and self._posted(self._refund_key):
+            await self._cancel("cancelled", "the stakes were refunded before a restart")
+            return
         runner = self.runner
         if runner is not None and runner.match_over:
             if self.status in ("playing", "paused"):
@@ -863,48 +917,56 @@ class Table:
             return
         if self.config.kind == "practice" and not any(s.helloed for s in self.seats):
             return
-        if self.config.stake and not await self._buy_in():
+        if self._priced and not await self._buy_in():
             return
         await self._set_table_status("playing")
         await self._start_hand()
 
     async def _buy_in(self) -> bool:
-        stake = self.config.stake
-        assert stake
-        if self.ledger is None:
-            raise TableError("no_ledger", "a staked table needs the jade ledger")
-        for seat in self.seats:
-            if self._bought_in[seat.player]:
-                continue
-            amounts = stakes.buy_in(
-                self.id, seat.player, seat.user_id if seat.human else None, stake
-            )
+        """入場: every seat pays the stake into its escrow and the fee, in one transaction.
+
+        A person who cannot pay is unseated (logged) and nobody pays; False then.
+        """
+        assert self.ledger is not None
+        if self._bought_in:
+            return True
+        stored = await self.store.get(self.id)
+        if stored is not None and stored.status not in OPEN_STATUSES:
+            await self._closed_elsewhere(stored.status)
+            return False
+        owners = [s.user_id if s.human else None for s in self.seats]
+        amounts = stakes.buy_ins(self.id, owners, self.config.stake or 0, self.config.fee)
+        short = [
+            s
+            for s in self.seats
+            if s.human
+            and not can_cover(self.ledger, stakes.owner_of(s.user_id), self.config.buy_in)
+        ]
+        if not short:
             try:
-                self._post(
-                    f"buyin:table:{self.id}:p{seat.player}", "buy_in", amounts, "入場 buy-in"
-                )
-            except MahjongError as exc:
-                await self.store.audit(
-                    self.id, "buy_in_failed", f"player {seat.player} ({seat.name}): {exc}"
-                )
-                await self._unseat(seat)
-                return False
-            self._bought_in[seat.player] = True
-        return True
+                self._post(self._buy_in_key, "buy_in", amounts, "入場 buy-in")
+            except InsufficientJadeError:  # spent elsewhere since the check: look again
+                short = [
+                    s
+                    for s in self.seats
+                    if s.human
+                    and not can_cover(self.ledger, stakes.owner_of(s.user_id), self.config.buy_in)
+                ]
+                if not short:
+                    raise
+        for seat in short:
+            have = self.ledger.balance(stakes.owner_of(seat.user_id))
+            await self.store.audit(
+                self.id,
+                "buy_in_failed",
+                f"player {seat.player} ({seat.name}): the buy-in is {self.config.buy_in} jade, "
+                f"they have {have}",
+            )
+            await self._unseat(seat)
+        self._bought_in = not short
+        return self._bought_in
 
     async def _unseat(self, seat: _Seat) -> None:
-        if self._bought_in[seat.player] and self.config.stake and self.ledger is not None:
-            owner = stakes.owner_of(seat.user_id if seat.human else None)
-            self._post(
-                f"unseat:table:{self.id}:p{seat.player}:{self.seq}:{seat.user_id}",
-                "refund",
-                {
-                    stakes.escrow_of(self.id, seat.player): -self.config.stake,
-                    owner: self.config.stake,
-                },
-                "退款 refund: left before the start",
-            )
-            self._bought_in[seat.player] = False
         if seat.conn is not None:
             seat.conn.close(4403, "you left the table")
         self._cancel_timers(seat)
@@ -1018,8 +1080,8 @@ class Table:
             amounts = stakes.release(self.id, stake, totals, owners)
             if amounts:
                 self._post(f"release:table:{self.id}", "release", amounts, "散場 release")
-            shares = stakes.staked_shares(stake, totals)
-            settlement = {"stake": stake, "deltas": [s - stake for s in shares], "payments": []}
+            seats = [runner.seat_of(p).letter for p in range(4)]
+            settlement = stakes.settlement_json(stake, totals, seats)
         seed = runner.record.match_seed.hex() if runner.record.match_seed else ""
         record = f"/api/tables/{self.public_id}/record"
         self._emit_all(lambda v: proto.match_end_msg(v, totals, settlement, seed, record))
@@ -1038,23 +1100,68 @@ class Table:
             await self._cancel("aborted", reason)
 
     async def _cancel(self, status: str, reason: str) -> None:
+        """Close the table as ``status`` (cancelled / aborted): refund, log the reason, tell all.
+
+        When the store says the table was closed elsewhere (``hkmj admin cancel`` on the database),
+        this table only follows: the refund was made there.
+        """
         if not self.open:
             return
-        stake = self.config.stake
-        if stake and self.ledger is not None and any(self._bought_in):
-            owners = [s.user_id if s.human else None for s in self.seats]
-            totals = self._totals() if self.runner is not None else [0, 0, 0, 0]
-            amounts = stakes.refund(self.id, stake, totals, owners, self._bought_in)
-            if amounts:
-                self._post(f"refund:table:{self.id}", "refund", amounts, f"退款 {reason}")
+        stored = await self.store.get(self.id)
+        if stored is not None and stored.status not in OPEN_STATUSES:
+            await self._closed_elsewhere(stored.status)
+            return
+        try:
+            refunded = self._refund(reason)
+        except MahjongError as exc:
+            log.error("table %s: refund failed: %s", self.public_id, exc)
+            refunded = None
+            await self.store.audit(self.id, "refund_failed", f"{reason}: {exc}")
         await self.store.audit(self.id, status, reason)
+        if refunded:
+            await self.store.audit(self.id, "refund", refunded)
+        await self.store.set_status(self.id, status)
+        await self._close(status)
+
+    def _refund(self, reason: str) -> str | None:
+        """退款: empty the escrows and give every seat its stake and fee back, once; what was
+        refunded, or None (nothing paid in, or refunded or released before)."""
+        if not self._priced or not self._bought_in:
+            return None
+        assert self.ledger is not None
+        if self._posted(self._refund_key) or self._posted(f"release:table:{self.id}"):
+            return None
+        stake, fee = self.config.stake or 0, self.config.fee
+        owners = [s.user_id if s.human else None for s in self.seats]
+        for attempt in range(3):
+            held = [self.ledger.balance(stakes.escrow_of(self.id, p)) for p in range(4)]
+            amounts = stakes.refund(self.id, stake, held, owners, fee)
+            try:
+                self._post(self._refund_key, "refund", amounts, f"退款 refund: {reason}")
+            except InsufficientJadeError:  # a hand's move landed since the read (a live server)
+                if attempt == 2:
+                    raise
+                continue
+            break
+        return f"stake {stake} and fee {fee} jade back to each of the four seats"
+
+    async def _close(self, status: str) -> None:
+        """Stop the match here (no store change): close every prompt and timer, tell everyone."""
+        self.status = status
         for seat in self.seats:
             self._cancel_timers(seat)
             if seat.prompt is not None:
                 self._close_prompt(seat, None, "closed", None)
         if self._next_hand is not None:
             self._next_hand.cancel()
-        await self._set_table_status(status)
+            self._next_hand = None
+        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()))
+        self._changed()
+
+    async def _closed_elsewhere(self, status: str) -> None:
+        if self.open and status not in OPEN_STATUSES:
+            log.info("table %s was %s elsewhere; following", self.public_id, status)
+            await self._close(status)
 
     # --- commands (run inside the actor through call) ---------------------------------------------
     async def join(self, user_id: int, name: str, invite: str | None = None) -> int:
@@ -1075,11 +1182,13 @@ class Table:
         free = [s for s in self.seats if s.kind == "empty"]
         if not free:
             raise TableError("full", "every seat is taken")
-        stake = self.config.stake
-        if stake and self.ledger is not None:
+        if self._priced:
+            assert self.ledger is not None
             have_jade = self.ledger.balance(stakes.owner_of(user_id))
-            if have_jade < stake:
-                raise TableError("balance", f"the buy-in is {stake} jade; you have {have_jade}")
+            if have_jade < self.config.buy_in:
+                raise TableError(
+                    "balance", f"the buy-in is {self.config.buy_in} jade; you have {have_jade}"
+                )
         seat = free[0]
         row = SeatRow(seat.player, user_id, name, None, "away")
         self._fill_seat(row)
@@ -1104,7 +1213,7 @@ class Table:
             if self.status == "playing":
                 await self._set_table_status("paused")
             return
-        if self.status != "waiting":
+        if self.status != "waiting" or self._bought_in:
             raise TableError("started", "the match has started: your seat is played for you")
         await self._unseat(self.seats[player])
 
@@ -1137,8 +1246,13 @@ class Table:
         return filled
 
     async def cancel(self, reason: str, *, status: str = "cancelled") -> None:
-        """取消 (or abort): stop the match, refund every stake, log the reason."""
+        """取消 (or abort): stop the match, refund every stake and fee, log the reason."""
         await self.call(lambda: self._cancel(status, reason))
+
+    async def closed_elsewhere(self, status: str) -> None:
+        """The store says this table is over (``status``): stop and tell the seats (no refund:
+        whoever closed it refunded)."""
+        await self.call(lambda: self._closed_elsewhere(status))
 
     # --- hints ------------------------------------------------------------------------------------
     def _hint(self, seat: _Seat) -> JSON:

@@ -1,9 +1,10 @@
 """管理 the parlor administrator's operations on the database: list users and tables, grant jade,
-make a user an administrator, create / start / cancel / inspect leagues (聯賽). ``hkmj admin`` is
-their command line."""
+make a user an administrator, cancel a table, create / start / cancel / inspect leagues (聯賽).
+``hkmj admin`` is their command line."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -22,17 +23,22 @@ from hkmahjong.parlor.league import (
     standings,
 )
 from hkmahjong.parlor.ledger import grant, user_account
+from hkmahjong.parlor.ports import OPEN_STATUSES
+from hkmahjong.parlor.table import Table
 from hkmahjong.rules import Ruleset, get_preset
 from hkmahjong.rules.toml_io import loads_ruleset
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.ledger import SqlLedger, account_balances
 from hkmahjong.server.store.models import ParlorTable, TableSeat, User
+from hkmahjong.server.store.tables import SqlTableStore
 
 __all__ = [
     "AdminError",
+    "Cancelled",
     "TableRow",
     "UserRow",
+    "cancel_table",
     "create_league",
     "grant_jade",
     "league_desk",
@@ -70,6 +76,8 @@ class TableRow:
     seats: int
     private: bool
     created_at: datetime
+    stake: int | None = None
+    fee: int = 0
 
 
 def _user(store: Store, name: str) -> User:
@@ -144,9 +152,79 @@ def list_tables(store: Store, *, status: str | None = None, limit: int = 100) ->
         if status is not None:
             query = query.where(ParlorTable.status == status)
         return [
-            TableRow(t.id, t.public_id, t.kind, t.status, int(n), t.private, t.created_at)
+            TableRow(
+                t.id,
+                t.public_id,
+                t.kind,
+                t.status,
+                int(n),
+                t.private,
+                t.created_at,
+                (t.config or {}).get("stake"),
+                int((t.config or {}).get("fee") or 0),
+            )
             for t, n in session.execute(query)
         ]
+
+
+# -- tables ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cancelled:
+    """A table cancelled by :func:`cancel_table`."""
+
+    public_id: str
+    reason: str
+    """As logged in the table's audit."""
+    refunded: str | None
+    """What went back to the seats, or None when nothing had been paid in."""
+
+
+def _find_table(store: Store, ref: str) -> ParlorTable:
+    with store.session() as session:
+        row = session.scalar(select(ParlorTable).where(ParlorTable.public_id == ref.strip()))
+        if row is None and ref.strip().isdigit():
+            row = session.get(ParlorTable, int(ref))
+        if row is None:
+            raise AdminError(f"no table {ref!r} (hkmj admin tables lists them)")
+        return row
+
+
+def cancel_table(store: Store, ref: str, reason: str) -> Cancelled:
+    """取消 the table ``ref`` (its public id, or its number): :meth:`Table.cancel` on the table
+    rebuilt from the database — every stake and fee refunded once, the reason logged in its audit,
+    its status ``cancelled``. Works whether or not the server runs: a running server sees the
+    status within seconds (``Lobby.check_closed``), stops the table and tells its players.
+
+    :raises AdminError: for an unknown table, one that is already over, an empty reason, or a
+        refund that could not be made (the table is closed; its escrow needs a look).
+    """
+    why = " ".join(reason.split())
+    if not why:
+        raise AdminError("a cancellation needs a reason (--reason TEXT): it is logged with it")
+    found = _find_table(store, ref)
+    if found.status not in OPEN_STATUSES:
+        raise AdminError(f"table {found.public_id} is already {found.status}: nothing to cancel")
+    logged = f"admin: {why}"
+    status = asyncio.run(_cancel(store, found.id, logged))
+    audits = SqlTableStore(store).audits(found.id)
+    if status != "cancelled":
+        raise AdminError(f"table {found.public_id} ended as {status} meanwhile: not cancelled")
+    failed = [r for k, r in audits if k == "refund_failed"]
+    if failed:
+        raise AdminError(
+            f"table {found.public_id} is cancelled but the refund failed: {failed[-1]}"
+        )
+    refunds = [r for k, r in audits if k == "refund"]
+    return Cancelled(found.public_id, logged, refunds[-1] if refunds else None)
+
+
+async def _cancel(store: Store, table_id: int, reason: str) -> str:
+    tables = SqlTableStore(store)
+    row = await tables.get(table_id)
+    assert row is not None
+    table = await Table.restore(tables, row, ledger=SqlLedger(store))
+    await table.cancel(reason)
+    return table.status
 
 
 # -- leagues ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from hkmahjong.server.cmd_serve import INSTALL_HINT
 from hkmahjong.server.settings import Settings
 
 NAME = "admin"
-HELP = "管理 admin: users, jade grants, tables, administrators, leagues (parlor server)"
+HELP = "管理 admin: users, jade grants, tables (cancel), administrators, leagues (parlor server)"
 ORDER = 6
 
 
@@ -34,6 +34,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     tables = sub.add_parser("tables", help="list tables (newest first)")
     tables.add_argument("--status", default=None, help="only tables with this status")
     tables.add_argument("--limit", type=int, default=100)
+    cancel = sub.add_parser(
+        "cancel", help="cancel a table that is not over: refund its stakes and fees, log why"
+    )
+    cancel.add_argument("table", help="the table's id as `tables` lists it (or its number)")
+    cancel.add_argument("--reason", required=True, help="why (kept in the table's audit)")
     promote = sub.add_parser("promote", help="make a user an administrator")
     promote.add_argument("name")
     demote = sub.add_parser("demote", help="take a user's administrator rights")
@@ -121,12 +126,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"granted {args.amount} jade (玉) to {args.name}: balance {balance}")
         elif args.admin_command == "tables":
             for t in admin.list_tables(store, status=args.status, limit=args.limit):
+                price = f"stake {t.stake}" if t.stake else "no stake"
+                if t.fee:
+                    price += f" + fee {t.fee}"
                 print(
                     f"{t.id:>6}  {t.public_id:<14} {t.kind:<8} {t.status:<10} seats {t.seats}/4"
-                    f"{'  private' if t.private else ''}  {t.created_at:%Y-%m-%d %H:%M}"
+                    f"  {price}{'  private' if t.private else ''}  {t.created_at:%Y-%m-%d %H:%M}"
                 )
         elif args.admin_command == "league":
             print(_league(store, args))
+        elif args.admin_command == "cancel":
+            done = admin.cancel_table(store, args.table, args.reason)
+            paid = done.refunded or "nothing had been paid in"
+            print(f"table {done.public_id} cancelled ({done.reason}); refunded: {paid}")
         else:
             user = admin.set_admin(store, args.name, args.admin_command == "promote")
             print(f"{user.name}: {'administrator' if user.is_admin else 'player'}")

@@ -78,6 +78,8 @@ class CreateTable(BaseModel):
     rules: RulesChoice = Field(default_factory=RulesChoice)
     length: str | None = Field(default=None, max_length=32)
     stake: int = Field(default=QUICK_STAKE, ge=0, le=10**9)
+    fee: int = Field(default=0, ge=0, le=10**9)
+    """手續費 the entry fee each seat pays besides the stake (online tables)."""
     bots: list[str] = Field(default_factory=lambda: ["normal", "normal", "normal"], max_length=3)
     private: bool = False
 
@@ -131,6 +133,7 @@ async def create_table(
                 _who(user),
                 ruleset,
                 stake=body.stake,
+                fee=body.fee,
                 length=body.length or "online",
                 private=body.private,
             )

@@ -144,6 +144,12 @@ class SqlLedger:
                 time.sleep(0.005 * (attempt + 1))
         raise LedgerError(f"{txn.idem_key}: not posted after {RETRIES} tries")  # pragma: no cover
 
+    def posted(self, idem_key: str) -> bool:
+        """Whether a transaction was posted under ``idem_key``."""
+        with self.store.session() as session:
+            found = session.scalar(select(LedgerTxn.id).where(LedgerTxn.idem_key == idem_key))
+            return found is not None
+
     def balance(self, account: str) -> int:
         """The sum of the account's rows."""
         return self.balances([account])[account]

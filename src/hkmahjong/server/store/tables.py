@@ -14,7 +14,13 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from hkmahjong.parlor.ports import OPEN_STATUSES, LogConflictError, SeatRow, TableRow
+from hkmahjong.parlor.ports import (
+    OPEN_STATUSES,
+    LogConflictError,
+    SeatRow,
+    TableClosedError,
+    TableRow,
+)
 from hkmahjong.server.store.db import Store
 from hkmahjong.server.store.models import ParlorTable, TableAudit, TableLog, TableSeat, User
 
@@ -87,6 +93,13 @@ class SqlTableStore:
             )
             return [_row(t) for t in rows]
 
+    def _statuses(self, table_ids: Sequence[int]) -> dict[int, str]:
+        with self.store.session() as s:
+            rows = s.execute(
+                select(ParlorTable.id, ParlorTable.status).where(ParlorTable.id.in_(table_ids))
+            )
+            return {int(i): str(st) for i, st in rows}
+
     def _set_status(self, table_id: int, status: str) -> None:
         with self.store.session() as s:
             s.execute(update(ParlorTable).where(ParlorTable.id == table_id).values(status=status))
@@ -119,6 +132,9 @@ class SqlTableStore:
     def _append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
         try:
             with self.store.session() as s:
+                status = s.scalar(select(ParlorTable.status).where(ParlorTable.id == table_id))
+                if status not in OPEN_STATUSES:
+                    raise TableClosedError(f"table {table_id} is {status}: its log is closed")
                 last = s.scalar(select(func.max(TableLog.seq)).where(TableLog.table_id == table_id))
                 have = -1 if last is None else int(last)
                 if seq != have + 1:
@@ -177,6 +193,11 @@ class SqlTableStore:
     async def set_status(self, table_id: int, status: str) -> None:
         """Change a table's status."""
         await self._run(self._set_status, table_id, status)
+
+    async def statuses(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The stored status of each table."""
+        found: dict[int, str] = await self._run(self._statuses, list(table_ids))
+        return found
 
     async def save_seat(self, table_id: int, seat: SeatRow) -> None:
         """Store one seat."""

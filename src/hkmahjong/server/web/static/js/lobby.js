@@ -6,6 +6,11 @@ const errBox = document.getElementById("lobby-error");
 const quick = document.getElementById("quick-match");
 const LENGTH_KEY = { "one-hand": "len_one_hand", "four-rounds": "len_four_rounds", "8-hands": "len_8", "16-hands": "len_16", bankruptcy: "len_bankrupt", online: "len_4" };
 
+function price(tb) {
+  if (tb.fee) return t("stake_fee", { stake: tb.stake || 0, fee: tb.fee });
+  return tb.stake ? t("jade_n", { n: tb.stake }) : "—";
+}
+
 function show(tables) {
   errBox.hidden = true;
   body.replaceChildren();
@@ -27,7 +32,7 @@ function show(tables) {
     body.append(el("tr", { "data-table": tb.id },
       el("td", { text: tb.id }),
       el("td", { text: `${tb.rules.preset || tb.rules.name} (${tb.rules.digest})` }),
-      el("td", { text: tb.stake ? t("jade_n", { n: tb.stake }) : "—" }),
+      el("td", { "data-testid": "stake", text: price(tb) }),
       el("td", { text: LENGTH_KEY[tb.length] ? t(LENGTH_KEY[tb.length]) : tb.length }),
       el("td", { title: names, text: `${seated}/4` }),
       el("td", {}, tb.status === "waiting" && seated < 4 ? join : link),

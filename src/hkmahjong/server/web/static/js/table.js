@@ -265,7 +265,8 @@ function renderCenter() {
   );
   if (S.view) c.append(el("span", { "data-testid": "wall", text: t("t_wall", { n: S.view.tiles_left }) }));
   c.append(el("span", { class: "muted", text: t("t_rules_digest", { name: tb.rules.preset || tb.rules.name, digest: tb.rules.digest }) }));
-  if (tb.stake) c.append(el("span", { text: t("t_stake", { n: tb.stake }) }));
+  if (tb.stake) c.append(el("span", { "data-testid": "stake", text: t("t_stake", { n: tb.stake }) }));
+  if (tb.fee) c.append(el("span", { "data-testid": "fee", text: t("t_fee", { n: tb.fee }) }));
   if (tb.status === "paused") c.append(el("span", { class: "badge", text: t("t_paused") }));
   if (tb.status === "waiting") c.append(el("span", { class: "waiting", text: t("t_waiting_players") }));
 }
