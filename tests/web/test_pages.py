@@ -9,9 +9,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hkmahjong.rules.presets import get_preset
+from hkmahjong.rules.ruleset import SWITCHES
 from hkmahjong.scoring import score_hand
-from hkmahjong.server.i18n import LANGS, negotiate, tr
+from hkmahjong.server.i18n import LANGS, SWITCH_DOCS, negotiate, switch_doc, tr
 from hkmahjong.server.tutorial import worked_examples
+
+from .scriptcheck import foreign_chars
 
 PAGES = [
     "/",
@@ -108,6 +111,36 @@ def test_rules_page_shows_the_rulesets_values(client: TestClient) -> None:
     assert tr("en", "r_win", n=rs.min_fan) in html
     for name in ("seven_pairs", "dead_wall", "multiple_winners"):
         assert f"<code>{name}</code>" in html
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+@pytest.mark.parametrize("preset", ["parlor", "qingzhang", "ml"])
+def test_rules_page_describes_every_switch_in_chinese(
+    client: TestClient, lang: str, preset: str
+) -> None:
+    """The rules page (seed 003 規則) lists every house-rule switch (``hkmj rules``) with its
+    description in the page's language: on a 繁體 / 简体 page none is English-only (an enum value
+    such as ``limit_beats`` and the seed names W1 W2 C P ML aside)."""
+    html = client.get("/rules", params={"lang": lang, "preset": preset}).text
+    rows = re.findall(
+        r"<tr><td><code>([a-z_]+)</code></td><td>.*?</td>"
+        r'<td data-testid="switch-doc"><small>(.*?)</small></td></tr>',
+        html,
+    )
+    assert [name for name, _ in rows] == list(SWITCHES)
+    for name, doc in rows:
+        assert re.search(r"[\u4e00-\u9fff]", doc), f"{name}: no Chinese in {doc!r}"
+        words = set(re.findall(r"[A-Za-z_]{3,}", doc)) - {"limit_beats", "apart", "adds"}
+        assert not words, f"{name} [{lang}]: English words {sorted(words)} in {doc!r}"
+        assert doc == switch_doc(lang, name) and not foreign_chars(doc, lang)
+
+
+def test_every_switch_has_a_description_in_both_chinese_scripts() -> None:
+    assert set(SWITCH_DOCS) == set(SWITCHES)
+    for name, (hant, hans) in SWITCH_DOCS.items():
+        assert not foreign_chars(hant, "zh-Hant"), name
+        assert not foreign_chars(hans, "zh-Hans"), name
+        assert hant != hans or not re.search(r"[\u4e00-\u9fff]", hant), name
 
 
 def test_static_files_and_traversal(client: TestClient) -> None:

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["COOKIE", "DEFAULT_LANG", "LANGS", "WORDS", "catalogue", "negotiate", "tr"]
+__all__ = [
+    "COOKIE",
+    "DEFAULT_LANG",
+    "LANGS",
+    "SWITCH_DOCS",
+    "WORDS",
+    "catalogue",
+    "negotiate",
+    "switch_doc",
+    "tr",
+]
 
 LANGS: tuple[str, ...] = ("zh-Hant", "zh-Hans", "en")
 """The page languages, as BCP 47 tags (also the ``lang`` attribute of every page)."""
@@ -734,6 +744,157 @@ def tr(lang: str, key: str, **fmt: object) -> str:
     """
     text = WORDS[key][_index(lang)]
     return text.format(**fmt) if fmt else text
+
+
+SWITCH_DOCS: dict[str, tuple[str, str]] = {
+    # switch: (zh-Hant, zh-Hans): the rules page's description of each house-rule switch (台例開關),
+    # worded from RULES.md and the seeds it cites (English: ``rules.ruleset.field_doc``).
+    "seven_pairs": (
+        "七對子可以食糊（W2 自訂牌型；P 指七對子並非港式麻雀的胡牌：關）。",
+        "七对子可以胡牌（W2 自订牌型；P 指七对子并非港式麻雀的胡牌：关）。",
+    ),
+    "thirteen_orphans_head_bump_exempt": (
+        "十三幺不會被截糊（W2 正統十三幺；P 的截糊沒有例外：關）。",
+        "十三幺不会被截胡（W2 正统十三幺；P 的截胡没有例外：关）。",
+    ),
+    "multiple_winners": (
+        "一炮多響（W1/W2）；關：截糊，由出銃者之後最先輪到的一家食糊（P）。",
+        "一炮多响（W1/W2）；关：截胡，由出铳者之后最先轮到的一家胡牌（P）。",
+    ),
+    "dead_wall": (
+        "牌尾留下不摸的牌數（P：0，不留牌尾；P 提到的家規：14；W1/W2：7 或 8 墩，即 14 或 16 隻）。",
+        "牌尾留下不摸的牌数（P：0，不留牌尾；P 提到的家规：14；W1/W2：7 或 8 墩，即 14 或 16 张）。",
+    ),
+    "pass_rule": (
+        "食糊的過水規則（P：沒有過水）。",
+        "胡牌的过水规则（P：没有过水）。",
+    ),
+    "pung_pass_rule": (
+        "W2 過水第一點：放棄碰一隻牌之後，到自己下次摸牌之前不可再碰同一隻牌。",
+        "W2 过水第一点：放弃碰一张牌之后，到自己下次摸牌之前不可再碰同一张牌。",
+    ),
+    "no_swap_discard": (
+        "W2 過水第四點「食替」：上牌或碰牌之後，不可打出同一隻牌。",
+        "W2 过水第四点「食替」：上牌或碰牌之后，不可打出同一张牌。",
+    ),
+    "rob_concealed_kong_thirteen": (
+        "聽十三幺時可以搶暗槓（P、W2；W1 註 8：連這樣也不可以）。",
+        "听十三幺时可以抢暗杠（P、W2；W1 注 8：连这样也不可以）。",
+    ),
+    "bonus_tiles": (
+        "打花：用四隻花和四隻季，共八隻花牌（P）。",
+        "打花：用四张花和四张季，共八张花牌（P）。",
+    ),
+    "bonus_win_seven": (
+        "花糊：集齊七隻花牌即可食糊（W2、C、W1；P 沒有）。",
+        "花胡：集齐七张花牌即可胡牌（W2、C、W1；P 没有）。",
+    ),
+    "false_win_below_minimum": (
+        "番數不足起糊而食糊算詐糊（C；W1/W2：通常見於麻雀館）；"
+        "關：不算詐糊，但該玩家該局不可再食糊（W2 詐糊定義）。",
+        "番数不足起胡而胡牌算诈胡（C；W1/W2：通常见于麻雀馆）；"
+        "关：不算诈胡，但该玩家该局不可再胡牌（W2 诈胡定义）。",
+    ),
+    "match_lengths": (
+        "可以選擇的對局長度（P 所列）。",
+        "可以选择的对局长度（P 所列）。",
+    ),
+    "last_tile": (
+        "最後一隻牌食糊計不計番（W2/P/ML：自摸或食出銃都計；W1 註 10：只計自摸）。",
+        "最后一张牌胡牌计不计番（W2/P/ML：自摸或胡出铳都计；W1 注 10：只计自摸）。",
+    ),
+    "heavenly_after_concealed_kong": (
+        "食糊者自己開暗槓之後仍計天糊／人糊（W2、C：不計，只計槓上開花）。",
+        "胡牌者自己开暗杠之后仍计天胡／人胡（W2、C：不计，只计杠上开花）。",
+    ),
+    "earthly_after_dealer_kong": (
+        "莊家開槓之後仍計地糊（C：不計）。",
+        "庄家开杠之后仍计地胡（C：不计）。",
+    ),
+    "bonus_win_decline": (
+        "玩家可以不食花糊，花糊的番數加到之後的正常食糊（W2 花糊牌規）。",
+        "玩家可以不胡花胡，花胡的番数加到之后的正常胡牌（W2 花胡牌规）。",
+    ),
+    "bonus_win_kong_replacement": (
+        "槓後補牌補到第七隻花而成花糊，亦計槓上開花：自摸 4 番（W2 花糊牌規；C/W1 列為自訂）。",
+        "杠后补牌补到第七张花而成花胡，亦计杠上开花：自摸 4 番（W2 花胡牌规；C/W1 列为自订）。",
+    ),
+    "bonus_win_at_deal": (
+        "開牌已有七隻花牌（W2：莊家計天糊，閒家計地糊；W1/C：要等摸牌，閒家不計地糊）。",
+        "开牌已有七张花牌（W2：庄家计天胡，闲家计地胡；W1/C：要等摸牌，闲家不计地胡）。",
+    ),
+    "all_chows_honour_pair": (
+        "平糊的眼可以是番子（C 註 3；W1 註 5 及 ML：眼只可以是序數牌）。",
+        "平胡的眼可以是番子（C 注 3；W1 注 5 及 ML：眼只可以是序数牌）。",
+    ),
+    "all_chows_any_wait": (
+        "平糊不限聽牌方式（C、W2）；關：不可以坎張、邊張或單吊（W1 註 5）。",
+        "平胡不限听牌方式（C、W2）；关：不可以坎张、边张或单吊（W1 注 5）。",
+    ),
+    "concealed_kong_keeps_concealed": (
+        "開暗槓之後仍計門前清（P 所講的部分家規；W2 及 P 的標準做法：不計）。",
+        "开暗杠之后仍计门前清（P 所讲的部分家规；W2 及 P 的标准做法：不计）。",
+    ),
+    "concealed_hand_with_bonus_tiles": (
+        "打花牌時仍計門前清（W2、P；C：有打花牌就不計門前清）。",
+        "打花牌时仍计门前清（W2、P；C：有打花牌就不计门前清）。",
+    ),
+    "four_concealed_pungs_kongs": (
+        "坎坎糊可以包括暗槓（P：暗槓計坎坎糊時當暗刻；C 註 24、W1、W2：不可以）。",
+        "坎坎胡可以包括暗杠（P：暗杠计坎坎胡时当暗刻；C 注 24、W1、W2：不可以）。",
+    ),
+    "four_concealed_pungs_single_wait_discard": (
+        "單吊食出銃成眼，仍計坎坎糊（W1 註 22）。",
+        "单吊胡出铳成眼，仍计坎坎胡（W1 注 22）。",
+    ),
+    "four_concealed_pungs_any_win": (
+        "坎坎糊不論自摸或食出銃都計（照 W2 字面）；關：只計自摸（C 註 25、ML、W1）。",
+        "坎坎胡不论自摸或胡出铳都计（照 W2 字面）；关：只计自摸（C 注 25、ML、W1）。",
+    ),
+    "double_kong_from_replacement": (
+        "槓上槓要第二個槓來自第一個槓的補牌（C、W1 註 17）。",
+        "杠上杠要第二个杠来自第一个杠的补牌（C、W1 注 17）。",
+    ),
+    "nine_gates_discard_nine_sided_only": (
+        "九蓮寶燈食出銃時一定要九面聽（C：食出銃必定要叫九飛）。",
+        "九莲宝灯胡出铳时一定要九面听（C：胡出铳必定要叫九飞）。",
+    ),
+    "bonus_win_hand": (
+        "花糊／八仙過海而手牌同時成糊：apart 分開，只計花糊（W2、C）；"
+        "adds 於手牌以外再加花糊的番數，食出銃亦然（W2 花糊牌規）；"
+        "limit_beats 手牌是爆棚牌型就以手牌計。",
+        "花胡／八仙过海而手牌同时成胡：apart 分开，只计花胡（W2、C）；"
+        "adds 于手牌以外再加花胡的番数，胡出铳亦然（W2 花胡牌规）；"
+        "limit_beats 手牌是爆棚牌型就以手牌计。",
+    ),
+    "bonus_set_adds_seat_bonus": (
+        "一台花另加該台的正花（2＋1，見於實際牌桌）；"
+        "關：一台花已包括該台的正花（P；W1/W2/C：不再計同系列的正花）。",
+        "一台花另加该台的正花（2＋1，见于实际牌桌）；"
+        "关：一台花已包括该台的正花（P；W1/W2/C：不再计同系列的正花）。",
+    ),
+    "nine_gates_with_melds": (
+        "九蓮寶燈可以有上牌或碰牌（例如 22345678999p 加碰出的 111p，見於實際牌桌）；"
+        "關：一定要門清（W1/W2/C）。",
+        "九莲宝灯可以有上牌或碰牌（例如 22345678999p 加碰出的 111p，见于实际牌桌）；"
+        "关：一定要门清（W1/W2/C）。",
+    ),
+    "mixed_terminals_all_honours": (
+        "全番子的手牌亦計花幺九（照 W1/W2「只有幺九和番子」的字面；ML 花么）；"
+        "關：幺九和番子都要有。",
+        "全番子的手牌亦计花幺九（照 W1/W2「只有幺九和番子」的字面；ML 花么）；"
+        "关：幺九和番子都要有。",
+    ),
+}
+
+
+def switch_doc(lang: str, name: str) -> str | None:
+    """The description of house-rule switch ``name`` in 繁體 or 简体 (None in English: the
+    ruleset's own ``field_doc`` is English; None also for a switch not described here)."""
+    if lang not in ("zh-Hant", "zh-Hans"):
+        return None
+    found = SWITCH_DOCS.get(name)
+    return None if found is None else found[0 if lang == "zh-Hant" else 1]
 
 
 def _index(lang: str) -> int:

@@ -326,7 +326,10 @@ def rules_page(request: Request) -> HTMLResponse:
         bonus_fans=[f for f in _BONUS_FANS if ruleset.plays(f)],
         fans=[f for f in FanId if ruleset.plays(f)],
         fan_value=lambda f: _fan_value(lang, ruleset, f),
-        switches=[(s, _switch_value(lang, getattr(ruleset, s)), field_doc(s)) for s in SWITCHES],
+        switches=[
+            (s, _switch_value(lang, getattr(ruleset, s)), i18n.switch_doc(lang, s) or field_doc(s))
+            for s in SWITCHES
+        ],
     )
 
 
