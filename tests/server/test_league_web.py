@@ -4,15 +4,20 @@ with no text of another script."""
 
 from __future__ import annotations
 
+import json
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server.conftest import cheap_argon2
 from tests.web.scriptcheck import foreign_chars, visible_text
 
 from hkmahjong.parlor.league import League, LeagueConfig, LeagueDesk
 from hkmahjong.rules import get_preset
+from hkmahjong.server.app import create_app
 from hkmahjong.server.i18n import LANGS
+from hkmahjong.server.settings import Settings
 
 
 def desk(client: TestClient) -> LeagueDesk:
@@ -28,7 +33,8 @@ def make(client: TestClient, name: str = "Spring Cup", **kw: object) -> League:
         "signup_closes": now + timedelta(hours=1),
     }
     settings.update(kw)
-    config = LeagueConfig.of(name, get_preset("parlor"), **settings)  # type: ignore[arg-type]
+    preset = "ml" if settings.get("length") == "one-hand" else "parlor"
+    config = LeagueConfig.of(name, get_preset(preset), **settings)  # type: ignore[arg-type]
     return desk(client).create(config, seed="web")
 
 
@@ -161,3 +167,47 @@ def test_a_played_league_page_shows_standings_byes_and_payouts(client: TestClien
     standings = html.split('data-testid="league-standings"')[1].split("</table>")[0]
     assert standings.count("<tr") == 6  # the header and five entrants
     assert "nav" in html and 'href="/leagues" aria-current="page"' in html
+
+
+def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server opens each match's table, seats the entrants, collects the table points when
+    the match ends and pays the prizes (entrants who never come are sat out and played for)."""
+    monkeypatch.setenv("HKMJ_LEAGUE_SYNC_SECONDS", "0.1")
+    monkeypatch.setenv(
+        "HKMJ_TABLE_CLOCKS",
+        json.dumps({"turn_ms": 50, "claim_ms": 50, "bank_ms": 0, "discard_delay_ms": 0,
+                    "bot_ms": 0, "next_hand_ms": 0, "grace_ms": 100}),
+    )  # fmt: skip
+    app = create_app(settings, password_hash=cheap_argon2())
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        league = make(client, "Live Cup", stake=100, length="one-hand", rounds=1, min_players=2)
+        d = desk(client)
+        auth = client.app.state.auth  # type: ignore[attr-defined]
+        for name in ("Ann", "Ben", "Cat"):
+            d.join(league.id, auth.register(name, "long password").id, name)
+        d.start(league.id, early=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            body = client.get(f"/api/leagues/{league.id}").json()
+            if body["status"] == "finished":
+                break
+            time.sleep(0.2)
+        assert body["status"] == "finished", body["log"][-3:]
+        match = body["rounds"][0]["tables"][0]
+        assert match["table_id"] == f"lg{league.id}r1t1" and match["names"].count(None) == 1
+        info = client.get(f"/api/tables/{match['table_id']}")
+        assert info.status_code == 404  # a private table: only its players may look
+        assert sum(p["amount"] for p in body["payouts"]) == 300
+        html = client.get(f"/leagues/{league.id}?lang=en").text
+        assert f'href="/table/{match["table_id"]}"' in html
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "nan", "-1", "99999"])
+def test_a_bad_league_sync_interval_is_refused_by_name(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("HKMJ_LEAGUE_SYNC_SECONDS", value)
+    with pytest.raises(ValueError, match="HKMJ_LEAGUE_SYNC_SECONDS"):
+        create_app(settings, password_hash=cheap_argon2())

@@ -1065,8 +1065,8 @@ class LeagueStore(Protocol):
         """The league named ``name`` (ignoring case), or None."""
         ...
 
-    def leagues(self) -> list[League]:
-        """Every league, newest first."""
+    def leagues(self, status: str | None = None) -> list[League]:
+        """Every league (with ``status`` only, when given), newest first."""
         ...
 
     def commit(self, before: League, after: League, txns: Sequence[Transaction]) -> None:
@@ -1109,9 +1109,10 @@ class MemoryLeagueStore:
         key = name.strip().lower()
         return next((r for r in self.rows.values() if r.config.name.lower() == key), None)
 
-    def leagues(self) -> list[League]:
+    def leagues(self, status: str | None = None) -> list[League]:
         """Newest first."""
-        return sorted(self.rows.values(), key=lambda r: -r.id)
+        rows = [r for r in self.rows.values() if status in (None, r.status)]
+        return sorted(rows, key=lambda r: -r.id)
 
     def commit(self, before: League, after: League, txns: Sequence[Transaction]) -> None:
         """Post and save, all or nothing."""

@@ -78,6 +78,10 @@ class TableStore(Protocol):
         """The table, or None."""
         ...
 
+    async def find(self, public_id: str) -> TableRow | None:
+        """The table with this public id, or None (a league finds its round's tables)."""
+        ...
+
     async def open_tables(self) -> list[TableRow]:
         """Every table whose status is waiting, playing or paused (to rebuild at start)."""
         ...
@@ -169,6 +173,11 @@ class MemoryTableStore:
     async def get(self, table_id: int) -> TableRow | None:
         """The row (a copy)."""
         row = self.rows.get(table_id)
+        return None if row is None else copy.deepcopy(row)
+
+    async def find(self, public_id: str) -> TableRow | None:
+        """The row with this public id (a copy)."""
+        row = next((r for r in self.rows.values() if r.public_id == public_id), None)
         return None if row is None else copy.deepcopy(row)
 
     async def open_tables(self) -> list[TableRow]:

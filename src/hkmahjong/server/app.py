@@ -18,6 +18,7 @@ from pwdlib import PasswordHash
 from hkmahjong import __version__
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.league import LeagueDesk
+from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.server import api, auth, health, leagues, pages, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
@@ -29,6 +30,21 @@ from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.tables import SqlTableStore
 
 __all__ = ["create_app"]
+
+
+def _league_sync() -> float:
+    """``HKMJ_LEAGUE_SYNC_SECONDS``: how often league tables are synced (default 5; tests: less).
+
+    :raises ValueError: when it is not a number of seconds from 0.05 to 3600.
+    """
+    text = os.environ.get("HKMJ_LEAGUE_SYNC_SECONDS", "5")
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.05 <= value <= 3600:
+        raise ValueError(f"HKMJ_LEAGUE_SYNC_SECONDS={text!r}: expected seconds from 0.05 to 3600")
+    return value
 
 
 def create_app(
@@ -46,9 +62,11 @@ def create_app(
 
     On ``app.state``: ``settings``, ``store``, ``auth`` (:class:`~hkmahjong.server.auth.Auth`),
     ``lobby`` (:class:`~hkmahjong.parlor.lobby.Lobby`: the live tables, rebuilt at start),
-    ``leagues`` (:class:`~hkmahjong.parlor.league.LeagueDesk` on the store).
+    ``leagues`` (:class:`~hkmahjong.parlor.league.LeagueDesk` on the store), ``league_tables``
+    (:class:`~hkmahjong.parlor.league_tables.LeagueTables`: league rounds at the lobby's tables).
     """
     settings = (settings or Settings.from_env()).with_secret()
+    league_sync = _league_sync()
     owned = store is None
     if store is None:
         store = Store.open(settings.database_url)
@@ -58,9 +76,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lobby: Lobby = app.state.lobby
         await lobby.start()  # rebuild every unfinished table from its log
+        league_tables: LeagueTables = app.state.league_tables
+        await league_tables.start()  # open, collect and close league tables; then every few s
         try:
             yield
         finally:
+            await league_tables.stop()
             await lobby.stop()
             if owned:
                 opened.close()
@@ -89,6 +110,7 @@ def create_app(
         lobby.practice_clocks = replace(lobby.practice_clocks, **json.loads(override))
     app.state.lobby = lobby
     app.state.leagues = LeagueDesk(SqlLeagueStore(store))
+    app.state.league_tables = LeagueTables(lobby, app.state.leagues, interval=league_sync)
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

@@ -110,11 +110,13 @@ class SqlLeagueStore:
             )
             return None if row is None else _league(s, row)
 
-    def leagues(self) -> list[League]:
-        """Every league, newest first."""
+    def leagues(self, status: str | None = None) -> list[League]:
+        """Every league (with ``status`` only, when given), newest first."""
         with self.store.session() as s:
-            rows = s.scalars(select(LeagueRow).order_by(LeagueRow.id.desc()))
-            return [_league(s, r) for r in rows]
+            query = select(LeagueRow).order_by(LeagueRow.id.desc())
+            if status is not None:
+                query = query.where(LeagueRow.status == status)
+            return [_league(s, r) for r in s.scalars(query)]
 
     def commit(self, before: League, after: League, txns: Sequence[Transaction]) -> None:
         """Save ``after`` in place of ``before`` and post ``txns``, in one database transaction.

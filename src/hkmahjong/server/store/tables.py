@@ -84,6 +84,11 @@ class SqlTableStore:
             t = s.get(ParlorTable, table_id)
             return None if t is None else _row(t)
 
+    def _find(self, public_id: str) -> TableRow | None:
+        with self.store.session() as s:
+            t = s.scalar(select(ParlorTable).where(ParlorTable.public_id == public_id))
+            return None if t is None else _row(t)
+
     def _open(self) -> list[TableRow]:
         with self.store.session() as s:
             rows = s.scalars(
@@ -183,6 +188,11 @@ class SqlTableStore:
     async def get(self, table_id: int) -> TableRow | None:
         """The table, or None."""
         found: TableRow | None = await self._run(self._get, table_id)
+        return found
+
+    async def find(self, public_id: str) -> TableRow | None:
+        """The table with this public id, or None."""
+        found: TableRow | None = await self._run(self._find, public_id)
         return found
 
     async def open_tables(self) -> list[TableRow]:
