@@ -50,3 +50,42 @@ def test_user_names_are_unique_ignoring_case(store: Store) -> None:
         session.add(User(name="Ah Wing"))
     with pytest.raises(IntegrityError), store.session() as session:
         session.add(User(name="ah wing"))
+
+
+def test_table_statuses_for_many_tables_and_no_log_line_once_a_table_is_over(store: Store) -> None:
+    """The lobby's watch asks for every live table's status at once (more than SQLite's
+    bound-parameter limit of old builds); a table that is over takes no more log lines."""
+    import asyncio
+
+    from hkmahjong.parlor.ports import SeatRow, TableClosedError, TableRow
+    from hkmahjong.server.store.models import ParlorTable
+    from hkmahjong.server.store.tables import SqlTableStore
+
+    with store.session() as session:
+        session.add_all(
+            ParlorTable(
+                public_id=f"t{i}",
+                kind="online",
+                status="cancelled" if i % 7 else "playing",
+                config={},
+                ruleset_digest="d",
+                match_seed="00",
+            )
+            for i in range(1200)
+        )
+    tables = SqlTableStore(store)
+
+    async def main() -> None:
+        with store.session() as session:
+            ids = [t.id for t in session.query(ParlorTable).order_by(ParlorTable.id)]
+        found = await tables.statuses(ids)
+        assert len(found) == 1200 and list(found.values()).count("playing") == 172
+        row = TableRow(0, "live", "online", "playing", {}, "d", "00")
+        table_id = await tables.create(row, [SeatRow(p) for p in range(4)])
+        await tables.append(table_id, 0, ['{"t":"header"}'])
+        await tables.set_status(table_id, "cancelled")
+        with pytest.raises(TableClosedError, match="cancelled"):
+            await tables.append(table_id, 1, ['{"t":"hand"}'])
+        assert await tables.lines(table_id) == ['{"t":"header"}']
+
+    asyncio.run(main())

@@ -99,11 +99,15 @@ class SqlTableStore:
             return [_row(t) for t in rows]
 
     def _statuses(self, table_ids: Sequence[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
         with self.store.session() as s:
-            rows = s.execute(
-                select(ParlorTable.id, ParlorTable.status).where(ParlorTable.id.in_(table_ids))
-            )
-            return {int(i): str(st) for i, st in rows}
+            for start in range(0, len(table_ids), 500):  # SQLite's bound-parameter limit
+                chunk = table_ids[start : start + 500]
+                rows = s.execute(
+                    select(ParlorTable.id, ParlorTable.status).where(ParlorTable.id.in_(chunk))
+                )
+                found.update((int(i), str(st)) for i, st in rows)
+        return found
 
     def _set_status(self, table_id: int, status: str) -> None:
         with self.store.session() as s:
