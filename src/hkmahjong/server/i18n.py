@@ -557,6 +557,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_signup": ("報名", "报名", "Sign-up"),
     "lg_terms": ("賽制", "赛制", "Terms"),
     "lg_house_rules": ("自訂台例", "自订台例", "House rules"),
+    "lg_rules_v": (
+        "{name}（摘要 {digest}）",
+        "{name}（摘要 {digest}）",
+        "{name} (digest {digest})",
+    ),
     "lg_length": ("每場長度", "每场长度", "Match length"),
     "lg_rounds": ("輪數", "轮数", "Rounds"),
     "lg_rounds_n": (

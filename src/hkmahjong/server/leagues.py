@@ -159,9 +159,7 @@ def league_view(
         "entry_text": t(lang, "lg_free")
         if c.free
         else t(lang, "lg_entry", fee=c.entry_fee, stake=c.stake),
-        "rules_text": t(
-            lang, "t_rules_digest", name=_rules_name(league, lang), digest=c.digest[:12]
-        ),
+        "rules_text": t(lang, "lg_rules_v", name=_rules_name(league, lang), digest=c.digest[:12]),
         "length_text": t(lang, _LENGTH_KEYS.get(c.length, "len_4")),
         "rounds_text": t(lang, "lg_rounds_n", n=c.rounds, m=c.round_minutes),
         "window_text": t(lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)),
