@@ -131,7 +131,12 @@ def _table(status: str = "playing", you: int | None = 0) -> p.TableInfo:
         id="t7QkP2xv",
         kind="online",
         status=status,
-        rules={"name": RULES.name, "digest": "697d0116987c4850", "preset": "parlor"},
+        rules={
+            "name": RULES.name,
+            "digest": "697d0116987c4850",
+            "preset": "parlor",
+            "dead_wall": RULES.dead_wall,
+        },
         length=MatchLength.ONLINE.value,
         stake=500,
         buy_in=520,

@@ -523,6 +523,7 @@ class Table:
                 "name": self.ruleset.name,
                 "digest": self.row.ruleset_digest,
                 "preset": self.config.rules.get("preset"),
+                "dead_wall": self.ruleset.dead_wall,
             },
             length=self.config.length,
             stake=self.config.stake,

@@ -8,6 +8,7 @@ Screenshots go to ``tests/artifacts/screens/`` (git-ignored): look at them.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -41,9 +42,11 @@ DESKTOP = {"width": 1280, "height": 900}
 class Server:
     """A running ``hkmj serve`` subprocess and its base URL."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, clocks: dict[str, int] | None = None) -> None:
         hkmj = shutil.which("hkmj", path=str(Path(sys.executable).parent)) or "hkmj"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if clocks:
+            env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
         self.proc = subprocess.Popen(
             [hkmj, "serve", "--data-dir", str(data_dir), "--host", "127.0.0.1", "--port", "0"],
             stdout=subprocess.PIPE,
@@ -99,8 +102,14 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("parlor-data"))
+def server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Server]:
+    """A fresh ``hkmj serve`` for the module; the module's ``TABLE_CLOCKS`` (a dict of table
+    clock fields, docs/server.md ``HKMJ_TABLE_CLOCKS``) shorten its tables' clocks."""
+    srv = Server(
+        tmp_path_factory.mktemp("parlor-data"), getattr(request.module, "TABLE_CLOCKS", None)
+    )
     yield srv
     srv.stop()
 

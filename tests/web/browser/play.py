@@ -1,64 +1,137 @@
-"""Driving the table page like a player: answer every prompt until the hand's result shows."""
+"""Driving the table page like a player: answer every prompt until the hand's result shows.
+
+The page's state (the prompt's buttons, the hand's tiles, whether the result shows) is read in one
+script call per look, so several browsers can be driven from one loop without the round trips of
+many locator queries; every decision is still a real click (or a key press) on the page.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
+from ..scriptcheck import foreign_chars, visible_text
+
 RESULT = "[data-testid=result]"
+CLICK_MS = 3_000
+"""How long one click waits for its button: the page re-renders on every message, so a button
+seen a moment ago may be gone (the prompt was closed); the next look finds what is there now."""
+
+STATE_JS = """() => {
+  const res = document.getElementById('result');
+  const controls = document.getElementById('controls');
+  const kinds = controls ? [...controls.querySelectorAll('button[data-kind]')]
+    .filter((b) => !b.disabled).map((b) => b.dataset.kind) : [];
+  const tiles = [...document.querySelectorAll('#myhand button.tilebtn:not([disabled])')]
+    .map((b) => ({key: b.dataset.key, drawn: b.classList.contains('drawn'),
+                  pressed: b.getAttribute('aria-pressed') === 'true'}));
+  return {result: !!res && !res.hidden, kinds, tiles,
+          sitBack: !!document.querySelector('[data-testid=sit-back]')};
+}"""
+
+
+def page_state(page: Any) -> dict[str, Any]:
+    """What the player sees now: ``result`` (bool), ``kinds`` (the prompt's enabled buttons),
+    ``tiles`` (the hand's discardable tiles: ``key``, ``drawn``, ``pressed``), ``sitBack``."""
+    state: dict[str, Any] = page.evaluate(STATE_JS)
+    return state
+
+
+def _click(page: Any, selector: str) -> None:
+    page.locator(selector).first.click(timeout=CLICK_MS)
 
 
 def answer_prompt(
-    page: Any, *, claim: bool = True, win: bool = True, keyboard: bool = False
+    page: Any,
+    *,
+    claim: bool = True,
+    win: bool = True,
+    keyboard: bool = False,
+    state: dict[str, Any] | None = None,
 ) -> bool:
     """Answer the open prompt on ``page`` if there is one; True when something was clicked.
 
     Wins when it can (``win``), claims pungs, kongs and chows when offered (``claim``), else passes;
-    on its turn discards the drawn tile (or the first it may), by clicking it twice or, with
+    on its turn discards the drawn tile (or the last it may), by clicking it twice or, with
     ``keyboard``, by the terminal parlor's keys.
     """
-    controls = page.locator("#controls")
+    st = page_state(page) if state is None else state
+    kinds = st["kinds"]
     if win:
         for kind in ("win", "self_draw"):
-            b = controls.locator(f"button[data-kind={kind}]")
-            if b.count():
-                b.first.click()
+            if kind in kinds:
+                if keyboard:
+                    page.keyboard.press("w")
+                else:
+                    _click(page, f"#controls button[data-kind={kind}]")
                 return True
     if claim:
         for kind in ("pung", "kong", "chow"):
-            b = controls.locator(f"button[data-kind={kind}]")
-            if b.count():
-                b.first.click()
+            if kind in kinds:
+                if keyboard and kind != "chow":
+                    page.keyboard.press(kind[0])
+                else:
+                    _click(page, f"#controls button[data-kind={kind}]")
                 return True
-        if controls.locator("button[data-kind=chow-open]").count():
+        if "chow-open" in kinds:
             if keyboard:
                 page.keyboard.press("c")
                 page.keyboard.press("1")
             else:
-                controls.locator("button[data-kind=chow-open]").click()
-                controls.locator("button[data-kind=chow]").first.click()
+                _click(page, "#controls button[data-kind=chow-open]")
+                _click(page, "#controls button[data-kind=chow]")
             return True
-    if controls.locator("button[data-kind=pass]").count():
+    if "pass" in kinds:
         if keyboard:
             page.keyboard.press("x")
         else:
-            controls.locator("button[data-kind=pass]").click()
+            _click(page, "#controls button[data-kind=pass]")
         return True
-    tiles = page.locator("#myhand button.tilebtn:not([disabled])")
-    if tiles.count():
+    tiles = st["tiles"]
+    if tiles:
         if keyboard:
             page.keyboard.press("ArrowLeft")
             page.keyboard.press("Enter")
-        else:
-            drawn = page.locator("#myhand button.tilebtn.drawn:not([disabled])")
-            target = drawn.first if drawn.count() else tiles.last
-            key = target.get_attribute("data-key")
-            raised = target.get_attribute("aria-pressed") == "true"
-            target.click()
-            if not raised:
-                page.locator(f"#myhand button[data-key='{key}']").click()
+            return True
+        drawn = [t for t in tiles if t["drawn"]]
+        target = drawn[0] if drawn else tiles[-1]
+        button = f"#myhand button[data-key='{target['key']}']"
+        _click(page, button)
+        if not target["pressed"]:
+            _click(page, button)
         return True
     return False
+
+
+def play_until(
+    pages: list[Any],
+    done: Callable[[], bool],
+    *,
+    timeout: float = 240,
+    players: list[Any] | None = None,
+    **kw: Any,
+) -> None:
+    """Answer prompts on ``players`` (default: every page) until ``done()`` holds.
+
+    :raises AssertionError: when ``done()`` does not hold within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    playing = pages if players is None else players
+    while time.monotonic() < deadline:
+        if done():
+            return
+        acted = False
+        for p in playing:
+            try:
+                st = page_state(p)
+                if not st["result"]:
+                    acted = answer_prompt(p, state=st, **kw) or acted
+            except Exception:  # the page re-rendered under the click: look again
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(60)
+    raise AssertionError("the table did not get there in time")
 
 
 def play_until_result(pages: list[Any], *, timeout: float = 240, **kw: Any) -> None:
@@ -66,17 +139,89 @@ def play_until_result(pages: list[Any], *, timeout: float = 240, **kw: Any) -> N
 
     :raises AssertionError: when the result does not come within ``timeout`` seconds.
     """
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if all(p.locator(RESULT).is_visible() for p in pages):
-            return
-        acted = False
-        for p in pages:
-            if not p.locator(RESULT).is_visible():
-                try:
-                    acted = answer_prompt(p, **kw) or acted
-                except Exception:
-                    acted = True
-        if not acted:
-            pages[0].wait_for_timeout(120)
-    raise AssertionError("the hand did not end in time")
+    try:
+        play_until(
+            pages, lambda: all(page_state(p)["result"] for p in pages), timeout=timeout, **kw
+        )
+    except AssertionError:
+        raise AssertionError("the hand did not end in time") from None
+
+
+# --- pages: practice, accounts, online tables --------------------------------------------------
+def check_script(page: Any, lang: str) -> None:
+    """No character of the other scripts (繁/简) or stray Chinese on an English page."""
+    bad = foreign_chars(visible_text(page.content(), lang), lang)
+    assert not bad, f"table [{lang}] shows {sorted(bad)}"
+
+
+def start_practice(page: Any, length: str = "one-hand", level: str = "easy") -> str:
+    """Open the practice page from the lobby as a guest, start a table; returns its URL."""
+    page.goto("/")
+    page.click("[data-testid=practice-link]")
+    page.wait_for_url("**/practice")
+    page.check(f"input[name=bots][value={level}]")
+    page.check(f"input[name=length][value='{length}']")
+    page.click("[data-testid=practice-start]")
+    page.wait_for_url("**/table/**")
+    page.locator("#myhand button.tilebtn").first.wait_for()
+    return str(page.url)
+
+
+def register(page: Any, name: str, password: str = "correct horse 1") -> None:
+    """Register ``name`` on ``page`` (a fresh browser context) and check it is logged in."""
+    page.goto("/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.fill("input[name=confirm]", password)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("[data-testid=user-name]").inner_text() == name
+
+
+def online_table(pages: list[Any], names: list[str], *, stake: int = 100) -> str:
+    """Register each page's player, open an online table (one hand) from the first, seat the
+    others from the lobby, fill the rest with bots; returns the table id once every page shows
+    its hand."""
+    for page, name in zip(pages, names, strict=True):
+        register(page, name)
+    host = pages[0]
+    created = host.evaluate(
+        """async (stake) => {
+            const csrf = document.querySelector('input[name=csrf]').value;
+            const r = await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
+              headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({kind: 'online', rules: {preset: 'parlor'}, length: 'one-hand',
+                                    stake, private: false})});
+            return [r.status, await r.json()];
+        }""",
+        stake,
+    )
+    assert created[0] in (200, 201), created
+    table_id = created[1]["id"]
+    for page in pages[1:]:
+        page.goto("/")
+        page.locator(f"[data-join='{table_id}']").click()
+        page.wait_for_url(f"**/table/{table_id}")
+    if len(pages) < 4:
+        status = host.evaluate(
+            """async (id) => {
+                const csrf = document.querySelector('input[name=csrf]').value;
+                const r = await fetch(`/api/tables/${id}/bots`, {method: 'POST',
+                  credentials: 'same-origin',
+                  headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+                  body: JSON.stringify({level: 'easy'})});
+                return r.status;
+            }""",
+            table_id,
+        )
+        assert status in (200, 201, 204)
+    for page in pages:
+        if "/table/" not in page.url:
+            page.goto(f"/table/{table_id}")
+        page.locator("#myhand button.tilebtn").first.wait_for(timeout=60_000)
+    return str(table_id)
+
+
+def melds_on_table(page: Any) -> int:
+    """How many melds (sets claimed or declared) the page shows at the four seats."""
+    return int(page.locator("[data-testid^=melds-] .meld").count())

@@ -1,4 +1,6 @@
-"""The table in a real Chromium: a guest plays a practice hand to its breakdown, in two languages."""
+"""The table in a real Chromium: a guest plays a practice hand to its breakdown, in two languages;
+practice hints; accounts; names escaped. Online tables: test_browser_online.py and
+test_browser_sitout.py."""
 
 from __future__ import annotations
 
@@ -8,29 +10,20 @@ import pytest
 
 from hkmahjong.server.i18n import tr
 
-from ..scriptcheck import foreign_chars, visible_text
 from .conftest import shot
-from .play import RESULT, play_until_result
+from .play import (
+    RESULT,
+    answer_prompt,
+    check_script,
+    play_until_result,
+    register,
+    start_practice,
+)
 
 pytestmark = pytest.mark.browser
 
-
-def start_practice(page: Any, length: str = "one-hand", level: str = "easy") -> str:
-    """Open the practice page from the lobby as a guest, start a table; returns its URL."""
-    page.goto("/")
-    page.click("[data-testid=practice-link]")
-    page.wait_for_url("**/practice")
-    page.check(f"input[name=bots][value={level}]")
-    page.check(f"input[name=length][value='{length}']")
-    page.click("[data-testid=practice-start]")
-    page.wait_for_url("**/table/**")
-    page.locator("#myhand button.tilebtn").first.wait_for()
-    return str(page.url)
-
-
-def check_script(page: Any, lang: str) -> None:
-    bad = foreign_chars(visible_text(page.content(), lang), lang)
-    assert not bad, f"table [{lang}] shows {sorted(bad)}"
+TABLE_CLOCKS = {"discard_delay_ms": 20, "bot_ms": 0}
+"""Bots answer at once and the pause after a discard is short: a hand takes seconds, not a minute."""
 
 
 @pytest.mark.parametrize("lang", ["zh-Hant", "en"])
@@ -71,16 +64,8 @@ def test_a_practice_hint_shows_the_advice_in_words(new_page: Any, lang: str) -> 
     assert page.locator("[data-testid=hint-action]").inner_text().startswith(tr(lang, "t_advice"))
     check_script(page, lang)
     shot(page, f"table-hint-{lang}-desktop")
-
-
-def register(page: Any, name: str, password: str = "correct horse 1") -> None:
-    page.goto("/register")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.fill("input[name=confirm]", password)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state("networkidle")
-    assert page.locator("[data-testid=user-name]").inner_text() == name
+    assert answer_prompt(page)
+    page.locator("#hint").wait_for(state="hidden")  # the advice of a decided prompt goes away
 
 
 def test_register_log_out_and_log_in(new_page: Any) -> None:
@@ -113,62 +98,3 @@ def test_names_are_escaped_at_the_table(new_page: Any) -> None:
     page.click("form button[type=submit]")
     page.wait_for_load_state("networkidle")
     assert page.locator("img[src=x]").count() == 0
-
-
-def online_table(pages: list[Any], names: list[str]) -> str:
-    """Register each page's player, open an online table from the first, seat the others, fill
-    the rest with bots; returns the table id."""
-    for page, name in zip(pages, names, strict=True):
-        register(page, name)
-    host = pages[0]
-    created = host.evaluate(
-        """async () => {
-            const csrf = document.querySelector('input[name=csrf]').value;
-            const r = await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
-              headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-              body: JSON.stringify({kind: 'online', rules: {preset: 'parlor'}, length: 'one-hand',
-                                    stake: 100, private: false})});
-            return [r.status, await r.json()];
-        }"""
-    )
-    assert created[0] in (200, 201), created
-    table_id = created[1]["id"]
-    for page in pages[1:]:
-        page.goto("/")
-        page.locator(f"[data-join='{table_id}']").click()
-        page.wait_for_url(f"**/table/{table_id}")
-    if len(pages) < 4:
-        status = host.evaluate(
-            """async (id) => {
-                const csrf = document.querySelector('input[name=csrf]').value;
-                const r = await fetch(`/api/tables/${id}/bots`, {method: 'POST',
-                  credentials: 'same-origin',
-                  headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-                  body: JSON.stringify({level: 'easy'})});
-                return r.status;
-            }""",
-            table_id,
-        )
-        assert status in (200, 201, 204)
-    for page in pages:
-        if "/table/" not in page.url:
-            page.goto(f"/table/{table_id}")
-        page.locator("#myhand button.tilebtn").first.wait_for(timeout=60_000)
-    return str(table_id)
-
-
-@pytest.mark.parametrize("players", [2])
-def test_browsers_at_one_online_table_play_a_hand_with_claims(new_page: Any, players: int) -> None:
-    langs = ["en", "zh-Hant", "zh-Hans", "en"][:players]
-    pages = [new_page(lang=lang, phone=(i == 1)) for i, lang in enumerate(langs)]
-    online_table(pages, [f"p{players}x{i}" for i in range(players)])
-    for i, page in enumerate(pages):
-        shot(page, f"online{players}-start-{i}-{langs[i]}")
-    play_until_result(pages, claim=True)
-    melds = sum(pages[0].locator(f"[data-testid=melds-{r}] .meld").count() for r in range(4))
-    assert melds >= 1, "nobody claimed a tile in the whole hand"
-    for i, page in enumerate(pages):
-        check_script(page, langs[i])
-        shot(page, f"online{players}-result-{i}-{langs[i]}", full_page=True)
-    totals = [pages[0].locator(f"[data-testid=jade-{r}]").inner_text() for r in range(4)]
-    assert len(totals) == 4

@@ -1,6 +1,6 @@
 // 牌檯 the table client: speaks docs/protocol.md (version 1) over /ws/table/{id}.
 // Every name and text from the server is set with textContent (never as HTML).
-import { el, lang, t, tileImg } from "./app.js";
+import { el, lang, t, tileImg, words } from "./app.js";
 
 const SEATS = "ESWN";
 const ORDER = "mpszfg";
@@ -51,9 +51,19 @@ function connect() {
     }
     setStatus(t("t_reconnecting"), "error");
     S.retry = Math.min(S.retry + 1, 6);
-    setTimeout(connect, 250 * 2 ** S.retry);
+    S.retryTimer = setTimeout(connect, 250 * 2 ** S.retry);
   };
 }
+
+// Offline (the device lost its network): the socket is dead, say so and reconnect when back;
+// back online (a phone leaving a tunnel): reconnect now rather than at the next back-off retry.
+window.addEventListener("offline", () => { if (S.ws) S.ws.close(); });
+window.addEventListener("online", () => {
+  if (S.ws || S.closed) return;
+  clearTimeout(S.retryTimer);
+  S.retry = 0;
+  connect();
+});
 
 function send(obj) {
   if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
@@ -78,7 +88,12 @@ setInterval(() => send({ t: "ping" }), 25000);
 
 // -- messages --------------------------------------------------------------------------------
 function onMessage(msg) {
-  if (msg.t === "error") { S.error = msg; S.sentFor = null; render(); setStatus(t("t_error", { why: msg.message }), "error"); return; }
+  if (msg.t === "error") {
+    S.error = msg; S.sentFor = null; render();
+    const known = `werr_${msg.code}`; // the server's message is English: say it in the page's language
+    setStatus(t("t_error", { why: known in words() ? t(known) : msg.message }), "error");
+    return;
+  }
   if (msg.t === "pong") return;
   if (msg.t === "hint") { S.hint = msg.advice; renderHint(); return; }
   if (msg.t === "snapshot") { applySnapshot(msg); render(); return; }
@@ -93,13 +108,16 @@ function onMessage(msg) {
   switch (msg.t) {
     case "synced": S.prompt = msg.prompt || null; break;
     case "event": applyEvent(msg.event); break;
-    case "prompt": S.prompt = msg; S.promptAt = performance.now(); S.selected = defaultSelection(); S.chowOpen = false; break;
-    case "done": if (S.prompt && S.prompt.v === msg.prompt) S.prompt = null; break;
+    case "prompt": if (S.error) { S.error = null; setStatus(""); } S.prompt = msg; S.promptAt = performance.now(); S.selected = defaultSelection(); S.chowOpen = false; S.hint = null; renderHint(); break;
+    case "done": if (S.prompt && S.prompt.v === msg.prompt) { S.prompt = null; S.hint = null; renderHint(); } break;
     case "clock": S.clock = { seat: msg.seat, kind: msg.kind, ms: msg.ms, bank_ms: msg.bank_ms, at: performance.now() }; break;
-    case "hand": startHand(msg); break;
+    case "hand": startHand(msg); refreshBalance(); break;
     case "hand_end": S.result = msg; updateStandings(msg.standings); S.prompt = null; break;
-    case "match_end": S.matchEnd = msg; S.prompt = null; break;
-    case "seat": if (S.table) S.table.players[msg.player].status = msg.status; break;
+    case "match_end": S.matchEnd = msg; S.prompt = null; if (msg.settlement) refreshBalance(); break;
+    case "seat":
+      if (S.table) S.table.players[msg.player].status = msg.status;
+      if (S.clock && S.table && msg.status === "sat_out" && S.table.players[msg.player].seat === S.clock.seat) S.clock = null;
+      break;
     case "table": S.table = { ...msg.table, you: msg.table.you ?? S.table?.you }; break;
     default: break;
   }
@@ -118,6 +136,10 @@ function applySnapshot(msg) {
   if (S.view && S.view.outcome) S.result = { t: "hand_end", result: S.view.outcome, standings: null };
   if (S.view) S.deadWall = 144 - S.view.tiles_left - drawnTiles(S.view);
   S.lastDiscard = null;
+  if (S.view && S.view.phase === "claim" && S.view.pending_from) {
+    const i = SEATS.indexOf(S.view.pending_from);
+    S.lastDiscard = { seat: i, index: S.view.discards[i].length - 1 };
+  }
 }
 
 function drawnTiles(view) {
@@ -149,11 +171,12 @@ function startHand(msg) {
   S.result = null;
   S.prompt = null;
   S.lastDiscard = null;
+  S.clock = null;
   S.view = {
     seat, prevailing: msg.prevailing, hand_number: msg.hand, phase: "turn", to_act: [], current: "E",
     concealed: [], last_drawn: null, melds: [[], [], [], []], bonus: [[], [], [], []],
     discards: [[], [], [], []], claimed: [[], [], [], []], concealed_counts: [0, 0, 0, 0],
-    tiles_left: 144 - (S.deadWall ?? 0), pending_tile: null, pending_from: null, outcome: null,
+    tiles_left: 144 - (S.deadWall ?? S.table.rules.dead_wall ?? 0), pending_tile: null, pending_from: null, outcome: null,
   };
 }
 
@@ -162,6 +185,8 @@ function applyEvent(ev) {
   if (!v) return;
   const i = ev.seat ? SEATS.indexOf(ev.seat) : -1;
   const mine = ev.seat === v.seat;
+  // a seat's clock runs while it decides: it stops when that seat has played or another has the turn
+  if (S.clock && ev.seat && (ev.seat === S.clock.seat ? ev.kind !== "draw" && ev.kind !== "bonus" : ev.kind === "draw" || ev.kind === "claim")) S.clock = null;
   switch (ev.kind) {
     case "deal":
       if (mine && ev.tiles.length) { v.concealed = sortTiles(ev.tiles); v.concealed_counts[i] = ev.tiles.length; }
@@ -174,7 +199,10 @@ function applyEvent(ev) {
       break;
     case "draw":
       v.concealed_counts[i] += 1;
-      v.current = ev.seat;
+      // a draw after a discard passes the turn; a replacement draw (after a bonus tile or a
+      // kong, also during the deal) leaves it where it is
+      if (v.phase === "claim") v.current = ev.seat;
+      v.phase = "turn"; v.pending_tile = null; v.pending_from = null;
       if (mine && ev.tile) { v.concealed.push(ev.tile); v.concealed = sortTiles(v.concealed); v.last_drawn = ev.tile; }
       break;
     case "discard":
@@ -182,6 +210,7 @@ function applyEvent(ev) {
       v.claimed[i].push(false);
       v.concealed_counts[i] -= 1;
       v.current = ev.seat;
+      v.phase = "claim"; v.pending_tile = ev.tile; v.pending_from = ev.seat;
       S.lastDiscard = { seat: i, index: v.discards[i].length - 1 };
       if (mine) { removeOne(v.concealed, ev.tile); v.last_drawn = null; }
       break;
@@ -191,6 +220,7 @@ function applyEvent(ev) {
       v.melds[i].push(ev.meld);
       v.concealed_counts[i] -= ev.meld.tiles.length - 1;
       v.current = ev.seat;
+      v.phase = "turn"; v.pending_tile = null; v.pending_from = null;
       S.lastDiscard = null;
       if (mine) { const rest = [...ev.meld.tiles]; removeOne(rest, ev.tile); for (const x of rest) removeOne(v.concealed, x); v.last_drawn = null; }
       break;
@@ -198,19 +228,21 @@ function applyEvent(ev) {
     case "concealed_kong":
       v.melds[i].push({ kind: "concealed_kong", tiles: [ev.tile, ev.tile, ev.tile, ev.tile], source: null, text: "" });
       v.concealed_counts[i] -= 4;
+      v.phase = "rob"; v.pending_tile = ev.tile; v.pending_from = ev.seat; // 搶槓 window, if any
       if (mine) { for (let k = 0; k < 4; k++) removeOne(v.concealed, ev.tile); v.last_drawn = null; }
       break;
     case "added_kong": {
       const m = v.melds[i].find((x) => x.kind === "pung" && x.tiles[0] === ev.tile);
       if (m) { m.kind = "added_kong"; m.tiles = [...m.tiles, ev.tile]; }
       v.concealed_counts[i] -= 1;
+      v.phase = "rob"; v.pending_tile = ev.tile; v.pending_from = ev.seat; // 搶槓 window, if any
       if (mine) { removeOne(v.concealed, ev.tile); v.last_drawn = null; }
       break;
     }
     case "win": case "exhaustive_draw": case "hand_end": v.phase = "over"; break;
     default: break;
   }
-  v.tiles_left = 144 - (S.deadWall ?? 0) - drawnTiles(v);
+  v.tiles_left = Math.max(0, 144 - (S.deadWall ?? S.table?.rules?.dead_wall ?? 0) - drawnTiles(v));
 }
 
 function updateStandings(standings) {
@@ -388,7 +420,9 @@ function renderControls() {
     const items = prompt.legal.filter((x) => x.kind !== "discard");
     const chows = items.filter((x) => x.kind === "chow");
     const discards = legal("discard");
-    if ((S.view && S.view.phase === "claim") || (prompt.clock && prompt.clock.kind === "claim")) {
+    if (S.view && S.view.phase === "rob" && S.view.pending_from && S.view.pending_from !== S.view.seat) {
+      box.append(el("span", { "data-testid": "prompt-text", text: t("t_rob_on", { who: nameAt(S.view.pending_from) }) }));
+    } else if ((S.view && S.view.phase === "claim") || (prompt.clock && prompt.clock.kind === "claim")) {
       const who = S.view && S.view.pending_from ? nameAt(S.view.pending_from) : (S.lastDiscard ? nameAt(SEATS[S.lastDiscard.seat]) : "");
       box.append(el("span", { "data-testid": "prompt-text", text: t("t_claim_on", { who }) }));
     } else if (discards.length) {
@@ -414,7 +448,7 @@ function renderControls() {
     const who = S.view.current && S.view.current !== S.view.seat ? nameAt(S.view.current) : null;
     box.append(el("span", { class: "waiting", "data-testid": "waiting", text: who ? t("t_waiting_for", { who }) : t("t_waiting") }));
   }
-  if (S.table && S.table.hints && S.view && S.view.phase !== "over") {
+  if (S.table && S.table.hints && prompt) {
     box.append(el("button", { type: "button", class: "button", "data-testid": "hint-button", onclick: () => send({ t: "hint" }) }, t("t_hint")));
   }
   tickClocks();
@@ -506,6 +540,20 @@ function renderResult() {
       if (w.liable) sec.append(el("p", { class: "error", text: t("t_liable", { who: nameAt(w.liable) }) }));
       box.append(sec);
     }
+    const winners = new Set(res.wins.map((w) => w.seat));
+    const shown = r.hands ? SEATS.split("").filter((w) => !winners.has(w) && r.hands[w] && r.hands[w].length) : [];
+    if (shown.length) {
+      box.append(el("h3", { text: t("t_hands") }));
+      const list = el("div", { class: "hands", "data-testid": "hands" });
+      for (const w of shown) {
+        const row = el("div", { class: "handrow" }, el("span", { class: "who", text: `${t(`wind_${w}`)} ${nameAt(w)}` }));
+        const tiles = el("span", { class: "tiles" });
+        for (const x of sortTiles(r.hands[w])) tiles.append(tileImg(x, "tile-xs"));
+        row.append(tiles);
+        list.append(row);
+      }
+      box.append(list);
+    }
     if (res.payments.length) {
       box.append(el("h3", { text: t("t_payments") }));
       const ul = el("ul", { "data-testid": "payments" });
@@ -518,16 +566,49 @@ function renderResult() {
   }
   if (m) {
     box.append(el("h2", { "data-testid": "match-over", text: t("t_match_over") }));
-    const rows = S.table ? S.table.players.map((p) => ({ player: p.player, name: p.name, delta: null, total: m.totals[p.player] })) : [];
-    box.append(standingsTable(rows));
-    if (m.settlement) {
+    box.append(matchTable(m));
+    const pays = m.settlement ? m.settlement.payments : [];
+    if (pays.length) {
       box.append(el("h3", { text: t("t_settlement") }));
-      const ul = el("ul");
-      for (const p of m.settlement.payments) ul.append(el("li", { text: `${nameAt(p.from)} → ${nameAt(p.to)}  ${t("jade_n", { n: p.amount })}${t("colon")}${reason(p)}` }));
+      const ul = el("ul", { "data-testid": "settlement" });
+      for (const p of pays) ul.append(el("li", { text: `${nameAt(p.from)} → ${nameAt(p.to)}  ${t("jade_n", { n: p.amount })}${t("colon")}${reason(p)}` }));
       box.append(ul);
     }
-    if (m.record) box.append(el("p", {}, el("a", { href: m.record, text: t("t_record") })));
+    if (m.record) box.append(el("p", {}, el("a", { href: m.record, "data-testid": "record-link", text: t("t_record") })));
   }
+}
+
+/** 全場完: each player's final total and, at a staked table, the jade the match moved. */
+function matchTable(m) {
+  const table = el("table", { class: "grid", "data-testid": "match-standings" });
+  table.append(el("caption", { text: t("t_standings") }));
+  const deltas = m.settlement ? m.settlement.deltas : null;
+  const head = el("tr", {}, el("th", { text: t("t_player") }), el("th", { text: t("t_total") }));
+  if (deltas) head.append(el("th", { text: t("t_jade_moved") }));
+  table.append(head);
+  const rows = S.table ? S.table.players.map((p) => ({ player: p.player, name: p.name })) : [];
+  rows.sort((a, b) => m.totals[b.player] - m.totals[a.player]);
+  for (const r of rows) {
+    const you = S.table && r.player === S.table.you;
+    const tr = el("tr", { "data-player": String(r.player), class: you ? "you" : null },
+      el("td", { text: you ? `${r.name} (${t("t_you")})` : r.name }),
+      el("td", { text: signed(m.totals[r.player]) }));
+    if (deltas) tr.append(el("td", { "data-testid": `jade-moved-${r.player}`, text: t("jade_n", { n: signed(deltas[r.player]) }) }));
+    table.append(tr);
+  }
+  return table;
+}
+
+/** The header's jade (玉) balance, read again when a hand starts (the buy-in went into escrow)
+ * and when the match ends (the escrow was released). */
+async function refreshBalance() {
+  const node = document.querySelector("[data-testid=user-jade]");
+  if (!node || !S.table || !S.table.stake) return;
+  try {
+    const r = await fetch("/api/me", { credentials: "same-origin" });
+    const me = r.ok ? await r.json() : null;
+    if (me && typeof me.jade === "number") node.textContent = t("jade_n", { n: me.jade });
+  } catch { /* the header keeps the last balance it showed */ }
 }
 
 function standingsTable(rows) {
