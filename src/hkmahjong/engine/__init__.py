@@ -1,7 +1,7 @@
 """The game engine: wall, deal, turns, claims, kongs, settlement, matches and records.
 
 Public surface for bots and clients: :class:`Action`, :class:`Event`, :class:`PlayerView`,
-:class:`Phase`, :class:`HandOutcome`. The referee side: :class:`HandState` (``engine.state``).
+:class:`PublicView` (a spectator's), :class:`Phase`, :class:`HandOutcome`. The referee side: :class:`HandState` (``engine.state``).
 """
 
 from hkmahjong.engine.actions import Action, ActionKind
@@ -13,7 +13,7 @@ from hkmahjong.engine.events import (
     Visibility,
     WinRecord,
 )
-from hkmahjong.engine.view import Phase, PlayerView
+from hkmahjong.engine.view import Phase, PlayerView, PublicView
 
 __all__ = [
     "Action",
@@ -24,6 +24,7 @@ __all__ = [
     "HandOutcome",
     "Phase",
     "PlayerView",
+    "PublicView",
     "Visibility",
     "WinRecord",
 ]

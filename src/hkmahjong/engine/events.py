@@ -7,6 +7,9 @@ what the events it may see reveal. Visibility:
 * ``SEAT`` — ``seat`` sees the whole event; the others see it happened but not its tiles
   (:meth:`Event.for_seat` returns that redacted copy): the deal, a draw, a replacement draw.
 * ``REFEREE`` — no seat sees it (a claim decision while the window is open, the wall).
+
+A spectator (旁觀) sees what every seat sees and nothing more: :meth:`Event.public` is the event
+as a seat other than its own sees it, so a spectator never learns a concealed tile.
 """
 
 from __future__ import annotations
@@ -91,6 +94,18 @@ class Event:
     def for_seat(self, seat: Wind) -> Event | None:
         """The event as ``seat`` sees it: whole, redacted (tiles hidden), or ``None`` (hidden)."""
         if self.visible_to(seat):
+            return self
+        if self.visibility is Visibility.REFEREE:
+            return None
+        return replace(self, tile=None, tiles=(), detail=_redacted_detail(self))
+
+    def public(self) -> Event | None:
+        """The event as a spectator (旁觀) sees it: what every seat sees, no concealed tile.
+
+        ``EVERYONE`` events whole, ``SEAT`` events redacted (their tiles hidden, as for the other
+        seats), ``REFEREE`` events not at all (``None``).
+        """
+        if self.visibility is Visibility.EVERYONE:
             return self
         if self.visibility is Visibility.REFEREE:
             return None

@@ -45,6 +45,7 @@ __all__ = [
     "new_match_seed",
     "record_from_actions",
     "replay",
+    "replay_hand",
     "result_of",
     "rules_from_spec",
     "rules_spec",
@@ -653,35 +654,12 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
                 where,
                 src,
             )
-        state = HandState.new(
-            ruleset,
-            seed=seed,
-            prevailing_wind=match.prevailing,
-            hand_number=hand.number,
-            physical_table=record.physical_table,
-        )
-        start = list(state.initial_events)
-        if digest_of(start) != hand.start_digest:
-            raise RecordError(
-                f"hand {hand.number}: the deal does not follow from the seed", hand.line, src
-            )
-        every = list(start)
-        yield ReplayStep(hand, hand.line, None, None, start, state)
-        for a in hand.actions:
-            try:
-                action = Action.from_text(a.action)
-                events = state.apply(a.seat, action)
-            except MahjongError as exc:
-                raise RecordError(f"hand {hand.number}: {exc}", a.line, src) from None
-            if digest_of(events) != a.digest:
-                raise RecordError(
-                    f"hand {hand.number}: the events of {a.seat.letter} {a.action!r} differ "
-                    "from the record",
-                    a.line,
-                    src,
-                )
-            every.extend(events)
-            yield ReplayStep(hand, a.line, a.seat, action, events, state)
+        every: list[Event] = []
+        state: HandState | None = None
+        for step in _play_hand(record, ruleset, hand, seed, every):
+            state = step.state
+            yield step
+        assert state is not None
         if hand.result is None:
             if state.is_over:
                 raise RecordError(f"hand {hand.number} is over but has no end line", None, src)
@@ -722,6 +700,91 @@ def replay(record: GameRecord) -> Iterator[ReplayStep]:
             footer,
             src,
         )
+
+
+def _play_hand(
+    record: GameRecord, ruleset: Ruleset, hand: HandRecord, seed: bytes, every: list[Event]
+) -> Iterator[ReplayStep]:
+    """Deal ``hand`` from ``seed`` and play its actions, checking every digest; ``every`` collects
+    the hand's events."""
+    src = record.source
+    state = HandState.new(
+        ruleset,
+        seed=seed,
+        prevailing_wind=hand.prevailing,
+        hand_number=hand.number,
+        physical_table=record.physical_table,
+    )
+    start = list(state.initial_events)
+    if digest_of(start) != hand.start_digest:
+        raise RecordError(
+            f"hand {hand.number}: the deal does not follow from the seed", hand.line, src
+        )
+    every.extend(start)
+    yield ReplayStep(hand, hand.line, None, None, start, state)
+    for a in hand.actions:
+        try:
+            action = Action.from_text(a.action)
+            events = state.apply(a.seat, action)
+        except MahjongError as exc:
+            raise RecordError(f"hand {hand.number}: {exc}", a.line, src) from None
+        if digest_of(events) != a.digest:
+            raise RecordError(
+                f"hand {hand.number}: the events of {a.seat.letter} {a.action!r} differ "
+                "from the record",
+                a.line,
+                src,
+            )
+        every.extend(events)
+        yield ReplayStep(hand, a.line, a.seat, action, events, state)
+
+
+def replay_hand(
+    record: GameRecord, number: int, *, seed: bytes | None = None
+) -> Iterator[ReplayStep]:
+    """Replay hand ``number`` of a record on its own: its start, then each action with its events.
+
+    The wall comes from the hand's revealed seed, or (once the match is over) from the match
+    seed, or — for a hand still being played — from ``seed``, which only the server holds; each
+    must match the hand's commitment. Every event digest is checked as by :func:`replay` (the
+    hand's result against the match's balances is :func:`verify`'s job). The steps share one
+    :class:`HandState`: read what you need (a view, the public view) before taking the next.
+
+    :raises RecordError: when there is no such hand, no seed to deal it, or a line does not hold.
+    """
+    src = record.source
+    if not 0 <= number < len(record.hands):
+        raise RecordError(f"no hand {number}: the record holds {len(record.hands)}", None, src)
+    hand = record.hands[number]
+    wall_seed = hand.seed
+    if wall_seed is None and record.match_seed is not None:
+        wall_seed = hand_seed(record.match_seed, number)
+    if wall_seed is None:
+        wall_seed = seed
+    if wall_seed is None:
+        raise RecordError(
+            f"hand {number} is being played: its seed is not revealed", hand.line, src
+        )
+    if commitment(wall_seed) != hand.commitment:
+        raise RecordError(
+            f"hand {number}: the seed does not match its commitment",
+            hand.end_line or hand.line,
+            src,
+        )
+    ruleset = rules_from_spec(record.rules, source=src)
+    every: list[Event] = []
+    state: HandState | None = None
+    for step in _play_hand(record, ruleset, hand, wall_seed, every):
+        state = step.state
+        yield step
+    assert state is not None
+    if hand.result is not None:
+        if not state.is_over:
+            raise RecordError(
+                f"hand {number} ends here but the replayed hand is not over", hand.end_line, src
+            )
+        if digest_of(every) != hand.end_digest:
+            raise RecordError(f"hand {number}: the hand's event digest differs", hand.end_line, src)
 
 
 def verify(record: GameRecord) -> VerifyReport:

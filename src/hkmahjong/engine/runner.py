@@ -31,7 +31,7 @@ from hkmahjong.engine.record import (
     rules_spec,
 )
 from hkmahjong.engine.state import HandState
-from hkmahjong.engine.view import PlayerView
+from hkmahjong.engine.view import PlayerView, PublicView
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Tile, Wind
@@ -211,6 +211,15 @@ class MatchRunner:
         if self._state is None:
             raise MahjongError("no hand has started yet: call start_hand()")
         return self._state.view(self._seat(who))
+
+    def public_view(self) -> PublicView:
+        """What a spectator (旁觀) may see of the current (or last) hand: no concealed tile.
+
+        :raises MahjongError: before the first hand starts.
+        """
+        if self._state is None:
+            raise MahjongError("no hand has started yet: call start_hand()")
+        return self._state.public_view()
 
     # --- steps ------------------------------------------------------------------------------
     def start_hand(self) -> StepResult:

@@ -42,7 +42,7 @@ from hkmahjong.engine.events import (
     WinRecord,
 )
 from hkmahjong.engine.settle import settle_records
-from hkmahjong.engine.view import Phase, PlayerView
+from hkmahjong.engine.view import Phase, PlayerView, PublicView
 from hkmahjong.engine.wall import (
     DEAL_POSITIONS,
     DEAL_SIZE,
@@ -1327,6 +1327,10 @@ class HandState:
             scores=outcome.deltas if outcome is not None else None,
             outcome=outcome,
         )
+
+    def public_view(self) -> PublicView:
+        """What a spectator (旁觀) may see: everything exposed, no seat's concealed tiles."""
+        return PublicView.of(self.view(_W[self.current]))
 
     def _public(self, s: int) -> _Public:
         """Seat ``s``'s exposed melds, bonus tiles, discards and claimed flags as tuples (cached

@@ -1,7 +1,8 @@
 """PlayerView: what one seat may see of a hand — never another seat's concealed tiles or the wall.
 
 Bots, the terminal game, the web parlor and the research env all read a hand through this view,
-so no client can cheat by construction.
+so no client can cheat by construction. :class:`PublicView` is what a spectator (旁觀) may see:
+what every seat sees, and no concealed tile at all.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from hkmahjong.tiles import Tile, Wind
 if TYPE_CHECKING:
     from hkmahjong.engine.events import HandOutcome
 
-__all__ = ["Phase", "PlayerView"]
+__all__ = ["Phase", "PlayerView", "PublicView"]
 
 
 class Phase(Enum):
@@ -95,3 +96,59 @@ class PlayerView:
         if self.pending_tile is not None and self.phase is Phase.ROB:
             counts[self.pending_tile] += 1
         return counts
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """旁觀視角: what anyone at the table can see — discards, melds, bonus tiles, counts, scores.
+
+    No concealed tile of any seat, no wall. Per-seat tuples are indexed by seat (東 南 西 北).
+    Inside a claim or robbing window the phase itself tells whether some seat may claim (the
+    window stays open only then), so a stream to spectators takes this view only where
+    :attr:`settled` holds (a turn has begun, or the hand is over).
+    """
+
+    prevailing_wind: Wind
+    hand_number: int
+    phase: Phase
+    to_act: tuple[Wind, ...]
+    """On a turn the current seat; in a window or when the hand is over nobody (who may claim is
+    hidden)."""
+    current: Wind
+    melds: tuple[tuple[Meld, ...], ...]
+    bonus: tuple[tuple[Tile, ...], ...]
+    discards: tuple[tuple[Tile, ...], ...]
+    claimed: tuple[tuple[bool, ...], ...]
+    concealed_counts: tuple[int, ...]
+    tiles_left: int
+    pending_tile: Tile | None
+    pending_from: Wind | None
+    scores: tuple[int | float, ...] | None
+    outcome: HandOutcome | None
+    """The outcome once the hand is over (the winners' hands are shown then), else None."""
+
+    @property
+    def settled(self) -> bool:
+        """No window is open: a seat is on its turn, or the hand is over."""
+        return self.phase is Phase.TURN or self.phase is Phase.OVER
+
+    @classmethod
+    def of(cls, view: PlayerView) -> PublicView:
+        """The public part of a seat's view (its concealed tiles and last draw dropped)."""
+        return cls(
+            prevailing_wind=view.prevailing_wind,
+            hand_number=view.hand_number,
+            phase=view.phase,
+            to_act=(view.current,) if view.phase is Phase.TURN else (),
+            current=view.current,
+            melds=view.melds,
+            bonus=view.bonus,
+            discards=view.discards,
+            claimed=view.claimed,
+            concealed_counts=view.concealed_counts,
+            tiles_left=view.tiles_left,
+            pending_tile=view.pending_tile,
+            pending_from=view.pending_from,
+            scores=view.scores,
+            outcome=view.outcome,
+        )
