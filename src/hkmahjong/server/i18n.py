@@ -449,6 +449,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "t_you_win": ("你食糊", "你胡牌", "You win"),
     "t_self_drawn": ("自摸", "自摸", "self-drawn"),
     "t_on_discard_of": ("食 {who} 出銃", "胡 {who} 出铳", "on {who}'s discard"),
+    "t_robbing_of": ("搶 {who} 嘅槓", "抢 {who} 的杠", "robbing {who}'s kong"),
     "t_liable": ("{who} 包牌", "{who} 包牌", "{who} is liable"),
     "t_hands": ("各家手牌", "各家手牌", "Everyone's hand"),
     "t_payments": ("找數", "找数", "Payments"),

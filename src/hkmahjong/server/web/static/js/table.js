@@ -517,7 +517,8 @@ function renderResult() {
     box.append(el("h2", { text: res.drawn ? t("t_drawn_hand") : t("t_hand_over") }));
     for (const w of res.wins) {
       const sec = el("section", { class: "win", "data-testid": "win" });
-      const how = w.self_drawn ? t("t_self_drawn") : t("t_on_discard_of", { who: nameAt(w.discarder) });
+      const robbed = w.score.items.some((x) => x.id === "ROBBING_KONG");
+      const how = w.self_drawn ? t("t_self_drawn") : t(robbed ? "t_robbing_of" : "t_on_discard_of", { who: nameAt(w.discarder) });
       const winner = w.seat === mySeat() ? t("t_you_win") : t("t_wins", { who: nameAt(w.seat) });
       sec.append(el("h3", { text: `${winner} · ${how}` }));
       const row = el("div", { class: "handrow" });
