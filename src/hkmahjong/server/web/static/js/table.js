@@ -276,7 +276,18 @@ function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function setStatus(text, cls = "") { const s = $("status"); s.textContent = text; s.className = `status ${cls}`; }
 
 // -- rendering -----------------------------------------------------------------------------------
+/** Draw the table once for the messages that arrive together (a discard brings several; a
+ * reconnect replays many): at the next frame, or within 100 ms where frames are throttled. */
+let renderDue = false;
 function render() {
+  if (renderDue) return;
+  renderDue = true;
+  const go = () => { if (renderDue) { renderDue = false; renderNow(); } };
+  requestAnimationFrame(go);
+  setTimeout(go, 100);
+}
+
+function renderNow() {
   renderCenter();
   for (let r = 0; r < 4; r++) renderSeat(r);
   renderHand();
