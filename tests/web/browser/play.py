@@ -225,3 +225,17 @@ def online_table(pages: list[Any], names: list[str], *, stake: int = 100) -> str
 def melds_on_table(page: Any) -> int:
     """How many melds (sets claimed or declared) the page shows at the four seats."""
     return int(page.locator("[data-testid^=melds-] .meld").count())
+
+
+def check_phone_layout(page: Any) -> None:
+    """On a phone: nothing wider than the screen, and the whole hand (up to 14 tiles, the drawn
+    one apart) in one row."""
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1, f"the table is {overflow}px wider than the phone"
+    rows = page.evaluate(
+        "new Set([...document.querySelectorAll('#myhand button.tilebtn')]"
+        ".map((b) => b.offsetTop)).size"
+    )
+    assert rows <= 1, "the hand wraps onto a second row"

@@ -13,6 +13,7 @@ from hkmahjong.server.i18n import tr
 from .conftest import shot
 from .play import (
     RESULT,
+    check_phone_layout,
     check_script,
     melds_on_table,
     online_table,
@@ -67,13 +68,22 @@ def test_four_browsers_at_one_online_table_play_a_hand_with_claims(new_page: Any
         assert page.locator(".seatbox .badge", has_text=tr(langs[i], "st_bot")).count() == 0
         check_script(page, langs[i])
         shot(page, f"online4-start-{i}-{langs[i]}{'-phone' if i == 1 else ''}")
+    phone = pages[1]
+    check_phone_layout(phone)
+    # the phone's turn: its hand (the drawn tile apart) fits the screen in one row
+    play_until(pages, lambda: bool(page_state(phone)["tiles"]) or page_state(phone)["result"],
+               players=[pages[0], pages[2], pages[3]])  # fmt: skip
+    check_phone_layout(phone)
+    shot(phone, "online4-turn-1-zh-Hant-phone")
     play_until(pages, lambda: melds_on_table(pages[0]) >= 1 or page_state(pages[0])["result"])
     for i, page in enumerate(pages):
         shot(page, f"online4-claimed-{i}-{langs[i]}{'-phone' if i == 1 else ''}")
+    check_phone_layout(phone)
     play_until_result(pages, claim=True)
     assert melds_on_table(pages[0]) >= 1, "nobody claimed a tile in the whole hand"
     results = [check_match_end(page, langs[i]) for i, page in enumerate(pages)]
     assert sum(results) == 0
+    check_phone_layout(phone)
     for i, page in enumerate(pages):
         text = page.locator(RESULT).inner_text()
         assert tr(langs[i], "t_match_over") in text

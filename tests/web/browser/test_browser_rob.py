@@ -28,7 +28,7 @@ from hkmahjong.server.i18n import tr
 from hkmahjong.tiles import Wind
 
 from .conftest import shot
-from .play import check_script
+from .play import check_phone_layout, check_script
 
 pytestmark = pytest.mark.browser
 
@@ -166,6 +166,8 @@ def test_the_robbing_window_says_rob_the_kong_and_the_win_shows_robbing(
     assert sorted(kinds.evaluate_all("(bs) => bs.map((b) => b.dataset.kind)")) == ["pass", "win"]
     assert page.locator("[data-testid=melds-3] .meld[data-kind=added_kong]").count() == 1
     check_script(page, lang)
+    if phone:
+        check_phone_layout(page)
     suffix = "phone" if phone else "desktop"
     shot(page, f"rob-kong-prompt-{lang}-{suffix}")
 

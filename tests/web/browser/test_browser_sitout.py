@@ -12,7 +12,15 @@ import pytest
 from hkmahjong.server.i18n import tr
 
 from .conftest import shot
-from .play import RESULT, check_script, online_table, page_state, play_until, play_until_result
+from .play import (
+    RESULT,
+    check_phone_layout,
+    check_script,
+    online_table,
+    page_state,
+    play_until,
+    play_until_result,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +77,7 @@ def test_a_disconnected_player_is_sat_out_and_takes_the_seat_back(new_page: Any)
         arg=away + 2,
     )
     check_script(b, b_lang)
+    check_phone_layout(b)
     shot(b, "sitout-returns-zh-Hant-phone")
     b.locator("[data-testid=sit-back]").click()  # one click
     banner.wait_for(state="detached")
