@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -22,8 +23,10 @@ from hkmahjong.engine.actions import Action
 from hkmahjong.engine.record import GameRecord, verify
 from hkmahjong.hand import shanten
 from hkmahjong.parlor.clocks import ClockSettings
-from hkmahjong.parlor.table import Table
+from hkmahjong.parlor.ports import MemoryTableStore
+from hkmahjong.parlor.table import Table, TableConfig
 from hkmahjong.parlor.wire import advice_json
+from hkmahjong.rules import get_preset
 
 
 def run(coro: Any) -> Any:
@@ -458,5 +461,19 @@ def test_a_restored_table_continues_the_hand_where_it_was() -> None:
         await play_out(again, clock, [ann2])
         assert verify(GameRecord.loads("\n".join(store.log[table.id]))).hands == 1
         await again.stop()
+
+    run(main())
+
+
+def test_the_table_tells_its_dead_wall_so_a_client_can_count_the_wall() -> None:
+    """The page counts the wall from events; the tiles kept back (牌尾, a house rule) come with the
+    table's facts, so the count is right before any snapshot."""
+
+    async def main() -> None:
+        for dead_wall in (0, 14):
+            rules = replace(get_preset("parlor"), dead_wall=dead_wall)
+            config = TableConfig.of("practice", rules, length="one-hand", hints=True)
+            table = await Table.create(MemoryTableStore(), config, creator=(1, "ann"))
+            assert table.info(0).to_json()["rules"]["dead_wall"] == dead_wall
 
     run(main())
