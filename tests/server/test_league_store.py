@@ -161,7 +161,7 @@ def test_revision_0002_upgrades_a_0001_database(tmp_path: Path) -> None:
         command.upgrade(alembic_config(store.engine), "0001")
         assert store.revision() == "0001"
         SqlLedger(store).post(grant(user_account(1), 500, "grant:old"))
-        store.migrate()
+        command.upgrade(alembic_config(store.engine), "0002")
         assert store.revision() == "0002"
         desk = LeagueDesk(SqlLeagueStore(store), clock=lambda: T0)
         lg = desk.join(desk.create(cfg(stake=100), seed="x").id, 1, "Old timer")

@@ -12,9 +12,12 @@ import asyncio
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hkmahjong.errors import MahjongError
+
+if TYPE_CHECKING:
+    from hkmahjong.parlor.history import HandSummary, MatchSummary, TableFacts, TableResults
 
 __all__ = [
     "Connection",
@@ -103,13 +106,23 @@ class TableStore(Protocol):
         """The four seats, by player number."""
         ...
 
-    async def append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
+    async def append(
+        self, table_id: int, seq: int, lines: Sequence[str], results: TableResults | None = None
+    ) -> None:
         """Commit ``lines`` durably as log lines ``seq``, ``seq+1``, … (all or none), in the
-        same transaction checking that the table is not over.
+        same transaction checking that the table is not over, and with them the ``results`` of
+        the hand (and match) they end: the history, the statistics' rows and the ratings
+        (docs/history.md), each kept once.
 
         :raises LogConflictError: when ``seq`` is not the next line number.
         :raises TableClosedError: when the table's status is no longer waiting/playing/paused.
         """
+        ...
+
+    async def record(self, table_id: int, results: TableResults) -> None:
+        """Keep the results of hands (and the match) whose lines are already in the log — a
+        table rebuilt from its log hands over every hand again; those kept before are skipped,
+        so nothing is counted twice."""
         ...
 
     async def lines(self, table_id: int) -> list[str]:
@@ -159,6 +172,10 @@ class MemoryTableStore:
     seat_rows: dict[int, dict[int, SeatRow]] = field(default_factory=dict)
     log: dict[int, list[str]] = field(default_factory=dict)
     audits: list[tuple[int, str, str]] = field(default_factory=list)
+    hands: dict[int, dict[int, HandSummary]] = field(default_factory=dict)
+    """The kept results of each table's hands, by hand number."""
+    matches: dict[int, MatchSummary] = field(default_factory=dict)
+    facts: dict[int, TableFacts] = field(default_factory=dict)
     fail_appends: int = 0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -201,8 +218,10 @@ class MemoryTableStore:
         have = self.seat_rows.get(table_id, {})
         return [have.get(p, SeatRow(p)) for p in range(4)]
 
-    async def append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
-        """Append, checking ``seq``; fails while ``fail_appends`` > 0.
+    async def append(
+        self, table_id: int, seq: int, lines: Sequence[str], results: TableResults | None = None
+    ) -> None:
+        """Append, checking ``seq``, and keep ``results``; fails while ``fail_appends`` > 0.
 
         :raises LogConflictError: when ``seq`` is not the next line number.
         :raises TableClosedError: when the table is over.
@@ -219,6 +238,20 @@ class MemoryTableStore:
             if seq != len(log):
                 raise LogConflictError(f"table {table_id}: append at {seq}, the log has {len(log)}")
             log.extend(lines)
+            if results is not None:
+                self._keep(table_id, results)
+
+    def _keep(self, table_id: int, results: TableResults) -> None:
+        self.facts[table_id] = results.facts
+        kept = self.hands.setdefault(table_id, {})
+        for hand in results.hands:
+            kept.setdefault(hand.number, hand)
+        if results.match is not None:
+            self.matches.setdefault(table_id, results.match)
+
+    async def record(self, table_id: int, results: TableResults) -> None:
+        """Keep the results not kept before."""
+        self._keep(table_id, results)
 
     async def lines(self, table_id: int) -> list[str]:
         """The log (a copy)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from collections import deque
@@ -32,6 +33,15 @@ from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor import stakes
 from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
+from hkmahjong.parlor.history import (
+    HandSummary,
+    MatchSummary,
+    TableFacts,
+    TableResults,
+    ruleset_family,
+    summarize_hand_end,
+    summarize_match,
+)
 from hkmahjong.parlor.ledger import InsufficientJadeError, LedgerStore, Transaction, can_cover
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, SeatRow, TableRow, TableStore
 from hkmahjong.parlor.seats import SeatStatus, make_bot, passive_choice
@@ -331,15 +341,41 @@ class Table:
                 table._buy_in_key
             )
         if lines:
+            ended: list[HandSummary] = []
+
+            def collect(runner: MatchRunner, step: StepResult) -> None:
+                if step.hand_end is not None:
+                    first = len(runner.lines) - len(step.lines)
+                    ended.append(_hand_summary(runner, step, first))
+
             try:
-                table.runner = MatchRunner.resume(lines, bytes.fromhex(row.match_seed))
+                table.runner = MatchRunner.resume(
+                    lines, bytes.fromhex(row.match_seed), on_step=collect
+                )
             except MahjongError as exc:
                 table.broken = f"the log does not replay: {exc}"
                 log.error("table %s: %s", row.public_id, table.broken)
                 return table
             table.seq = len(lines)
             table._settle_ledger_history()
+            await table._record_history(ended)
         return table
+
+    async def _record_history(self, ended: Sequence[HandSummary]) -> None:
+        """Hand the store every hand of the replayed log (and the match, if it ended): those it
+        kept before are skipped, those lost (kept by no older version) are kept now."""
+        runner = self.runner
+        if runner is None or not ended:
+            return
+        match = None
+        if runner.match_over:
+            match = self._match_summary()
+        footer = _line_index(runner.lines, "match_end") if match is not None else None
+        results = TableResults(self._facts(), tuple(ended), match, footer)
+        try:
+            await self.store.record(self.id, results)
+        except Exception:  # the history is kept for the pages: never stop the table for it
+            log.exception("table %s: could not keep its history", self.public_id)
 
     @property
     def _priced(self) -> bool:
@@ -821,11 +857,52 @@ class Table:
             return
         await self._broadcast(step)
 
+    def _facts(self) -> TableFacts:
+        names = tuple(s.name or f"P{s.player + 1}" for s in self.seats)
+        users = tuple(s.user_id if s.human else None for s in self.seats)
+        bots = tuple(s.bot_level if s.kind == "bot" else None for s in self.seats)
+        return TableFacts(
+            kind=self.config.kind,
+            family=ruleset_family(self.config.rules),
+            digest=self.row.ruleset_digest,
+            names=(names[0], names[1], names[2], names[3]),
+            user_ids=(users[0], users[1], users[2], users[3]),
+            bots=(bots[0], bots[1], bots[2], bots[3]),
+            length=self.config.length,
+            stake=self.config.stake,
+            fee=self.config.fee,
+        )
+
+    def _match_summary(self) -> MatchSummary:
+        runner = self.runner
+        assert runner is not None
+        return summarize_match(
+            self._totals(),
+            len(runner.match.ledger),
+            kind=self.config.kind,
+            stake=self.config.stake,
+            fee=self.config.fee,
+        )
+
+    def _results(self, step: StepResult) -> TableResults | None:
+        """What the step ends (a hand, perhaps the match), for the store to keep with its lines."""
+        runner = self.runner
+        if step.hand_end is None or runner is None:
+            return None
+        hand = _hand_summary(runner, step, self.seq)
+        match = footer = None
+        if step.match_over:
+            match = self._match_summary()
+            found = _line_index(step.lines, "match_end")
+            footer = None if found is None else self.seq + found
+        return TableResults(self._facts(), (hand,), match, footer)
+
     async def _commit(self, step: StepResult) -> bool:
-        """Append the step's record lines; on failure rebuild the runner from the committed log
-        (so the step never happened) and return False."""
+        """Append the step's record lines (with the results of a hand or match they end); on
+        failure rebuild the runner from the committed log (so the step never happened) and
+        return False."""
         try:
-            await self.store.append(self.id, self.seq, step.lines)
+            await self.store.append(self.id, self.seq, step.lines, self._results(step))
         except Exception as exc:
             log.warning(
                 "table %s: commit failed (%s); rebuilding from the log", self.public_id, exc
@@ -1270,6 +1347,26 @@ class Table:
 
 def _event_builder(data: JSON) -> Callable[[int], JSON]:
     return lambda v: proto.event_msg(v, data)
+
+
+def _line_index(lines: Sequence[str], kind: str) -> int | None:
+    """The index of the first record line of type ``kind`` (``end``, ``match_end``)."""
+    for i, line in enumerate(lines):
+        try:
+            if json.loads(line).get("t") == kind:
+                return i
+        except (ValueError, AttributeError):
+            continue
+    return None
+
+
+def _hand_summary(runner: MatchRunner, step: StepResult, first: int) -> HandSummary:
+    """The summary of the hand ``step`` ended; ``first`` is the log line number of the step's
+    first line (so the hand's end line is found)."""
+    assert step.hand_end is not None
+    at = _line_index(step.lines, "end")
+    players = [runner.player_at(w) for w in Wind]
+    return summarize_hand_end(step.hand_end, players, end_seq=None if at is None else first + at)
 
 
 def _bot_name(level: str, player: int) -> str:

@@ -14,6 +14,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -28,11 +29,16 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Account",
     "Base",
+    "HandDetail",
+    "HandFan",
+    "HandResultRow",
     "LeagueDecisionRow",
     "LeagueRow",
     "LedgerRow",
     "LedgerTxn",
+    "MatchResultRow",
     "ParlorTable",
+    "RatingRow",
     "SessionRow",
     "TableAudit",
     "TableLog",
@@ -226,3 +232,123 @@ class LeagueDecisionRow(Base):
     kind: Mapped[str] = mapped_column(String(32))
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class HandDetail(Base):
+    """一局 a finished hand as its page (and a replay) shows it: ``HandSummary.detail`` — the
+    seating, the names, the deltas by player and the whole outcome (fan breakdowns, payments)."""
+
+    __tablename__ = "hand_details"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class HandResultRow(Base):
+    """戰績 one player's part in one finished hand (``parlor.history.SeatHand``): the rows the
+    statistics sum, by user (``user_id``; a bot seat has ``bot_level`` instead)."""
+
+    __tablename__ = "hand_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"))
+    hand: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16))
+    family: Mapped[str] = mapped_column(String(32))
+    digest: Mapped[str] = mapped_column(String(128))
+    seat: Mapped[str] = mapped_column(String(1))
+    dealer: Mapped[bool] = mapped_column(Boolean)
+    won: Mapped[bool] = mapped_column(Boolean)
+    self_drawn: Mapped[bool] = mapped_column(Boolean)
+    fed_by: Mapped[int | None] = mapped_column(Integer)
+    dealt_in: Mapped[bool] = mapped_column(Boolean)
+    fed_to: Mapped[str] = mapped_column(String(8))
+    false_win: Mapped[bool] = mapped_column(Boolean)
+    drawn: Mapped[bool] = mapped_column(Boolean)
+    fan: Mapped[int | None] = mapped_column(Integer)
+    is_limit: Mapped[bool] = mapped_column(Boolean)
+    delta: Mapped[float] = mapped_column(Float)
+    liability_paid: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    __table_args__ = (
+        Index("uq_hand_results_seat", "table_id", "hand", "player", unique=True),
+        Index("ix_hand_results_user", "user_id", "id"),
+    )
+
+
+class HandFan(Base):
+    """番種 one pattern of one win (the fan-pattern counts are counts of these rows)."""
+
+    __tablename__ = "hand_fans"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"))
+    hand: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    digest: Mapped[str] = mapped_column(String(128))
+    fan_id: Mapped[str] = mapped_column(String(40))
+    count: Mapped[int] = mapped_column(Integer)
+    fan: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        Index("uq_hand_fans_win", "table_id", "hand", "player", "fan_id", unique=True),
+        Index("ix_hand_fans_user", "user_id", "fan_id"),
+    )
+
+
+class MatchResultRow(Base):
+    """一場 one player's result of a finished match: total, place, jade, and the rating before
+    and after it (online matches)."""
+
+    __tablename__ = "match_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"))
+    player: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    family: Mapped[str] = mapped_column(String(32))
+    digest: Mapped[str] = mapped_column(String(128))
+    length: Mapped[str] = mapped_column(String(16))
+    hands: Mapped[int] = mapped_column(Integer)
+    total: Mapped[float] = mapped_column(Float)
+    place: Mapped[int] = mapped_column(Integer)
+    jade: Mapped[int | None] = mapped_column(BigInteger)
+    mu_before: Mapped[float | None] = mapped_column(Float)
+    sigma_before: Mapped[float | None] = mapped_column(Float)
+    mu_after: Mapped[float | None] = mapped_column(Float)
+    sigma_after: Mapped[float | None] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    __table_args__ = (
+        Index("uq_match_results_seat", "table_id", "player", unique=True),
+        Index("ix_match_results_user", "user_id", "id"),
+        Index("ix_match_results_family_user", "family", "user_id"),
+    )
+
+
+class RatingRow(Base):
+    """等級分 a subject's rating (``user:12`` or ``bot:strong``) in one ruleset family."""
+
+    __tablename__ = "ratings"
+
+    subject: Mapped[str] = mapped_column(String(64), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    __table_args__ = (Index("ix_ratings_family_ordinal", "family", "ordinal"),)

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from hkmahjong.parlor.history import TableResults
 from hkmahjong.parlor.ports import (
     OPEN_STATUSES,
     LogConflictError,
@@ -22,6 +23,7 @@ from hkmahjong.parlor.ports import (
     TableRow,
 )
 from hkmahjong.server.store.db import Store
+from hkmahjong.server.store.history import keep_results
 from hkmahjong.server.store.models import ParlorTable, TableAudit, TableLog, TableSeat, User
 
 __all__ = ["SqlTableStore"]
@@ -138,7 +140,9 @@ class SqlTableStore:
                 )
             return [have.get(p, SeatRow(p)) for p in range(4)]
 
-    def _append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
+    def _append(
+        self, table_id: int, seq: int, lines: Sequence[str], results: TableResults | None
+    ) -> None:
         try:
             with self.store.session() as s:
                 status = s.scalar(select(ParlorTable.status).where(ParlorTable.id == table_id))
@@ -154,8 +158,15 @@ class SqlTableStore:
                     TableLog(table_id=table_id, seq=seq + i, line=line)
                     for i, line in enumerate(lines)
                 )
+                if results is not None:
+                    s.flush()
+                    keep_results(s, table_id, results)
         except IntegrityError as exc:
             raise LogConflictError(f"table {table_id}: log line {seq} already written") from exc
+
+    def _record(self, table_id: int, results: TableResults) -> None:
+        with self.store.session() as s:
+            keep_results(s, table_id, results, from_log=True)
 
     def _lines(self, table_id: int) -> list[str]:
         with self.store.session() as s:
@@ -222,12 +233,18 @@ class SqlTableStore:
         found: list[SeatRow] = await self._run(self._seats, table_id)
         return found
 
-    async def append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
-        """Commit log lines ``seq…`` in one transaction.
+    async def append(
+        self, table_id: int, seq: int, lines: Sequence[str], results: TableResults | None = None
+    ) -> None:
+        """Commit log lines ``seq…`` and the ``results`` they end in one transaction.
 
         :raises LogConflictError: when ``seq`` is not the next line number.
         """
-        await self._run(self._append, table_id, seq, list(lines))
+        await self._run(self._append, table_id, seq, list(lines), results)
+
+    async def record(self, table_id: int, results: TableResults) -> None:
+        """Keep the results of hands already in the log (those kept before are skipped)."""
+        await self._run(self._record, table_id, results)
 
     async def lines(self, table_id: int) -> list[str]:
         """The committed log."""
