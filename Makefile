@@ -6,12 +6,16 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run play test lint typecheck layers unit postgres browser bench clean
+.PHONY: run play test lint typecheck layers unit postgres browser bench rl-check clean
 
+# The rl extra (examples/train_sb3.py, tested in tests/env) needs torch: its CPU wheel 2.13.0 lies on
+# the development machines' disk and goes in first; left to resolve `torch` by itself, pip would
+# download a CUDA build of several GB.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test]'
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test,rl]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -42,6 +46,10 @@ unit: $(STAMP) postgres browser
 	$(BIN)/python -m pytest -n 2 src tests
 
 test: lint typecheck layers unit
+
+# The RL example's smoke test and SB3's env checker alone (also part of `make test`).
+rl-check: $(STAMP)
+	$(BIN)/python -m pytest -p no:warnings tests/env/test_train_sb3.py
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
