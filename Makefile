@@ -8,15 +8,22 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run play test lint typecheck layers unit postgres browser bench rl-check clean
 
-# The rl extra (examples/train_sb3.py, tested in tests/env) needs torch: its CPU wheel 2.13.0 lies on
-# the development machines' disk and goes in first; left to resolve `torch` by itself, pip would
-# download a CUDA build of several GB.
+RL_STAMP := $(VENV)/.installed-rl-stamp
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test]'
+	touch $(STAMP)
+
+# The rl extra (examples/train_sb3.py, tested in tests/env) needs torch: its CPU wheel 2.13.0 lies on
+# the development machines' disk and goes in first; left to resolve `torch` by itself, pip would
+# download a CUDA build of several GB. Only the test suite and rl-check install it: `make run` and
+# `make play` never need torch.
+$(RL_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test,rl]'
-	touch $(STAMP)
+	touch $(RL_STAMP)
 
 run: $(STAMP)
 	$(BIN)/hkmj serve
@@ -42,13 +49,13 @@ postgres:
 browser:
 	sh tools/install_browser.sh
 
-unit: $(STAMP) postgres browser
+unit: $(RL_STAMP) postgres browser
 	$(BIN)/python -m pytest -n 2 src tests
 
 test: lint typecheck layers unit
 
 # The RL example's smoke test and SB3's env checker alone (also part of `make test`).
-rl-check: $(STAMP)
+rl-check: $(RL_STAMP)
 	$(BIN)/python -m pytest -p no:warnings tests/env/test_train_sb3.py
 
 bench: $(STAMP)
