@@ -16,6 +16,7 @@ import json
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -319,6 +320,31 @@ def ex_hint() -> str:
     options = [advise(view, legal, RULES, action=a) for a in legal if a.kind is ActionKind.DISCARD]
     best = max((a for a in options if a.shanten == 0), key=lambda a: sum(w.left for w in a.waits))
     return _pretty(p.hint_msg(wire.advice_json(best)))
+
+
+def ex_watch_snapshot() -> str:
+    """A spectator's snapshot: ``you`` null, the engine's public view, no prompt."""
+    state = _PLAYED.turn_state
+    assert state is not None
+    table = replace(_table(you=None), watchers=3).to_json()
+    view = wire.public_view_json(state.public_view())
+    return _pretty(p.snapshot_msg(30, "q8Yc1rB0", table, view, None))
+
+
+def ex_watch_events() -> str:
+    """A deal and a draw as a spectator gets them (every tile of a concealed hand hidden)."""
+    lines = []
+    for v, kind in enumerate((EventKind.DEAL, EventKind.DRAW), start=31):
+        found = _PLAYED.events.get(kind)
+        assert found is not None
+        shown = found[0].public()
+        assert shown is not None
+        lines.append(_compact(p.event_msg(v, wire.event_json(shown))))
+    return "\n".join(lines)
+
+
+def ex_watchers() -> str:
+    return _compact(p.watchers_msg(45, 3))
 
 
 def ex_pong() -> str:

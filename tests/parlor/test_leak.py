@@ -29,6 +29,8 @@ from hkmahjong.parlor.table import Table, TableConfig
 from hkmahjong.rules import get_preset
 from hkmahjong.tiles import Tile, Wind
 
+_DEAL = HandState.__dict__["new"].__func__
+"""The engine's own deal (HandState.new), taken before any test stacks a wall."""
 RULES = get_preset("parlor")
 MATCH_SEED = seed_from_text("leak-test")
 
@@ -63,7 +65,7 @@ def _walls() -> Iterator[tuple[list[int], list[int]]]:
 
 
 async def _frames(wall: list[int], monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    original = HandState.new.__func__  # type: ignore[attr-defined]
+    original = _DEAL  # never a wall stacked by an earlier run: patches would chain
 
     def stacked(cls: type[HandState], ruleset: Any, **kw: Any) -> HandState:
         kw["wall"] = [Tile(t) for t in wall]
@@ -84,6 +86,8 @@ async def _frames(wall: list[int], monkeypatch: pytest.MonkeyPatch) -> list[str]
     ann = Client(table, 0)
     ann.connect()
     await settle(table, clock, 0.2)
+    assert table.runner is not None and table.runner._state is not None
+    assert table.runner._state.wall == wall, "the hand is not dealt from the stacked wall"
     for _ in range(400):
         if any('"t":"hand_end"' in f for f in ann.conn.frames):
             break

@@ -31,6 +31,7 @@ PAGES = [
     "/calculator",
     "/offline",
     "/table/abc",
+    "/replay/abc",
     "/leagues",
 ]
 
@@ -63,14 +64,15 @@ def test_the_checker_catches_a_mixed_page() -> None:
 
 
 def test_table_client_converts_every_payment_reason_to_simplified() -> None:
-    # The engine's payment reasons (PaymentLine.reason_zh) are 繁體; the table client shows them
-    # on 简体 pages through its T2S map, which must cover every character they can hold.
+    # The engine's payment reasons (PaymentLine.reason_zh) are 繁體; the board (board.js, shared by
+    # the table and the replays) shows them on 简体 pages through its T2S map, which must cover
+    # every character they can hold.
     root = Path(__file__).resolve().parents[2] / "src" / "hkmahjong"
     source = (root / "scoring" / "payment.py").read_text(encoding="utf-8")
-    js = (root / "server" / "web" / "static" / "js" / "table.js").read_text(encoding="utf-8")
+    js = (root / "server" / "web" / "static" / "js" / "board.js").read_text(encoding="utf-8")
     block = re.search(r"const T2S = \{(.*?)\};", js)
     assert block is not None
     mapped = dict(re.findall(r'(\S): "(\S)"', block.group(1)))
     for ch in sorted({c for c in source if "\u4e00" <= c <= "\u9fff"}):
         simplified = mapped.get(ch, ch)
-        assert not foreign_chars(simplified, "zh-Hans"), f"{ch} needs a T2S entry in table.js"
+        assert not foreign_chars(simplified, "zh-Hans"), f"{ch} needs a T2S entry in board.js"

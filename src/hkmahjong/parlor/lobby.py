@@ -20,6 +20,7 @@ from hkmahjong.engine.match import MatchLength
 from hkmahjong.errors import MahjongError
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopClock
+from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableStore
 from hkmahjong.parlor.seats import BOT_LEVELS
@@ -49,8 +50,10 @@ class Lobby:
         ledger: LedgerStore | None = None,
         clock: Clock | None = None,
         online_clocks: ClockSettings | None = None,
+        watch_limit: int = DEFAULT_LIMIT,
     ) -> None:
         self.store = store
+        self.watch_limit = watch_limit
         self.ledger = ledger
         self.clock = clock
         self.online_clocks = online_clocks or ClockSettings()
@@ -61,7 +64,12 @@ class Lobby:
         self._watch: asyncio.Task[None] | None = None
 
     def _kwargs(self) -> dict[str, Any]:
-        return {"clock": self.clock, "ledger": self.ledger, "on_change": self._changed}
+        return {
+            "clock": self.clock,
+            "ledger": self.ledger,
+            "on_change": self._changed,
+            "watch_limit": self.watch_limit,
+        }
 
     async def start(self, *, watch: bool = True) -> list[str]:
         """Rebuild and start every table that is not over; the public ids rebuilt. Then watch
@@ -140,8 +148,10 @@ class Lobby:
         *,
         length: str = "four-rounds",
         bots: Sequence[str] = ("normal", "normal", "normal"),
+        watch_delay_ms: int | None = None,
     ) -> Table:
-        """練習: you and three bots, untimed, hints on, no stake.
+        """練習: you and three bots, untimed, hints on, no stake (``watch_delay_ms``: how far
+        spectators are behind; None: one hand-turn).
 
         :raises TableError: for an unknown length or bot level.
         """
@@ -159,6 +169,7 @@ class Lobby:
             clocks=self.practice_clocks,
             hints=True,
             bots=(None, *levels),
+            watch_delay_ms=watch_delay_ms,
         )
         return await self.create(config, user)
 
@@ -171,8 +182,10 @@ class Lobby:
         length: str = MatchLength.ONLINE.value,
         private: bool = False,
         fee: int = 0,
+        watch_delay_ms: int | None = None,
     ) -> Table:
-        """A new online table with the creator seated (``fee``: the entry fee besides the stake).
+        """A new online table with the creator seated (``fee``: the entry fee besides the stake;
+        ``watch_delay_ms``: how far spectators are behind, None: one hand-turn).
 
         :raises TableError: when the creator cannot cover the buy-in (stake and fee).
         """
@@ -185,6 +198,7 @@ class Lobby:
             fee=fee,
             clocks=self.online_clocks,
             private=private,
+            watch_delay_ms=watch_delay_ms,
         )
         return await self.create(config, user)
 

@@ -309,6 +309,10 @@ class TableInfo:
     fee: int = 0
     """手續費 the entry fee each player pays besides the stake (kept when the match ends,
     refunded when it is cancelled or aborted)."""
+    watchers: int = 0
+    """旁觀 how many spectators are watching now."""
+    watch_delay_ms: int | None = None
+    """How far spectators are behind the table: None = one hand-turn, else milliseconds."""
     extra: JSON = field(default_factory=dict)
 
     def to_json(self) -> JSON:
@@ -330,6 +334,8 @@ class TableInfo:
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "prevailing": self.prevailing,
+            "watchers": self.watchers,
+            "watch_delay_ms": self.watch_delay_ms,
         }
         out.update(self.extra)
         return out
@@ -430,6 +436,11 @@ def match_end_msg(
 def seat_msg(v: int, player: int, status: str) -> JSON:
     """``seat``: a player's status changed (connected / away / sat_out / …)."""
     return {"t": "seat", "v": v, "player": player, "status": status}
+
+
+def watchers_msg(v: int, count: int) -> JSON:
+    """``watchers``: how many spectators watch the table now (to the players)."""
+    return {"t": "watchers", "v": v, "count": count}
 
 
 def table_msg(v: int, table: JSON) -> JSON:

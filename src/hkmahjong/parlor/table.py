@@ -33,6 +33,7 @@ from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor import stakes
 from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
+from hkmahjong.parlor.gallery import CLOSE_FULL, DEFAULT_LIMIT, MAX_DELAY_MS, Gallery, Point
 from hkmahjong.parlor.history import (
     HandSummary,
     MatchSummary,
@@ -94,6 +95,9 @@ class TableConfig:
     """The bot level seated at each player number, None for a person (or an empty seat)."""
     starting_balance: int = 0
     max_hands: int | None = None
+    watch_delay_ms: int | None = None
+    """旁觀 how far spectators are behind the table: None = one hand-turn (one discard behind),
+    else this many milliseconds (0–600000)."""
 
     def __post_init__(self) -> None:
         if self.kind not in ("practice", "online"):
@@ -105,6 +109,14 @@ class TableConfig:
             raise TableError("bad_config", f"a fee is 0 or more jade, not {self.fee!r}")
         if self.fee and self.kind != "online":
             raise TableError("bad_config", "only online tables have an entry fee")
+        delay = self.watch_delay_ms
+        if delay is not None and (
+            isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= MAX_DELAY_MS
+        ):
+            raise TableError(
+                "bad_config",
+                f"a spectators' delay is 0–{MAX_DELAY_MS} ms (or none: one turn), not {delay!r}",
+            )
 
     @property
     def buy_in(self) -> int:
@@ -135,6 +147,7 @@ class TableConfig:
             "bots": list(self.bots),
             "starting_balance": self.starting_balance,
             "max_hands": self.max_hands,
+            "watch_delay_ms": self.watch_delay_ms,
         }
 
     @classmethod
@@ -156,6 +169,7 @@ class TableConfig:
                 bots=tuple(obj.get("bots", (None,) * 4)),
                 starting_balance=int(obj.get("starting_balance", 0)),
                 max_hands=obj.get("max_hands"),
+                watch_delay_ms=obj.get("watch_delay_ms"),
             )
         except (KeyError, TypeError, ValueError, MahjongError) as exc:
             raise TableError("bad_config", f"bad table settings: {exc}") from None
@@ -221,6 +235,7 @@ class Table:
         ledger: LedgerStore | None = None,
         on_change: Callable[[Table], None] | None = None,
         epoch: str | None = None,
+        watch_limit: int = DEFAULT_LIMIT,
     ) -> None:
         self.row = row
         self.config = TableConfig.from_json(row.config)
@@ -244,6 +259,14 @@ class Table:
         self.seats = [_Seat(p) for p in range(4)]
         for s in seats:
             self._fill_seat(s)
+        self.gallery = Gallery(
+            epoch=self.epoch,
+            facts=self.info,
+            now=self.clock.now,
+            schedule=lambda seconds: self._later(seconds, "gallery"),
+            delay_ms=self.config.watch_delay_ms,
+            limit=watch_limit,
+        )
 
     # --- identity -------------------------------------------------------------------------------
     @property
@@ -344,6 +367,7 @@ class Table:
             ended: list[HandSummary] = []
 
             def collect(runner: MatchRunner, step: StepResult) -> None:
+                table._replayed(runner, step)
                 if step.hand_end is not None:
                     first = len(runner.lines) - len(step.lines)
                     ended.append(_hand_summary(runner, step, first))
@@ -475,6 +499,18 @@ class Table:
         """A client of ``player`` went away."""
         self.queue.put_nowait(("disconnect", player, conn))
 
+    def watch(self, conn: Connection) -> None:
+        """A spectator connected (it must send ``hello`` next); a full gallery closes it."""
+        self.queue.put_nowait(("watch", conn))
+
+    def watch_receive(self, conn: Connection, text: str | bytes) -> None:
+        """A frame from a spectator."""
+        self.queue.put_nowait(("watch_frame", conn, text))
+
+    def unwatch(self, conn: Connection) -> None:
+        """A spectator went away."""
+        self.queue.put_nowait(("unwatch", conn))
+
     def _later(self, seconds: float, *msg: Any) -> TimerHandle:
         return self.clock.call_later(seconds, lambda: self.queue.put_nowait(msg))
 
@@ -506,6 +542,18 @@ class Table:
             await self._on_grace(msg[1])
         elif kind == "next_hand":
             await self._start_hand_if_due()
+        elif kind == "watch":
+            if self.gallery.join(msg[1]):
+                self._watchers_changed()
+            else:
+                msg[1].close(CLOSE_FULL, "the gallery is full")
+        elif kind == "watch_frame":
+            self.gallery.receive(msg[1], msg[2])
+        elif kind == "unwatch":
+            if self.gallery.leave(msg[1]):
+                self._watchers_changed()
+        elif kind == "gallery":
+            self.gallery.release_due()
 
     # --- sending --------------------------------------------------------------------------------
     def _emit(self, seat: _Seat, build: Callable[[int], JSON]) -> None:
@@ -519,8 +567,39 @@ class Table:
             seat.conn.send(text)
 
     def _emit_all(self, build: Callable[[int], JSON]) -> None:
+        """A message to every seat, and to the spectators (held back by their delay)."""
         for seat in self.seats:
             self._emit(seat, build)
+        self.gallery.push(build)
+        runner = self.runner
+        if not self.open or runner is None or not runner.in_hand:
+            self.gallery.close(self._point(), final=True)
+
+    def _point(self) -> Point:
+        """Where the table is, as a spectator may see it."""
+        runner = self.runner
+        view = None
+        if runner is not None and runner.hand_number >= 0:
+            view = runner.public_view()
+        return Point(self.info(), view)
+
+    def _watchers_changed(self) -> None:
+        count = self.gallery.count
+        for seat in self.seats:
+            self._emit(seat, lambda v: proto.watchers_msg(v, count))
+        self._changed()
+
+    def _replayed(self, runner: MatchRunner, step: StepResult) -> None:
+        """Feed the gallery's segments while the log is replayed (nobody watches yet)."""
+        if any(e.kind is EventKind.DISCARD for e in step.events):
+            self.gallery.discarded()
+        if runner.hand_number < 0:
+            return
+        view = runner.public_view()
+        if not runner.in_hand:
+            self.gallery.close(Point(None, view), final=True)
+        elif view.settled:
+            self.gallery.close(Point(None, view))
 
     @staticmethod
     def _reply(conn: Connection, obj: JSON) -> None:
@@ -573,6 +652,8 @@ class Table:
             hand_number=max(0, runner.hand_number) if runner is not None else 0,
             dealer=match.dealer if match is not None else 0,
             prevailing=match.prevailing.letter if match is not None else "E",
+            watchers=self.gallery.count,
+            watch_delay_ms=self.config.watch_delay_ms,
         )
 
     def _totals(self) -> list[int | float]:
@@ -946,6 +1027,9 @@ class Table:
         if step.hand_end is not None:
             await self._hand_ended(step)
         else:
+            public = runner.public_view()
+            if public.settled:
+                self.gallery.close(Point(self.info(), public))
             self._update_prompts(waited=bool(cut))
 
     def _send_events(self, events: Sequence[Any]) -> None:
@@ -959,6 +1043,10 @@ class Table:
                 shown = ev.for_seat(wind)
                 if shown is not None:
                     self._emit(seat, _event_builder(event_json(shown)))
+        for ev in events:
+            public = ev.public()
+            if public is not None:
+                self.gallery.push_event(public)
 
     # --- hands and the match ---------------------------------------------------------------------
     async def _resume(self) -> None:

@@ -18,15 +18,16 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hkmahjong.engine.actions import Action, ActionKind
+from hkmahjong.tiles import Tile
 
 if TYPE_CHECKING:
     from hkmahjong.bots.advice import Advice
     from hkmahjong.engine.events import Event, FalseWinRecord, HandOutcome, WinRecord
-    from hkmahjong.engine.view import PlayerView
+    from hkmahjong.engine.view import PlayerView, PublicView
     from hkmahjong.hand.meld import Meld
     from hkmahjong.scoring.payment import PaymentLine
     from hkmahjong.scoring.result import ScoreResult
-    from hkmahjong.tiles import Tile, Wind
+    from hkmahjong.tiles import Wind
 
 __all__ = [
     "action_json",
@@ -37,6 +38,7 @@ __all__ = [
     "meld_json",
     "outcome_json",
     "payment_json",
+    "public_view_json",
     "score_json",
     "seat_or_none",
     "tiles_json",
@@ -52,9 +54,12 @@ def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+_MPSZ = tuple(Tile(i).mpsz for i in range(42))
+
+
 def tiles_json(tiles: Iterable[Tile]) -> list[str]:
     """Tiles as MPSZ strings, in the given order."""
-    return [t.mpsz for t in tiles]
+    return [_MPSZ[t] for t in tiles]
 
 
 def seat_or_none(seat: Wind | None) -> str | None:
@@ -63,7 +68,7 @@ def seat_or_none(seat: Wind | None) -> str | None:
 
 
 def _tile(tile: Tile | None) -> str | None:
-    return None if tile is None else tile.mpsz
+    return None if tile is None else _MPSZ[tile]
 
 
 def meld_json(meld: Meld) -> JSON:
@@ -187,6 +192,30 @@ def view_json(view: PlayerView) -> JSON:
         "current": view.current.letter,
         "concealed": tiles_json(view.concealed),
         "last_drawn": _tile(view.last_drawn),
+        "melds": [[meld_json(m) for m in seat] for seat in view.melds],
+        "bonus": [tiles_json(seat) for seat in view.bonus],
+        "discards": [tiles_json(seat) for seat in view.discards],
+        "claimed": [list(seat) for seat in view.claimed],
+        "concealed_counts": list(view.concealed_counts),
+        "tiles_left": view.tiles_left,
+        "pending_tile": _tile(view.pending_tile),
+        "pending_from": seat_or_none(view.pending_from),
+        "outcome": None if view.outcome is None else outcome_json(view.outcome),
+    }
+
+
+def public_view_json(view: PublicView) -> JSON:
+    """旁觀視角: a spectator's view in the shape of :func:`view_json` — ``seat`` null, no
+    concealed tile (``concealed`` empty, ``last_drawn`` null), everything public."""
+    return {
+        "seat": None,
+        "prevailing": view.prevailing_wind.letter,
+        "hand_number": view.hand_number,
+        "phase": view.phase.value,
+        "to_act": [s.letter for s in view.to_act],
+        "current": view.current.letter,
+        "concealed": [],
+        "last_drawn": None,
         "melds": [[meld_json(m) for m in seat] for seat in view.melds],
         "bonus": [tiles_json(seat) for seat in view.bonus],
         "discards": [tiles_json(seat) for seat in view.discards],

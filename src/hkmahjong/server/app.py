@@ -20,7 +20,7 @@ from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.server import api, auth, health, leagues, pages, tables, ws
+from hkmahjong.server import api, auth, health, leagues, pages, replays, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.limits import BodySizeLimit
@@ -103,7 +103,12 @@ def create_app(
         grace_ms=c.grace_ms,
         discard_delay_ms=c.discard_delay_ms,
     )
-    lobby = Lobby(SqlTableStore(store), ledger=app.state.auth.ledger, online_clocks=online)
+    lobby = Lobby(
+        SqlTableStore(store),
+        ledger=app.state.auth.ledger,
+        online_clocks=online,
+        watch_limit=settings.max_spectators,
+    )
     override = os.environ.get("HKMJ_TABLE_CLOCKS")
     if override:  # JSON of parlor ClockSettings fields, for every new table (tests, benchmarks)
         lobby.online_clocks = replace(online, **json.loads(override))
@@ -118,6 +123,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(api.router)
     app.include_router(tables.router)
+    app.include_router(replays.router)
     app.include_router(leagues.router)
     app.include_router(ws.router)
     app.include_router(pages.router)

@@ -60,6 +60,8 @@ class Settings:
     guests_per_window: int = 60
     guest_window_s: float = 600.0
     clocks: ClockSettings = field(default_factory=ClockSettings)
+    max_spectators: int = 50
+    """旁觀 spectators one table admits at most."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -74,6 +76,8 @@ class Settings:
             raise SettingsError("login_attempts and login_window_s must be positive")
         if self.guests_per_window < 1 or self.guest_window_s <= 0:
             raise SettingsError("guests_per_window and guest_window_s must be positive")
+        if not 0 <= self.max_spectators <= 10_000:
+            raise SettingsError(f"max_spectators = {self.max_spectators}: expected 0..10000")
         if self.db_url is not None and not self.db_url.startswith(("sqlite", "postgresql")):
             raise SettingsError(
                 f"db_url = {self.db_url!r}: expected sqlite:///FILE or postgresql://USER@HOST/DB"
@@ -116,8 +120,8 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
         """Settings from ``HKMJ_DB_URL``, ``HKMJ_HOST``, ``HKMJ_PORT``, ``HKMJ_SECRET``,
-        ``HKMJ_DATA_DIR``, ``HKMJ_STARTING_GRANT``, ``HKMJ_SECURE_COOKIES``; ``overrides`` that are
-        not None win.
+        ``HKMJ_DATA_DIR``, ``HKMJ_STARTING_GRANT``, ``HKMJ_SECURE_COOKIES``,
+        ``HKMJ_MAX_SPECTATORS``; ``overrides`` that are not None win.
 
         :raises SettingsError: when a variable does not parse.
         """
@@ -129,6 +133,7 @@ class Settings:
             ("port", "HKMJ_PORT", int),
             ("secret", "HKMJ_SECRET", str),
             ("starting_grant", "HKMJ_STARTING_GRANT", int),
+            ("max_spectators", "HKMJ_MAX_SPECTATORS", int),
         ):
             raw = env.get(name)
             if raw:

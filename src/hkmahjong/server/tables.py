@@ -1,13 +1,12 @@
-"""枱 REST routes for tables: lobby, create (practice / online), join, leave, bots, quick match,
-the table's facts and its game record (docs/protocol.md, *REST routes for tables*)."""
+"""枱 REST routes for tables: lobby, create (practice / online), join, leave, bots, quick match
+and the table's facts (docs/protocol.md, *REST routes for tables*); its game record and replays
+are :mod:`hkmahjong.server.replays`."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
 from hkmahjong.errors import MahjongError
@@ -82,6 +81,8 @@ class CreateTable(BaseModel):
     """手續費 the entry fee each seat pays besides the stake (online tables)."""
     bots: list[str] = Field(default_factory=lambda: ["normal", "normal", "normal"], max_length=3)
     private: bool = False
+    watch_delay_ms: int | None = Field(default=None, ge=0, le=600_000)
+    """旁觀 how many ms spectators are behind the table (none: one hand-turn)."""
 
 
 class Created(BaseModel):
@@ -124,7 +125,11 @@ async def create_table(
         ruleset = body.rules.resolve()
         if body.kind == "practice":
             table = await lobby.practice(
-                _who(user), ruleset, length=body.length or PRACTICE_LENGTHS[0], bots=body.bots
+                _who(user),
+                ruleset,
+                length=body.length or PRACTICE_LENGTHS[0],
+                bots=body.bots,
+                watch_delay_ms=body.watch_delay_ms,
             )
         else:
             if user.is_guest:
@@ -136,6 +141,7 @@ async def create_table(
                 fee=body.fee,
                 length=body.length or "online",
                 private=body.private,
+                watch_delay_ms=body.watch_delay_ms,
             )
     except TableError as exc:
         raise _fail(exc.code, exc.message) from None
@@ -215,18 +221,3 @@ async def quick_match(
     except TableError as exc:
         raise _fail(exc.code, exc.message) from None
     return Created(id=table.public_id, url=f"/table/{table.public_id}", invite=None)
-
-
-@router.get("/api/tables/{public_id}/record", response_class=PlainTextResponse)
-async def table_record(request: Request, public_id: str) -> PlainTextResponse:
-    """The game record (JSON Lines) up to the last hand that ended: the current hand's actions
-    and seed stay secret until it ends."""
-    table = _table(request, public_id)
-    lines = await table.store.lines(table.id)
-    keep = 0
-    for i, line in enumerate(lines):
-        if json.loads(line).get("t") in ("end", "match_end"):
-            keep = i + 1
-    if keep == 0:
-        raise _fail("no_record", "no hand has ended yet", 404)
-    return PlainTextResponse("\n".join(lines[:keep]) + "\n", media_type="application/x-ndjson")

@@ -3,7 +3,8 @@
 The socket adapts a :class:`~hkmahjong.parlor.ports.Connection` for the table actor: frames go
 out through a bounded queue (a client too slow to read is dropped), frames come in through the
 actor's queue after a per-connection rate limit. The cookie session says who is at the other
-end; the ``Origin`` header must be this server's own.
+end: a seated player, or else a spectator (旁觀; a private table's invite in ``?invite=``), fed
+by the table's gallery. The ``Origin`` header must be this server's own.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -18,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.lobby import Lobby
+from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.server.auth import current_user
 
@@ -127,26 +130,46 @@ def lobby_of(ws: WebSocket) -> Lobby:
 
 @router.websocket("/ws/table/{public_id}")
 async def table_socket(ws: WebSocket, public_id: str) -> None:
-    """One player's connection to a table (docs/protocol.md)."""
+    """One player's connection to a table, or a spectator's (docs/protocol.md)."""
     await ws.accept()
     if not _origin_ok(ws):
         await ws.close(4403, "bad origin")
         return
     user = current_user(ws)
-    if user is None:
-        await ws.close(4401, "log in or play as a guest first")
-        return
     table = lobby_of(ws).get(public_id)
     if table is None:
         await ws.close(4404, "no such table")
         return
-    player = table.player_of(user.id)
+    player = None if user is None else table.player_of(user.id)
     if player is None:
-        await ws.close(4403, "you are not seated at this table")
+        if table.row.private and ws.query_params.get("invite") != table.row.invite_token:
+            await ws.close(4403, "this table is private: its invite link is needed to watch")
+            return
+        await _watch(ws, table)
         return
     conn = WsConnection(ws)
-    bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
     table.connect(player, conn)
+    try:
+        await _pump(ws, conn, lambda data: table.receive(player, conn, data))
+    finally:
+        table.disconnect(player, conn)
+        await _drain(conn)
+
+
+async def _watch(ws: WebSocket, table: Table) -> None:
+    """旁觀: a spectator's connection (public information only, after the table's delay)."""
+    conn = WsConnection(ws)
+    table.watch(conn)
+    try:
+        await _pump(ws, conn, lambda data: table.watch_receive(conn, data))
+    finally:
+        table.unwatch(conn)
+        await _drain(conn)
+
+
+async def _pump(ws: WebSocket, conn: WsConnection, deliver: Callable[[str | bytes], None]) -> None:
+    """Read frames until the socket closes: ``hello`` within 10 s, then at the rate limit."""
+    bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
     first = True
     try:
         while True:
@@ -170,15 +193,12 @@ async def table_socket(ws: WebSocket, public_id: str) -> None:
                     break
                 conn.send(dumps(proto.error_msg(proto.ErrorCode.RATE_LIMITED, "too many messages")))
                 continue
-            table.receive(player, conn, data)
+            deliver(data)
     except WebSocketDisconnect:
         pass
     finally:
-        table.disconnect(player, conn)
-        if not conn.closed:
-            conn.closed = True
+        conn.closed = True
         await asyncio.sleep(0)
-        await _drain(conn)
 
 
 async def _drain(conn: WsConnection) -> None:

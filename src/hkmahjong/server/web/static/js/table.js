@@ -1,20 +1,15 @@
 // 牌檯 the table client: speaks docs/protocol.md (version 1) over /ws/table/{id}.
 // Every name and text from the server is set with textContent (never as HTML).
+// A visitor not seated at the table is a spectator (旁觀): public information only, behind the
+// table by its delay; the board (board.js) is drawn the same way for both.
 import { el, lang, t, tileImg, words } from "./app.js";
-
-const SEATS = "ESWN";
-const ORDER = "mpszfg";
-const tileKey = (c) => ORDER.indexOf(c[1]) * 10 + Number(c[0]);
-const sortTiles = (a) => [...a].sort((x, y) => tileKey(x) - tileKey(y));
-const removeOne = (arr, tile) => { const i = arr.indexOf(tile); if (i >= 0) arr.splice(i, 1); return i >= 0; };
-const REL_BOX = ["seat-me", "seat-right", "seat-across", "seat-left"];
-const REL_KEY = ["t_you", "t_right", "t_across", "t_left"];
-// 繁 → 简 for the few characters of the engine's payment reasons (their zh text is 繁體).
-const T2S = { 銃: "铳", 槓: "杠", 搶: "抢", 開: "开", 當: "当", 獨: "独", 數: "数", 詐: "诈", 賠: "赔", 結: "结", 賭: "赌", 為: "为", 餘: "余", 產: "产", 糊: "胡", 莊: "庄", 門: "门", 風: "风", 東: "东", 圈: "圈", 連: "连", 對: "对", 錯: "错", 種: "种", 後: "后", 將: "将", 邊: "边", 個: "个", 隻: "只", 額: "额", 費: "费", 際: "际", 應: "应", 價: "价", 筆: "笔", 雞: "鸡", 響: "响" };
-const toHans = (s) => s.replace(/[\u4e00-\u9fff]/g, (c) => T2S[c] ?? c);
+import {
+  SEATS, fanLabel, nameAt as boardName, removeOne, renderBoard, sortTiles, youOf,
+} from "./board.js";
 
 const root = document.getElementById("table-app");
 const tableId = root.dataset.tableId;
+const invite = new URLSearchParams(location.search).get("invite");
 const $ = (id) => document.getElementById(id);
 
 const S = {
@@ -26,7 +21,8 @@ const S = {
 // -- connection ------------------------------------------------------------------------------
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${encodeURIComponent(tableId)}`);
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${encodeURIComponent(tableId)}${query}`);
   S.ws = ws;
   ws.onopen = () => {
     S.retry = 0;
@@ -43,7 +39,7 @@ function connect() {
   ws.onclose = (e) => {
     if (S.ws !== ws) return;
     S.ws = null;
-    if ([4401, 4403, 4404, 4409].includes(e.code) || S.closed) {
+    if ([4401, 4403, 4404, 4409, 4429].includes(e.code) || S.closed) {
       S.closed = true;
       setStatus(t("t_closed", { why: e.reason || String(e.code) }), "error");
       render();
@@ -112,13 +108,14 @@ function onMessage(msg) {
     case "done": if (S.prompt && S.prompt.v === msg.prompt) { S.prompt = null; S.hint = null; renderHint(); } break;
     case "clock": S.clock = { seat: msg.seat, kind: msg.kind, ms: msg.ms, bank_ms: msg.bank_ms, at: performance.now() }; break;
     case "hand": startHand(msg); refreshBalance(); break;
-    case "hand_end": S.result = msg; updateStandings(msg.standings); S.prompt = null; break;
+    case "hand_end": S.result = { ...msg, replay: replayLink(msg.hand) }; updateStandings(msg.standings); S.prompt = null; break;
     case "match_end": S.matchEnd = msg; S.prompt = null; if (msg.settlement) refreshBalance(); break;
     case "seat":
       if (S.table) S.table.players[msg.player].status = msg.status;
       if (S.clock && S.table && msg.status === "sat_out" && S.table.players[msg.player].seat === S.clock.seat) S.clock = null;
       break;
     case "table": S.table = { ...msg.table, you: msg.table.you ?? S.table?.you }; break;
+    case "watchers": if (S.table) S.table.watchers = msg.count; break;
     default: break;
   }
   render();
@@ -152,14 +149,15 @@ function drawnTiles(view) {
   return n;
 }
 
-function mySeat() {
-  if (S.view) return S.view.seat;
-  const me = S.table && S.table.players[S.table.you];
-  return (me && me.seat) || "E";
+/** 重播 this hand on the replay page (the invite of a private table kept in the link). */
+function replayLink(hand) {
+  const q = new URLSearchParams({ hand: String(hand + 1) });
+  if (invite) q.set("invite", invite);
+  return `/replay/${encodeURIComponent(tableId)}?${q}`;
 }
 
 function startHand(msg) {
-  let seat = "E";
+  let seat = null; // a spectator holds no seat
   for (const [w, p] of Object.entries(msg.seats)) {
     if (p === S.table.you) seat = w;
     S.table.players[p].seat = w;
@@ -251,13 +249,7 @@ function updateStandings(standings) {
 }
 
 // -- helpers -------------------------------------------------------------------------------------
-function relOf(seat) { return (SEATS.indexOf(seat) - SEATS.indexOf(mySeat()) + 4) % 4; }
-function playerAt(seat) { return S.table ? S.table.players.find((p) => p.seat === seat) : null; }
-function nameAt(seat) {
-  const p = playerAt(seat);
-  if (!p) return t(`wind_${seat}`);
-  return p.player === S.table.you ? t("t_you") : (p.name || t("st_empty"));
-}
+const nameAt = (seat) => boardName(S, seat);
 function legal(kind) { const p = openPrompt(); return p ? p.legal.filter((x) => x.kind === kind) : []; }
 function discardable() { return new Set(legal("discard").map((x) => x.tile)); }
 function defaultSelection() {
@@ -266,13 +258,6 @@ function defaultSelection() {
   const drawn = S.view && S.view.last_drawn;
   return drawn && d.some((x) => x.tile === drawn) ? `d:${drawn}` : null;
 }
-function fanLabel(item) {
-  const l = lang();
-  return l === "en" ? item.en : l === "zh-Hans" ? (item.zh_hans || toHans(item.zh)) : item.zh;
-}
-function fanOther(item) { return lang() === "en" ? item.zh : item.en; }
-function reason(p) { const l = lang(); return l === "en" ? p.en : l === "zh-Hans" ? toHans(p.zh) : p.zh; }
-function signed(n) { return n > 0 ? `+${n}` : String(n); }
 function setStatus(text, cls = "") { const s = $("status"); s.textContent = text; s.className = `status ${cls}`; }
 
 // -- rendering -----------------------------------------------------------------------------------
@@ -288,85 +273,9 @@ function render() {
 }
 
 function renderNow() {
-  renderCenter();
-  for (let r = 0; r < 4; r++) renderSeat(r);
+  renderBoard(S);
   renderHand();
   renderControls();
-  renderResult();
-}
-
-function renderCenter() {
-  const c = $("center");
-  c.replaceChildren();
-  if (!S.table) { c.append(el("span", { class: "waiting", text: t("t_waiting") })); return; }
-  const tb = S.table;
-  const dealer = tb.players[tb.dealer];
-  c.append(
-    el("span", { "data-testid": "round", text: t("t_round", { w: t(`wind_${tb.prevailing}`) }) }),
-    el("span", { "data-testid": "hand-no", text: t("t_hand_no", { n: tb.hand_number + 1 }) }),
-    el("span", { text: `${t("t_dealer")}${t("colon")}${dealer && dealer.seat ? nameAt(dealer.seat) : "—"}` }),
-  );
-  if (S.view) c.append(el("span", { "data-testid": "wall", text: t("t_wall", { n: S.view.tiles_left }) }));
-  c.append(el("span", { class: "muted", text: t("t_rules_digest", { name: tb.rules.preset || tb.rules.name, digest: tb.rules.digest }) }));
-  if (tb.stake) c.append(el("span", { "data-testid": "stake", text: t("t_stake", { n: tb.stake }) }));
-  if (tb.fee) c.append(el("span", { "data-testid": "fee", text: t("t_fee", { n: tb.fee }) }));
-  if (tb.status === "paused") c.append(el("span", { class: "badge", text: t("t_paused") }));
-  if (tb.status === "waiting") c.append(el("span", { class: "waiting", text: t("t_waiting_players") }));
-}
-
-function renderSeat(rel) {
-  const box = $(REL_BOX[rel]);
-  box.replaceChildren();
-  if (!S.table) return;
-  const seat = SEATS[(SEATS.indexOf(mySeat()) + rel) % 4];
-  const i = SEATS.indexOf(seat);
-  const p = playerAt(seat);
-  const v = S.view;
-  box.dataset.seat = seat;
-  box.classList.toggle("to-act", !!v && v.phase !== "over" && v.current === seat);
-  const meta = el("div", { class: "meta" },
-    el("span", { class: "wind", text: t(`wind_${seat}`) }),
-    el("span", { class: "name", "data-testid": `name-${rel}`, text: p ? (p.name || t("st_empty")) : "—" }),
-    el("span", { class: "rel muted", text: t(REL_KEY[rel]) }),
-  );
-  if (p && S.table.dealer === p.player) meta.append(el("span", { class: "badge", text: t("t_dealer") }));
-  if (p) {
-    meta.append(el("span", { class: "jade", "data-testid": `jade-${rel}`, text: t("jade_n", { n: signed(p.jade) }) }));
-    if (p.status !== "connected") meta.append(el("span", { class: `badge ${p.status === "away" || p.status === "sat_out" ? "away" : ""}`, "data-testid": `status-${rel}`, text: t(`st_${p.status}`) }));
-  }
-  if (v) meta.append(el("span", { class: "muted", text: t("t_tiles", { n: v.concealed_counts[i] }) }));
-  if (S.clock && S.clock.seat === seat && v && v.phase !== "over") {
-    meta.append(el("span", { class: "clock", "data-clock": "seat", text: "" }));
-  }
-  box.append(meta);
-  if (!v) return;
-  const melds = el("div", { class: "melds", "data-testid": `melds-${rel}` });
-  for (const m of v.melds[i]) melds.append(meldEl(m));
-  if (v.bonus[i].length) {
-    const b = el("span", { class: "tiles bonusrow", "data-testid": `bonus-${rel}` });
-    for (const x of v.bonus[i]) b.append(tileImg(x, "tile-xs"));
-    melds.append(b);
-  }
-  box.append(melds);
-  const river = el("div", { class: "river", "data-testid": `river-${rel}` });
-  v.discards[i].forEach((x, k) => {
-    const img = tileImg(x);
-    if (v.claimed[i][k]) img.classList.add("claimed");
-    if (S.lastDiscard && S.lastDiscard.seat === i && S.lastDiscard.index === k && !v.claimed[i][k]) img.classList.add("last");
-    river.append(img);
-  });
-  box.append(river);
-}
-
-function meldEl(m) {
-  const box = el("span", { class: `meld${m.kind === "concealed_kong" ? " meld-concealed" : ""}`, "data-kind": m.kind });
-  m.tiles.forEach((x, k) => {
-    const hidden = m.kind === "concealed_kong" && (k === 0 || k === 3);
-    const img = tileImg(hidden ? "back" : x, "tile-xs");
-    if (hidden) img.alt = `${t("t_concealed_kong")} ${img.alt}`;
-    box.append(img);
-  });
-  return box;
 }
 
 function handTiles() {
@@ -426,6 +335,10 @@ function renderControls() {
     box.append(el("button", { type: "button", class: "button primary", "data-testid": "sit-back", onclick: () => send({ t: "sit_back" }) }, t("t_sit_back")));
   }
   if (S.closed) return;
+  if (S.table && youOf(S) === null) {
+    const behind = S.table.watch_delay_ms ? t("t_behind_s", { n: Math.round(S.table.watch_delay_ms / 1000) }) : t("t_behind_turn");
+    box.append(el("span", { class: "badge", "data-testid": "watching", text: t("t_watching") }), el("span", { class: "muted", text: behind }));
+  }
   const prompt = openPrompt();
   if (prompt) {
     const items = prompt.legal.filter((x) => x.kind !== "discard");
@@ -517,100 +430,6 @@ function hintWords(a) {
   return parts.join(t("semi")) + t("stop").trim();
 }
 
-function renderResult() {
-  const box = $("result");
-  box.replaceChildren();
-  const r = S.result;
-  const m = S.matchEnd;
-  box.hidden = !r && !m;
-  if (r) {
-    const res = r.result;
-    box.append(el("h2", { text: res.drawn ? t("t_drawn_hand") : t("t_hand_over") }));
-    for (const w of res.wins) {
-      const sec = el("section", { class: "win", "data-testid": "win" });
-      const robbed = w.score.items.some((x) => x.id === "ROBBING_KONG");
-      const how = w.self_drawn ? t("t_self_drawn") : t(robbed ? "t_robbing_of" : "t_on_discard_of", { who: nameAt(w.discarder) });
-      const winner = w.seat === mySeat() ? t("t_you_win") : t("t_wins", { who: nameAt(w.seat) });
-      sec.append(el("h3", { text: `${winner} · ${how}` }));
-      const row = el("div", { class: "handrow" });
-      const conc = [...w.concealed];
-      if (w.winning_tile) removeOne(conc, w.winning_tile);
-      const s1 = el("span", { class: "tiles" });
-      for (const x of sortTiles(conc)) s1.append(tileImg(x, "tile-sm"));
-      row.append(s1);
-      if (w.winning_tile) { const s2 = el("span", { class: "tiles winning" }); s2.append(tileImg(w.winning_tile, "tile-sm")); row.append(s2); }
-      for (const mm of w.melds) row.append(meldEl(mm));
-      if (w.bonus.length) { const b = el("span", { class: "tiles bonus" }); for (const x of w.bonus) b.append(tileImg(x, "tile-xs")); row.append(b); }
-      sec.append(row);
-      const ul = el("ul", { class: "breakdown", "data-testid": "breakdown" });
-      for (const item of w.score.items) {
-        const other = el("small", { class: "muted", lang: lang() === "en" ? "zh-Hant" : "en", text: ` ${fanOther(item)}` });
-        ul.append(el("li", {}, el("span", {}, `${fanLabel(item)}${item.count > 1 ? ` ×${item.count}` : ""}`, other), el("span", { text: t("fan_n", { n: item.fan }) })));
-      }
-      sec.append(ul);
-      sec.append(el("p", { class: "total", "data-testid": "total", text: w.score.is_limit ? t("example_limit", { n: w.score.total_fan }) : t("example_total", { n: w.score.total_fan }) }));
-      if (w.liable) sec.append(el("p", { class: "error", text: t("t_liable", { who: nameAt(w.liable) }) }));
-      box.append(sec);
-    }
-    const winners = new Set(res.wins.map((w) => w.seat));
-    const shown = r.hands ? SEATS.split("").filter((w) => !winners.has(w) && r.hands[w] && r.hands[w].length) : [];
-    if (shown.length) {
-      box.append(el("h3", { text: t("t_hands") }));
-      const list = el("div", { class: "hands", "data-testid": "hands" });
-      for (const w of shown) {
-        const row = el("div", { class: "handrow" }, el("span", { class: "who", text: `${t(`wind_${w}`)} ${nameAt(w)}` }));
-        const tiles = el("span", { class: "tiles" });
-        for (const x of sortTiles(r.hands[w])) tiles.append(tileImg(x, "tile-xs"));
-        row.append(tiles);
-        list.append(row);
-      }
-      box.append(list);
-    }
-    if (res.payments.length) {
-      box.append(el("h3", { text: t("t_payments") }));
-      const ul = el("ul", { "data-testid": "payments" });
-      for (const p of res.payments) ul.append(el("li", { text: `${nameAt(p.from)} → ${nameAt(p.to)}  ${t("jade_n", { n: p.amount })}${t("colon")}${reason(p)}` }));
-      box.append(ul);
-    }
-    if (r.standings) box.append(standingsTable(r.standings));
-    if (r.seed) box.append(el("p", { class: "muted seed" }, el("small", { text: `${t("t_seed")}${t("colon")}${r.seed}` })));
-    if (!m) box.append(el("p", { class: "waiting", text: t("t_next_hand") }));
-  }
-  if (m) {
-    box.append(el("h2", { "data-testid": "match-over", text: t("t_match_over") }));
-    box.append(matchTable(m));
-    const pays = m.settlement ? m.settlement.payments : [];
-    if (pays.length) {
-      box.append(el("h3", { text: t("t_settlement") }));
-      const ul = el("ul", { "data-testid": "settlement" });
-      for (const p of pays) ul.append(el("li", { text: `${nameAt(p.from)} → ${nameAt(p.to)}  ${t("jade_n", { n: p.amount })}${t("colon")}${reason(p)}` }));
-      box.append(ul);
-    }
-    if (m.record) box.append(el("p", {}, el("a", { href: m.record, "data-testid": "record-link", text: t("t_record") })));
-  }
-}
-
-/** 全場完: each player's final total and, at a staked table, the jade the match moved. */
-function matchTable(m) {
-  const table = el("table", { class: "grid", "data-testid": "match-standings" });
-  table.append(el("caption", { text: t("t_standings") }));
-  const deltas = m.settlement ? m.settlement.deltas : null;
-  const head = el("tr", {}, el("th", { text: t("t_player") }), el("th", { text: t("t_total") }));
-  if (deltas) head.append(el("th", { text: t("t_jade_moved") }));
-  table.append(head);
-  const rows = S.table ? S.table.players.map((p) => ({ player: p.player, name: p.name })) : [];
-  rows.sort((a, b) => m.totals[b.player] - m.totals[a.player]);
-  for (const r of rows) {
-    const you = S.table && r.player === S.table.you;
-    const tr = el("tr", { "data-player": String(r.player), class: you ? "you" : null },
-      el("td", { text: you ? `${r.name} (${t("t_you")})` : r.name }),
-      el("td", { text: signed(m.totals[r.player]) }));
-    if (deltas) tr.append(el("td", { "data-testid": `jade-moved-${r.player}`, text: t("jade_n", { n: signed(deltas[r.player]) }) }));
-    table.append(tr);
-  }
-  return table;
-}
-
 /** The header's jade (玉) balance, read again when a hand starts (the buy-in went into escrow)
  * and when the match ends (the escrow was released). */
 async function refreshBalance() {
@@ -621,18 +440,6 @@ async function refreshBalance() {
     const me = r.ok ? await r.json() : null;
     if (me && typeof me.jade === "number") node.textContent = t("jade_n", { n: me.jade });
   } catch { /* the header keeps the last balance it showed */ }
-}
-
-function standingsTable(rows) {
-  const table = el("table", { class: "grid", "data-testid": "standings" });
-  table.append(el("caption", { text: t("t_standings") }));
-  table.append(el("tr", {}, el("th", { text: t("t_player") }), el("th", { text: t("t_this_hand") }), el("th", { text: t("t_total") })));
-  const sorted = [...rows].sort((a, b) => b.total - a.total);
-  for (const s of sorted) {
-    const you = S.table && s.player === S.table.you;
-    table.append(el("tr", {}, el("td", { text: you ? `${s.name} (${t("t_you")})` : s.name }), el("td", { text: s.delta === null ? "" : signed(s.delta) }), el("td", { text: signed(s.total) })));
-  }
-  return table;
 }
 
 // -- clocks ------------------------------------------------------------------------------------

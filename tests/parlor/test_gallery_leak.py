@@ -1,0 +1,232 @@
+"""A spectator is given public information only, checked on its raw frames (issue 18, *Spectating*:
+"no concealed tile ever reaches a spectator, checked on raw frames as for players").
+
+A hand with claims and a kong is played at a table by four scripted players, once on its own
+wall and again on walls where every tile nobody ever shows is shuffled: each seat's concealed
+tiles that stay concealed to the end and the part of the wall nobody draws. The players make the
+same public moves on every wall (a claim window that opens only on one wall is passed). Every
+frame a spectator receives up to the hand's end — and the snapshot of one who comes in the middle
+of the hand — must be byte for byte the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from tests.parlor.tablekit import FAST, Client, settle
+
+from hkmahjong.engine import runner as runner_module
+from hkmahjong.engine.actions import Action, ActionKind
+from hkmahjong.engine.events import Event, EventKind
+from hkmahjong.engine.players import RandomPlayer
+from hkmahjong.engine.record import hand_seed, seed_from_text
+from hkmahjong.engine.state import HandState
+from hkmahjong.engine.wall import DEAL_POSITIONS, DEAL_SIZE
+from hkmahjong.parlor.clocks import FakeClock
+from hkmahjong.parlor.ports import MemoryConnection, MemoryTableStore, SeatRow, TableRow
+from hkmahjong.parlor.table import Table, TableConfig
+from hkmahjong.rules import get_preset
+from hkmahjong.tiles import Tile, Wind
+
+_DEAL = HandState.__dict__["new"].__func__
+"""The engine's own deal (HandState.new), taken before any test stacks a wall."""
+RULES = get_preset("parlor")
+MATCH_SEED = seed_from_text("gallery-leak")
+Script = list[tuple[Wind, Action]]
+
+
+def _wall() -> list[int]:
+    return list(HandState.new(RULES, seed=hand_seed(MATCH_SEED, 0)).wall)
+
+
+def _find_script() -> Script:
+    """Random players on the hand's own wall until a hand has two claims and a kong."""
+    for n in range(300):
+        state = HandState.new(RULES, seed=hand_seed(MATCH_SEED, 0))
+        players = [RandomPlayer(f"g{n}/{s}", win_bias=0.3) for s in range(4)]
+        script: Script = []
+        kinds: list[EventKind] = []
+        while not state.is_over:
+            seat = state.to_act[0]
+            action = players[seat].choose(state.view(seat), state.legal_actions(seat))
+            kinds += [e.kind for e in state.apply(seat, action)]
+            script.append((seat, action))
+        kongs = sum(k in (EventKind.CONCEALED_KONG, EventKind.KONG_DONE) for k in kinds)
+        if kinds.count(EventKind.CLAIM) >= 2 and kongs >= 1 and len(script) > 60:
+            return [(s, a) for s, a in script if a.kind is not ActionKind.PASS]
+    raise AssertionError("no hand with claims and a kong in 300 tries")
+
+
+def _play(
+    wall: list[int], script: Script, follow: Callable[[list[Event]], None] = lambda e: None
+) -> tuple[list[str], HandState]:
+    """Play the script's public moves on ``wall`` (passing every other window); the public events.
+
+    ``follow`` sees every event as it happens."""
+    state = HandState.new(RULES, seed=hand_seed(MATCH_SEED, 0), wall=[Tile(t) for t in wall])
+    follow(list(state.initial_events))
+    seen = [str(e.public()) for e in state.initial_events if e.public() is not None]
+    i = 0
+    while not state.is_over:
+        want = script[i] if i < len(script) else None
+        if want is not None and want[0] in state.to_act and want[1] in state.legal_actions(want[0]):
+            seat, action = want
+            i += 1
+        else:
+            seat = state.to_act[0]
+            assert any(a.kind is ActionKind.PASS for a in state.legal_actions(seat)), "astray"
+            action = Action.from_text("pass")
+        events = state.apply(seat, action)
+        follow(events)
+        seen += [str(e.public()) for e in events if e.public() is not None]
+    assert i == len(script)
+    return seen, state
+
+
+def _hidden(wall: list[int], script: Script) -> list[int]:
+    """Wall positions whose tile nobody ever shows: concealed to the end (not the winner's) and
+    never drawn."""
+    held: list[list[int]] = [list(DEAL_POSITIONS[s]) for s in range(4)]
+    head, tail = DEAL_SIZE, len(wall)
+    shown: set[int] = set()
+
+    def show(seat: int, tile: Tile | None) -> None:
+        pos = next(p for p in held[seat] if wall[p] == tile)
+        held[seat].remove(pos)
+        shown.add(pos)
+
+    def follow(events: list[Event]) -> None:
+        nonlocal head, tail
+        for e in events:
+            if e.seat is None:
+                continue
+            s = int(e.seat)
+            if e.kind is EventKind.DRAW:
+                if e.detail == "head":
+                    held[s].append(head)
+                    head += 1
+                else:
+                    tail -= 1
+                    held[s].append(tail)
+            elif e.kind in (EventKind.BONUS, EventKind.DISCARD, EventKind.ADDED_KONG):
+                show(s, e.tile)
+            elif e.kind is EventKind.CONCEALED_KONG:
+                for _ in range(4):
+                    show(s, e.tile)
+            elif e.kind is EventKind.CLAIM and e.meld is not None:
+                rest = list(e.meld.tiles)
+                rest.remove(e.tile)
+                for t in rest:
+                    show(s, t)
+
+    _, end = _play(wall, script, follow)
+    assert (head, tail) == (end.head, end.tail)
+    winners = {int(w) for w in end.outcome.winners} if end.outcome else set()
+    kept = [p for s in range(4) if s not in winners for p in held[s]]
+    return [p for p in kept + list(range(head, tail)) if wall[p] < 34 and p not in shown]
+
+
+def _walls(script: Script) -> Iterator[list[int]]:
+    wall = _wall()
+    seen, _ = _play(wall, script)
+    hidden = _hidden(wall, script)
+    assert len(hidden) > 15
+    for n in range(2):
+        other = list(wall)
+        values = [wall[p] for p in hidden]
+        random.Random(n).shuffle(values)
+        for p, t in zip(hidden, values, strict=True):
+            other[p] = t
+        assert other != wall
+        assert _play(other, script)[0] == seen, "the shuffle changed a public event: bad setup"
+        yield other
+
+
+async def _spectator_frames(
+    wall: list[int], script: Script, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], list[str]]:
+    original = _DEAL  # never a wall stacked by an earlier run: patches would chain
+
+    def stacked(cls: type[HandState], ruleset: Any, **kw: Any) -> HandState:
+        kw["wall"] = [Tile(t) for t in wall]
+        return original(cls, ruleset, **kw)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(runner_module.HandState, "new", classmethod(stacked))
+    store = MemoryTableStore()
+    config = TableConfig.of("online", RULES, length="one-hand", clocks=FAST)
+    seats = [SeatRow(p, p + 1, f"p{p}", None, "away") for p in range(4)]
+    row = TableRow(1, "gallery", "online", "waiting", config.to_json(),
+                   str(config.rules["digest"]), MATCH_SEED.hex())  # fmt: skip
+    await store.create(row, seats)
+    clock = FakeClock()
+    table = Table(row, seats, store, clock=clock, epoch="fixed")
+    early, late = MemoryConnection(), MemoryConnection()
+    table.watch(early)
+    table.watch_receive(early, '{"t":"hello","proto":1}')
+    await table.start()
+    clients = [Client(table, p) for p in range(4)]
+    for c in clients:
+        c.connect()
+    await settle(table, clock, 0.2)
+    assert table.runner is not None and table.runner._state is not None
+    assert table.runner._state.wall == wall, "the hand is not dealt from the stacked wall"
+    effective = list(script)
+    for rounds in range(2000):
+        if any('"t":"hand_end"' in f for f in clients[0].conn.frames):
+            break
+        if rounds == 30:
+            table.watch(late)
+            table.watch_receive(late, '{"t":"hello","proto":1}')
+            table.watch_receive(late, '{"t":"act","action":"pass","v":1,"id":"nope"}')
+        for c in clients:
+            prompt = c.open_prompt()
+            if prompt is None or prompt["v"] == getattr(c, "answered", None):
+                continue
+            assert table.runner is not None
+            seat = table.runner.seat_of(c.player)
+            legal = [item["action"] for item in prompt["legal"]]
+            if effective and effective[0][0] == seat and effective[0][1].text in legal:
+                action = effective.pop(0)[1].text
+            else:
+                assert "pass" in legal, (seat, legal, effective[:1])
+                action = "pass"
+            c.answered = prompt["v"]  # type: ignore[attr-defined]
+            c.send({"t": "act", "action": action, "v": prompt["v"], "id": "s"})
+        await settle(table, clock, 0.1)
+    assert not effective
+    await settle(table, clock, 0.5)
+    await table.stop()
+
+    def cut(frames: list[str]) -> list[str]:
+        end = next(i for i, f in enumerate(frames) if '"t":"hand_end"' in f)
+        return frames[:end]
+
+    return cut(early.frames), cut(late.frames)
+
+
+def test_shuffling_what_nobody_shows_changes_no_byte_a_spectator_receives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    script = _find_script()
+    first = asyncio.run(_spectator_frames(_wall(), script, monkeypatch))
+    early, late = first
+    kinds = [json.loads(f)["t"] for f in early]
+    assert kinds[0] == "snapshot" and "hand" in kinds and kinds.count("event") > 60
+    events = [json.loads(f)["event"] for f in early if '"t":"event"' in f]
+    assert {"claim", "discard", "deal", "draw"} <= {e["kind"] for e in events}
+    for e in events:
+        if e["kind"] in ("deal", "draw"):
+            assert e["tiles"] == [] and e["tile"] is None
+    snap = json.loads(late[0])
+    assert snap["t"] == "snapshot" and snap["view"]["concealed"] == []
+    assert snap["view"]["seat"] is None and snap["table"]["you"] is None
+    assert any('"code":"not_seated"' in f for f in late)
+    for other in _walls(script):
+        again = asyncio.run(_spectator_frames(other, script, monkeypatch))
+        assert again[0] == early
+        assert again[1] == late
