@@ -104,6 +104,9 @@ def test_replay_api_and_record_by_who_looks(app_client: TestClient, tmp_path: Pa
     mine = app_client.get(f"/api/replay/{public}/1").json()
     dealer = record.hands[1].dealer
     assert mine["you"] == 2 and mine["seat"] == "ESWN"[(2 - dealer) % 4]
+    assert app_client.get(f"/api/replay/{public}/1?seat=open").json()["you"] == 2
+    app_client.cookies.clear()  # the cache keeps each viewer's own answer
+    assert app_client.get(f"/api/replay/{public}/1?seat=open").json()["you"] is None
 
 
 def test_a_private_table_needs_its_invite(app_client: TestClient) -> None:

@@ -35,9 +35,9 @@ __all__ = ["CACHE_SIZE", "router"]
 router = APIRouter()
 
 CACHE_SIZE = 64
-"""Finished hands' frames kept (per table, hand and eye): they never change."""
+"""Finished hands' frames kept (per table, hand, eye and viewer): they never change."""
 _STATUS = {"not_found": 404, "forbidden": 403, "not_over": 409, "bad_request": 422}
-_cache: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
+_cache: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
 
 
 def _fail(code: str, message: str) -> HTTPException:
@@ -89,7 +89,7 @@ async def replay_hand_frames(
     table = await _table(request, public_id)
     viewer = _viewer(table, user, invite)
     eye = seat.upper() if seat and seat != "open" else (seat or None)
-    key = (table.row.id, hand, eye if eye is not None else f"default:{viewer}")
+    key = (table.row.id, hand, eye or "", viewer)
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)

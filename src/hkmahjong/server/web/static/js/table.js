@@ -335,7 +335,10 @@ function renderControls() {
     box.append(el("button", { type: "button", class: "button primary", "data-testid": "sit-back", onclick: () => send({ t: "sit_back" }) }, t("t_sit_back")));
   }
   if (S.closed) return;
-  if (S.table && youOf(S) === null) {
+  const watching = !!S.table && youOf(S) === null;
+  const keys = document.querySelector("#table-app .keys");
+  if (keys) keys.hidden = watching;
+  if (watching) {
     const behind = S.table.watch_delay_ms ? t("t_behind_s", { n: Math.round(S.table.watch_delay_ms / 1000) }) : t("t_behind_turn");
     box.append(el("span", { class: "badge", "data-testid": "watching", text: t("t_watching") }), el("span", { class: "muted", text: behind }));
   }
