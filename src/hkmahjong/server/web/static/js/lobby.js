@@ -34,7 +34,7 @@ function show(tables) {
       el("td", { text: `${tb.rules.preset || tb.rules.name} (${tb.rules.digest})` }),
       el("td", { "data-testid": "stake", text: price(tb) }),
       el("td", { text: LENGTH_KEY[tb.length] ? t(LENGTH_KEY[tb.length]) : tb.length }),
-      el("td", { title: names, text: `${seated}/4` }),
+      el("td", { title: names, text: tb.watchers ? `${seated}/4 · ${t("t_watchers", { n: tb.watchers })}` : `${seated}/4` }),
       el("td", {}, tb.status === "waiting" && seated < 4 ? join : link),
     ));
   }
