@@ -8,6 +8,7 @@ the wall was fixed before play. The format is documented in ``docs/records.md``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
@@ -486,7 +487,10 @@ def rules_from_spec(spec: Mapping[str, Any], *, line: int = 1, source: str = "re
 _RULES_KEYS = frozenset({"preset", "toml", "digest"})
 
 
+@functools.lru_cache(maxsize=64)
 def _rules_digest(ruleset: Ruleset) -> str:
+    # A ruleset is a frozen value: its digest is computed once (writing the full TOML takes
+    # milliseconds, and a parlor table asks for it each time one is created or rebuilt).
     return hashlib.sha256(ruleset_to_toml(ruleset).encode()).hexdigest()[:DIGEST_CHARS]
 
 

@@ -49,9 +49,15 @@ __all__ = [
 JSON = dict[str, Any]
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def dumps(obj: object) -> str:
-    """The frame text of ``obj``: compact JSON, UTF-8 characters kept (``"碰"``, not ``\\u78b0``)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """The frame text of ``obj``: compact JSON, UTF-8 characters kept (``"碰"``, not ``\\u78b0``).
+
+    One encoder for every frame (``json.dumps`` with options builds a new one per call).
+    """
+    return _ENCODER.encode(obj)
 
 
 _MPSZ = tuple(Tile(i).mpsz for i in range(42))
@@ -81,8 +87,24 @@ def meld_json(meld: Meld) -> JSON:
     }
 
 
+_ACTIONS: dict[Action, JSON] = {}
+
+
 def action_json(action: Action) -> JSON:
-    """動作: the text to send back, its kind, Chinese label, tile (and a chow's three tiles)."""
+    """動作: the text to send back, its kind, Chinese label, tile (and a chow's three tiles).
+
+    Actions are interned values, so each one's JSON is built once and copied after.
+    """
+    known = _ACTIONS.get(action)
+    if known is None:
+        known = _ACTIONS[action] = _action_json(action)
+    out = dict(known)
+    if "tiles" in out:
+        out["tiles"] = list(out["tiles"])
+    return out
+
+
+def _action_json(action: Action) -> JSON:
     out: JSON = {
         "action": action.text,
         "kind": action.kind.word,

@@ -74,15 +74,22 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env(
         data_dir=args.data_dir, db_url=args.db, host=args.host, port=args.port
     )
-    app = create_app(settings)
+    app = create_app(settings, settle_heap=True)
     sock = _bind(settings.host, settings.port)
     port = sock.getsockname()[1]
     shown = Settings(data_dir=settings.data_dir, host=settings.host, port=port)
     database = make_url(settings.database_url).render_as_string(hide_password=True)
     print(f"麻雀館 hkmj parlor: open {shown.url}", flush=True)
     print(f"database: {database}  (Ctrl-C stops)", flush=True)
+    # No permessage-deflate: the table's frames are small JSON, and each compressed connection
+    # would hold ~40 KiB of zlib state and spend CPU on every frame (docs/server.md, Capacity).
     config = uvicorn.Config(
-        app, log_level=args.log_level, ws_max_size=64 * 1024, lifespan="on", access_log=False
+        app,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        lifespan="on",
+        access_log=False,
     )
     uvicorn.Server(config).run(sockets=[sock])
     return 0

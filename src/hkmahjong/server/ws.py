@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -68,32 +69,50 @@ class TokenBucket:
 
 
 class WsConnection:
-    """The table's view of one websocket: ``send`` queues, a writer task drains the queue."""
+    """The table's view of one websocket: ``send`` queues, a writer task drains the queue.
+
+    The queue is a plain deque and one waiting future (an ``asyncio.Queue`` holds three deques,
+    and there are four connections per table).
+    """
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
-        self.queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.outbox: deque[tuple[str, Any]] = deque()
         self.closed = False
+        self._wake: asyncio.Future[None] | None = None
         self.writer = asyncio.create_task(self._write())
+
+    def _put(self, item: tuple[str, Any]) -> None:
+        self.outbox.append(item)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     def send(self, text: str) -> None:
         """Queue a frame (a client that lets too many pile up is disconnected)."""
         if self.closed:
             return
-        if self.queue.qsize() >= OUTBOX_LIMIT:
+        if len(self.outbox) >= OUTBOX_LIMIT:
             self.close(1008, "too slow: too many unread messages")
             return
-        self.queue.put_nowait(("text", text))
+        self._put(("text", text))
 
     def close(self, code: int, reason: str) -> None:
         """Close after the frames already queued."""
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait(("close", (code, reason)))
+            self._put(("close", (code, reason)))
 
     async def _write(self) -> None:
+        outbox = self.outbox
         while True:
-            kind, value = await self.queue.get()
+            if not outbox:
+                self._wake = asyncio.get_running_loop().create_future()
+                await self._wake
+                continue
+            # Every frame queued so far, without sleeping in between (a table's step queues
+            # several frames for a seat at once: done, event, prompt).
+            kind, value = outbox.popleft()
             try:
                 if kind == "text":
                     await self.ws.send_text(value)
