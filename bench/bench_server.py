@@ -85,6 +85,8 @@ SECRET = "bench-secret-" + "s" * 24
 PASSWORD = "bench password"
 FLAT_CLOCKS = {"discard_delay_ms": 0, "bot_ms": 0, "next_hand_ms": 0}
 TICK = os.sysconf("SC_CLK_TCK")
+MIN_GAP_S = 1 / 8
+"""A client's least time between two answers (the server allows 10 messages a second)."""
 
 
 # --- conditions and /proc ---------------------------------------------------------------------------
@@ -431,6 +433,7 @@ class Client:
         self.seat: str | None = None
         self.prompt: dict[str, Any] | None = None
         self.finished = False
+        self.last_send = -1.0
         self.down = False
         self.error: str | None = None
         self.task: asyncio.Task[None] | None = None
@@ -501,7 +504,11 @@ class Client:
         self.prompt = prompt
         claim = prompt["clock"]["kind"] == "claim"
         delay = self.think * self.rng.uniform(0.5, 1.5) * (0.6 if claim else 1.0)
-        asyncio.get_running_loop().call_later(delay, self._answer, prompt)
+        # Never faster than the server's per-connection message rate (10/s): a flat-out client
+        # would be refused (rate_limited) and its table would wait for the turn clock.
+        loop = asyncio.get_running_loop()
+        delay = max(delay, self.last_send + MIN_GAP_S - loop.time())
+        loop.call_later(delay, self._answer, prompt)
 
     def _choose(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
         by_kind: dict[str, dict[str, Any]] = {}
@@ -536,6 +543,7 @@ class Client:
                 item.get("tile") if kind == "discard" else None,
             )  # fmt: skip
         self.prompt = None
+        self.last_send = asyncio.get_running_loop().time()
         if table.meter.recording:
             table.meter.acts += 1
         self.ws.send(
@@ -762,7 +770,7 @@ def _header() -> str:
         f"{'tables':>6} {'p50ms':>6} {'p95ms':>6} {'p99ms':>6} {'maxms':>6} {'act/s':>7} "
         f"{'/table':>6} {'srvCPU%':>7} {'ms/act':>6} {'cliCPU%':>7} {'ms/act':>6} "
         f"{'cliLag99':>8} {'RSS MiB':>7} "
-        f"{'KiB/tbl':>7} {'t/o':>4} {'down':>4} {'load1':>5}"
+        f"{'KiB/tbl':>7} {'t/o':>4} {'err':>4} {'down':>4} {'load1':>5}"
     )
 
 
@@ -773,7 +781,7 @@ def _line(r: dict[str, Any]) -> str:
         f"{r['server_cpu_pct']:>7.0f} {r['server_cpu_ms_per_action']:>6.2f} "
         f"{r['client_cpu_pct']:>7.0f} {r['client_cpu_ms_per_action']:>6.2f} "
         f"{r['client_lag_p99_ms']:>8.1f} "
-        f"{r['rss_mib']:>7.1f} {r['kib_per_table']:>7.1f} {r['timeouts']:>4} "
+        f"{r['rss_mib']:>7.1f} {r['kib_per_table']:>7.1f} {r['timeouts']:>4} {r['errors']:>4} "
         f"{r['clients_down']:>4} {r['load_avg']:>5.2f}"
     )
 

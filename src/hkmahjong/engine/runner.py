@@ -31,7 +31,7 @@ from hkmahjong.engine.record import (
     rules_spec,
 )
 from hkmahjong.engine.state import HandState
-from hkmahjong.engine.view import PlayerView, PublicView
+from hkmahjong.engine.view import Phase, PlayerView, PublicView
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Tile, Wind
@@ -165,6 +165,12 @@ class MatchRunner:
     def outcome(self) -> HandOutcome | None:
         """The current hand's outcome once it is over (None while it is played)."""
         return None if self._state is None else self._state.outcome
+
+    @property
+    def phase(self) -> Phase | None:
+        """The current (or last) hand's phase, as every view shows it (None before any hand):
+        the cheap way to ask what ``view(seat).phase`` says."""
+        return None if self._state is None else self._state.phase
 
     @property
     def to_act(self) -> tuple[Wind, ...]:

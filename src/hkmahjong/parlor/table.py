@@ -847,7 +847,7 @@ class Table:
                 self._open_prompt(seat)
             else:
                 seat.auto_token += 1
-                if waited and runner.view(seat.player).phase is not Phase.TURN:
+                if waited and runner.phase is not Phase.TURN:
                     self.queue.put_nowait(("auto", seat.player, seat.auto_token))
                     seat.auto = _Queued()  # a stale one is dropped by its token
                 else:
@@ -858,7 +858,7 @@ class Table:
         runner = self.runner
         assert runner is not None and seat.clock is not None
         legal = runner.legal(seat.player)
-        kind = "turn" if runner.view(seat.player).phase is Phase.TURN else "claim"
+        kind = "turn" if runner.phase is Phase.TURN else "claim"
         now = self.clock.now()
         total_ms = seat.clock.start(kind, now)
         prompt = _Prompt(seat.v + 1, legal, kind)
