@@ -33,6 +33,7 @@ PAGES = [
     "/table/abc",
     "/replay/abc",
     "/leagues",
+    "/leaderboard",
 ]
 
 

@@ -22,7 +22,7 @@ from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.server import api, auth, health, leagues, pages, replays, tables, ws
+from hkmahjong.server import api, auth, health, leagues, pages, players, replays, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.limits import BodySizeLimit
@@ -148,6 +148,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(replays.router)
     app.include_router(leagues.router)
+    app.include_router(players.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     return app

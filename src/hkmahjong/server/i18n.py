@@ -17,6 +17,7 @@ __all__ = [
     "WORDS",
     "catalogue",
     "negotiate",
+    "reason",
     "switch_doc",
     "tr",
 ]
@@ -862,6 +863,164 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "已退出，手续费和赌注已退还。",
         "You withdrew; your fee and stake were refunded.",
     ),
+    # -- history, statistics, ratings (docs/history.md)
+    "nav_leaderboard": ("排行榜", "排行榜", "Leaderboard"),
+    "nav_me": ("我的戰績", "我的战绩", "My record"),
+    "pl_title": ("{name} 的戰績", "{name} 的战绩", "{name}'s record"),
+    "pl_guest": ("訪客", "访客", "guest"),
+    "pl_ratings": ("等級分", "等级分", "Rating"),
+    "pl_rating_v": (
+        "{family}：{r}（{n} 場）",
+        "{family}：{r}（{n} 场）",
+        "{family}: {r} ({n} matches)",
+    ),
+    "pl_no_rating": ("未有計等級分的對局。", "还没有计等级分的对局。", "No rated matches yet."),
+    "pl_kind": ("牌檯", "牌台", "Tables"),
+    "pl_kind_all": ("全部", "全部", "All"),
+    "pl_kind_online": ("對局", "对局", "Online"),
+    "pl_kind_practice": ("練習", "练习", "Practice"),
+    "pl_all_rules": ("全部台例", "全部台例", "All rules"),
+    "pl_show": ("顯示", "显示", "Show"),
+    "pl_stats": ("統計", "统计", "Statistics"),
+    "st_hands": ("局數", "局数", "Hands"),
+    "st_win_rate": ("食糊率", "胡牌率", "Win rate"),
+    "st_self_draw": ("自摸率", "自摸率", "Self-draw share"),
+    "st_deal_in": ("放銃率", "放铳率", "Deal-in rate"),
+    "st_avg_fan": ("平均番數", "平均番数", "Average winning fan"),
+    "st_draws": ("流局", "流局", "Drawn hands"),
+    "st_false_wins": ("詐糊", "诈胡", "False wins"),
+    "st_liability": ("包牌支出", "包牌支出", "Liability paid"),
+    "st_liability_v": ("{n}（{h} 局）", "{n}（{h} 局）", "{n} ({h} hands)"),
+    "st_points": ("每局得失", "每局得失", "Points per hand"),
+    "st_matches": ("場數", "场数", "Matches"),
+    "st_avg_place": ("平均名次", "平均名次", "Average place"),
+    "st_places": ("名次 1／2／3／4", "名次 1／2／3／4", "Places 1/2/3/4"),
+    "st_jade": ("對局贏輸的玉", "对局输赢的玉", "Jade won at tables"),
+    "st_ratio_v": ("{p}（{a}／{b}）", "{p}（{a}／{b}）", "{p} ({a}/{b})"),
+    "st_defs": ("點樣計", "怎样计算", "How these are counted"),
+    "st_def_hands": (
+        "局數：你入座打過的每一局都計，流局亦計；勝率同放銃率都以局數為分母。",
+        "局数：你入座打过的每一局都计，流局亦计；胜率和放铳率都以局数为分母。",
+        "Hands: every hand you were dealt into counts, drawn hands too; the win and deal-in "
+        "rates are out of these.",
+    ),
+    "st_def_win": (
+        "食糊率＝食糊局數÷局數；一炮雙響的兩家各計一次食糊。自摸率＝自摸÷食糊（搶槓不算自摸）。",
+        "胡牌率＝胡牌局数÷局数；一炮双响的两家各计一次胡牌。自摸率＝自摸÷胡牌（抢杠不算自摸）。",
+        "Win rate = hands won ÷ hands; both winners of a double win count a win. Self-draw "
+        "share = self-drawn wins ÷ wins (robbing a kong is not a self-draw).",
+    ),
+    "st_def_deal_in": (
+        "放銃：你打出的牌（或你開的槓被搶）令人食糊；一炮雙響只計一局。包牌而冇放銃不算放銃。",
+        "放铳：你打出的牌（或你开的杠被抢）令人胡牌；一炮双响只计一局。包牌而没有放铳不算放铳。",
+        "A deal-in is a hand in which your discard (or the kong robbed from you) won; a double "
+        "win off you is one deal-in. Being liable without discarding is not a deal-in.",
+    ),
+    "st_def_fan": (
+        "平均番數＝食糊的總番數÷食糊次數，爆棚照計其番數。包牌支出＝你作為包牌者付出的數。",
+        "平均番数＝胡牌的总番数÷胡牌次数，爆棚照计其番数。包牌支出＝你作为包牌者付出的数。",
+        "Average fan = total fan of your wins ÷ wins, a limit hand at its limit. Liability paid "
+        "= what you paid as the liable player.",
+    ),
+    "st_def_jade": (
+        "對局贏輸的玉：每場對局完場時的贏輸，已扣手續費；練習不計玉。名次同分並列。",
+        "对局输赢的玉：每场对局完场时的输赢，已扣手续费；练习不计玉。名次同分并列。",
+        "Jade won at tables: each finished online match's result less its fee; practice moves no "
+        "jade. Equal totals share a place.",
+    ),
+    "pl_fans": ("番種次數", "番种次数", "Fan patterns"),
+    "col_pattern": ("番種", "番种", "Pattern"),
+    "col_times": ("次數", "次数", "Times"),
+    "col_of_wins": ("佔食糊", "占胡牌", "Of wins"),
+    "pl_no_wins": ("未食過糊。", "还没胡过牌。", "No wins yet."),
+    "pl_jade_chart": ("玉的走勢", "玉的走势", "Jade over time"),
+    "pl_chart_caption": (
+        "由 {a} 至 {b}，{n} 次變動，現有 {x} 玉。",
+        "由 {a} 至 {b}，{n} 次变动，现有 {x} 玉。",
+        "From {a} to {b}: {n} changes; {x} jade now.",
+    ),
+    "pl_no_jade": ("未有玉的記錄。", "还没有玉的记录。", "No jade recorded yet."),
+    "pl_recent_matches": ("最近對局", "最近对局", "Recent matches"),
+    "pl_recent_hands": ("最近牌局", "最近牌局", "Recent hands"),
+    "pl_all_matches": ("全部對局（{n}）", "全部对局（{n}）", "All matches ({n})"),
+    "pl_all_hands": ("全部牌局（{n}）", "全部牌局（{n}）", "All hands ({n})"),
+    "pl_no_hands": ("未打過牌。", "还没打过牌。", "No hands played yet."),
+    "pl_no_matches": ("未打完過一場。", "还没打完过一场。", "No finished matches yet."),
+    "pl_hands_title": ("{name} 的牌局", "{name} 的牌局", "{name}'s hands"),
+    "pl_matches_title": ("{name} 的對局", "{name} 的对局", "{name}'s matches"),
+    "pl_not_found": ("搵唔到呢位玩家。", "找不到这位玩家。", "No such player."),
+    "page_n": ("第 {n}／{m} 頁", "第 {n}／{m} 页", "Page {n} of {m}"),
+    "page_prev": ("上一頁", "上一页", "Previous"),
+    "page_next": ("下一頁", "下一页", "Next"),
+    "col_when": ("時間", "时间", "When"),
+    "col_hand": ("局", "局", "Hand"),
+    "col_seat": ("座位", "座位", "Seat"),
+    "col_result": ("結果", "结果", "Result"),
+    "col_delta": ("得失", "得失", "Points"),
+    "col_total": ("總分", "总分", "Total"),
+    "col_jade": ("玉", "玉", "Jade"),
+    "col_rating": ("等級分", "等级分", "Rating"),
+    "col_hands": ("局數", "局数", "Hands"),
+    "r_self": ("自摸 {fan} 番", "自摸 {fan} 番", "self-drawn, {fan} fan"),
+    "r_won_off": (
+        "食 {name} 出銃，{fan} 番",
+        "胡 {name} 的出铳，{fan} 番",
+        "won on {name}'s discard, {fan} fan",
+    ),
+    "r_dealt_in": ("放銃給 {names}", "放铳给 {names}", "dealt in to {names}"),
+    "r_liable": ("包牌付 {n}", "包牌付 {n}", "liable: paid {n}"),
+    "r_drawn_hand": ("流局", "流局", "drawn"),
+    "r_false_win": ("詐糊", "诈胡", "false win"),
+    "r_none": ("—", "—", "—"),
+    "hand_label": ("第 {n} 局・{w}圈", "第 {n} 局・{w}圈", "hand {n}, {w} round"),
+    "m_title": ("對局 {id}", "对局 {id}", "Match {id}"),
+    "m_not_over": ("呢場未打完。", "这场还没打完。", "This match has not ended."),
+    "m_hands": ("逐局", "逐局", "Hand by hand"),
+    "m_ledger": ("玉的記錄", "玉的记录", "Jade ledger"),
+    "m_ledger_none": ("呢場冇玉的進出。", "这场没有玉的进出。", "No jade moved at this table."),
+    "m_payments": ("付款", "付款", "Payments"),
+    "m_pay_v": ("{a} → {b} {n}：{why}", "{a} → {b} {n}：{why}", "{a} → {b} {n}: {why}"),
+    "m_win_self": ("{name} 自摸", "{name} 自摸", "{name} self-drew"),
+    "m_win_off": (
+        "{name} 食 {src} 出銃",
+        "{name} 胡 {src} 的出铳",
+        "{name} won on {src}'s discard",
+    ),
+    "m_liable_v": ("{name} 包牌", "{name} 包牌", "{name} liable"),
+    "m_fan_total": ("共 {n} 番", "共 {n} 番", "{n} fan in all"),
+    "m_limit": ("爆棚", "爆棚", "limit"),
+    "m_false": ("{name} 詐糊", "{name} 诈胡", "{name}: false win"),
+    "m_rating_v": ("{a} → {b}", "{a} → {b}", "{a} → {b}"),
+    "m_rules_v": (
+        "{family}（摘要 {digest}）",
+        "{family}（摘要 {digest}）",
+        "{family} (digest {digest})",
+    ),
+    "acct_escrow": ("{name} 的押金", "{name} 的押金", "{name}'s escrow"),
+    "acct_fees": ("手續費", "手续费", "fees"),
+    "acct_bots": ("電腦（莊家）", "电脑（庄家）", "bots (the house)"),
+    "txk_buy_in": ("入場", "入场", "buy-in"),
+    "txk_settle": ("第 {n} 局結算", "第 {n} 局结算", "hand {n} settled"),
+    "txk_release": ("散場", "散场", "release"),
+    "txk_refund": ("退款", "退款", "refund"),
+    "lb_title": ("排行榜", "排行榜", "Leaderboard"),
+    "lb_intro": (
+        "等級分用 OpenSkill 的 Plackett–Luce 模型，每場對局完場後按名次更新；顯示的分數是 μ − 3σ，"
+        "新玩家由 0 開始，打得多、贏得多就升。玉是該系列台例對局中贏輸的玉（已扣手續費）。"
+        "每個電腦級別亦有等級分，方便比較。",
+        "等级分用 OpenSkill 的 Plackett–Luce 模型，每场对局完场后按名次更新；显示的分数是 μ − 3σ，"
+        "新玩家由 0 开始，打得多、赢得多就升。玉是该系列台例对局中输赢的玉（已扣手续费）。"
+        "每个电脑级别亦有等级分，方便比较。",
+        "The rating is OpenSkill's Plackett–Luce model, updated by the places after every online "
+        "match; shown is μ − 3σ, which starts at 0 and rises as you play and win. Jade is what "
+        "was won less lost (fees included) at that family's online tables. Each bot level is "
+        "rated too, for comparison.",
+    ),
+    "lb_family": ("台例系列", "台例系列", "Ruleset family"),
+    "lb_by_rating": ("按等級分", "按等级分", "By rating"),
+    "lb_by_jade": ("按玉", "按玉", "By jade"),
+    "lb_empty": ("暫時未有記錄。", "暂时没有记录。", "Nothing recorded yet."),
+    "lb_bot": ("電腦（{level}）", "电脑（{level}）", "bot ({level})"),
     # -- offline
     "offline_title": ("未能連線", "未能连线", "Offline"),
     "offline_text": (
@@ -872,6 +1031,25 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "retry": ("再試", "再试", "Try again"),
     "not_found": ("搵唔到呢頁。", "找不到这页。", "Page not found."),
 }
+
+
+T2S = str.maketrans(
+    "銃槓搶開當獨數詐賠結賭為餘產糊莊門風東圈連對錯種後將邊個隻額費際應價筆雞響",
+    "铳杠抢开当独数诈赔结赌为余产胡庄门风东圈连对错种后将边个只额费际应价笔鸡响",
+)
+"""繁→简 for the engine's payment reasons (``PaymentLine.reason_zh`` is 繁體; the same map as
+the table client's)."""
+
+
+def reason(lang: str, zh: str, en: str) -> str:
+    """A payment reason in ``lang``: the 繁體 text, its 简体 form, or the English.
+
+    >>> reason("zh-Hans", "包牌：獨付全數（自摸）", "liable")
+    '包牌：独付全数（自摸）'
+    """
+    if lang == "en":
+        return en
+    return zh.translate(T2S) if lang == "zh-Hans" else zh
 
 
 def tr(lang: str, key: str, **fmt: object) -> str:

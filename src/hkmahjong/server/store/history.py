@@ -573,11 +573,15 @@ class SqlHistory:
             ).first()
             return None if row is None else (int(row[0]), str(row[1]), bool(row[2]), row[3])
 
-    def seated_users(self, table_id: int) -> set[int]:
-        """The users holding a seat at the table."""
+    def seated(self, table_id: int) -> dict[int, str]:
+        """The users holding a seat at the table, with their names."""
         with self.store.session() as s:
-            found = s.scalars(select(TableSeat.user_id).where(TableSeat.table_id == table_id))
-            return {int(u) for u in found if u is not None}
+            found = s.execute(
+                select(User.id, User.name)
+                .join(TableSeat, TableSeat.user_id == User.id)
+                .where(TableSeat.table_id == table_id)
+            )
+            return {int(u): str(n) for u, n in found}
 
     def match_results(self, table_id: int) -> list[MatchLine]:
         """The four results of the table's match (empty until it finished), by player."""
