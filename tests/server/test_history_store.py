@@ -207,8 +207,11 @@ def test_a_matchs_ledger_lines_and_the_jade_series(store: Store) -> None:
         f"release:table:{t1}",
     ]
     assert (f"user:{ann}", -110) in got[0].rows
-    assert [b for _, b in history.jade_series(ann)] == [1000, 890, 1014]
-    assert history.jade_series(bo) == []
+    series = history.jade_series(ann)
+    assert series.balances == [1000, 890, 1014]
+    assert series.first_at is not None and series.last_at is not None
+    assert series.first_at <= series.last_at
+    assert history.jade_series(bo).balances == []
 
 
 def test_a_table_keeps_its_hands_with_their_lines_and_after_a_restore(
@@ -264,3 +267,26 @@ def test_a_table_keeps_its_hands_with_their_lines_and_after_a_restore(
     assert history.ratings(ann)[0][2] == 1  # the match was kept: its rating is not moved again
     with store.session() as s:
         assert s.scalar(select(func.count()).select_from(MatchResultRow)) == 4
+
+
+def test_a_history_failure_never_stops_the_log(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The history is kept in a savepoint of the log's transaction: if keeping it fails half way,
+    what it wrote is rolled back and the record lines are still committed (the game goes on)."""
+    ann, bo = users(store, "ann", "bo")
+    t = table_row(store)
+    import hkmahjong.server.store.tables as tables_module
+
+    def half_then_fail(*args: object, **kw: object) -> int:
+        keep_results(*args, **kw)  # type: ignore[arg-type]
+        raise RuntimeError("a bug in the history")
+
+    monkeypatch.setattr(tables_module, "keep_results", half_then_fail)
+    tables = SqlTableStore(store)
+    asyncio.run(tables.append(t, 0, ["line 0"], TableResults(facts(ann, bo), tuple(HANDS))))
+    assert asyncio.run(tables.lines(t)) == ["line 0"]
+    assert hands_kept(store, t) == 0
+    monkeypatch.undo()
+    asyncio.run(tables.append(t, 1, ["line 1"], TableResults(facts(ann, bo), tuple(HANDS))))
+    assert hands_kept(store, t) == 6

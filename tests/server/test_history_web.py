@@ -83,7 +83,7 @@ def test_the_player_page_shows_the_hand_computed_statistics(client: TestClient, 
     html = client.get("/players/ah%20ming?lang=en").text  # any case finds the player
     assert "Ah Ming&#39;s record" in html or "Ah Ming's record" in html
     assert "Full flush" in html and "Great three dragons" in html
-    assert "Parlor (half-spicy): 3.0 (1 matches)" in html  # rated once: μ − 3σ of the winner
+    assert "Parlor (half-spicy): 3.0 (matches: 1)" in html  # rated once: μ − 3σ of the winner
     assert 'data-testid="jade-chart"' in html
     t1_only = client.get("/api/players/Ah Ming/stats").json()
     assert t1_only["hands"]["hands"] == 66 and t1_only["matches"]["jade"] == 326
@@ -170,3 +170,20 @@ def test_history_pages_hold_no_text_of_another_script(
     text = visible_text(html, lang)
     bad = foreign_chars(text, lang)
     assert not bad, f"{path} [{lang}] shows {sorted(bad)}"
+
+
+def test_the_chart_keeps_the_shape_of_a_long_series() -> None:
+    from datetime import UTC, datetime
+
+    from hkmahjong.server.charts import line_chart
+
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    values = [1000 + (i % 50) * (1 if i % 100 < 50 else -1) for i in range(5000)]
+    values[2500] = -400  # one deep trough must survive the thinning
+    chart = line_chart(values, at, at)
+    assert chart is not None and chart.count == 5000
+    assert chart.low == -400 and chart.high == max(values) and chart.last == values[-1]
+    assert len(chart.points.split()) <= 242 and chart.zero_y is not None
+    flat = line_chart([500], at, at)
+    assert flat is not None and flat.zero_y is None and len(flat.points.split()) == 2
+    assert line_chart([], None, None) is None

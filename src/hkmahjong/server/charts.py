@@ -40,13 +40,11 @@ class LineChart:
     """Changes in the series (before thinning)."""
 
 
-def thin(values: Sequence[tuple[datetime, int]], max_points: int) -> list[tuple[datetime, int]]:
-    """At most ``max_points`` of ``values``, in order: each bucket's lowest and highest point,
+def thin(values: Sequence[int], max_points: int) -> list[int]:
+    """At most about ``max_points`` of ``values``, in order: each bucket's lowest and highest,
     always the first and the last.
 
-    >>> from datetime import datetime as d
-    >>> pts = [(d(2026, 1, 1), v) for v in [0, 5, -3, 2, 8, 1, 4, 0]]
-    >>> [v for _, v in thin(pts, 6)]
+    >>> thin([0, 5, -3, 2, 8, 1, 4, 0], 6)
     [0, 5, -3, 8, 1, 0]
     """
     n = len(values)
@@ -60,24 +58,26 @@ def thin(values: Sequence[tuple[datetime, int]], max_points: int) -> list[tuple[
         chunk = inner[int(b * size) : int((b + 1) * size)]
         if not chunk:
             continue
-        lo = min(range(len(chunk)), key=lambda i: chunk[i][1])
-        hi = max(range(len(chunk)), key=lambda i: chunk[i][1])
-        for i in sorted({lo, hi}):
-            out.append(chunk[i])
+        lo = chunk.index(min(chunk))
+        hi = chunk.index(max(chunk))
+        out.extend(chunk[i] for i in sorted({lo, hi}))
     out.append(values[-1])
     return out
 
 
 def line_chart(
-    series: Sequence[tuple[datetime, int]], *, max_points: int = 240
+    values: Sequence[int],
+    first_at: datetime | None,
+    last_at: datetime | None,
+    *,
+    max_points: int = 240,
 ) -> LineChart | None:
-    """The chart of ``series`` (time, value), oldest first, the x axis the order of the changes;
-    None when it is empty."""
-    if not series:
+    """The chart of ``values`` (oldest first; the x axis is their order) changed from
+    ``first_at`` to ``last_at``; None when there are none."""
+    if not values or first_at is None or last_at is None:
         return None
-    kept = thin(series, max_points)
-    values = [v for _, v in kept]
-    low, high = min(values), max(values)
+    kept = thin(values, max_points)
+    low, high = min(kept), max(kept)
     top, bottom = (high, low) if high > low else (high + 1, low - 1)
     pad = 8.0
 
@@ -86,20 +86,10 @@ def line_chart(
 
     step = WIDTH / max(1, len(kept) - 1)
     xs = [round(i * step, 1) for i in range(len(kept))] if len(kept) > 1 else [0.0, WIDTH]
-    ys = [y(v) for v in values] if len(kept) > 1 else [y(values[0])] * 2
+    ys = [y(v) for v in kept] if len(kept) > 1 else [y(kept[0])] * 2
     points = " ".join(f"{x},{yy}" for x, yy in zip(xs, ys, strict=True))
     area = f"{xs[0]},{HEIGHT} {points} {xs[-1]},{HEIGHT}"
     zero = y(0) if bottom < 0 < top else None
     return LineChart(
-        WIDTH,
-        HEIGHT,
-        points,
-        area,
-        zero,
-        low,
-        high,
-        values[-1],
-        series[0][0],
-        series[-1][0],
-        len(series),
+        WIDTH, HEIGHT, points, area, zero, low, high, kept[-1], first_at, last_at, len(values)
     )

@@ -872,7 +872,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "pl_rating_v": (
         "{family}：{r}（{n} 場）",
         "{family}：{r}（{n} 场）",
-        "{family}: {r} ({n} matches)",
+        "{family}: {r} (matches: {n})",
     ),
     "pl_no_rating": ("未有計等級分的對局。", "还没有计等级分的对局。", "No rated matches yet."),
     "pl_kind": ("牌檯", "牌台", "Tables"),

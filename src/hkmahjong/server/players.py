@@ -343,7 +343,7 @@ def player_page(request: Request, name: str) -> HTMLResponse:
         when=_when,
         ordinal=_ordinal,
         fans=[(fan_names(f)[key], n, n / wins if wins else 0.0) for f, n in fans],
-        chart=line_chart(history.jade_series(player.id)),
+        chart=line_chart(*_series(history, player.id)),
         ratings=[(family_label(f, lang), r, n) for f, r, n in history.ratings(player.id)],
         rules=rules,
         kind=kind,
@@ -356,6 +356,13 @@ def player_page(request: Request, name: str) -> HTMLResponse:
         family_label=lambda f: family_label(f, lang),
         query=_query(rules, kind),
     )
+
+
+def _series(
+    history: SqlHistory, user_id: int
+) -> tuple[list[int], datetime | None, datetime | None]:
+    found = history.jade_series(user_id)
+    return found.balances, found.first_at, found.last_at
 
 
 def _pages(total: int, per: int, page: int) -> tuple[int, int]:

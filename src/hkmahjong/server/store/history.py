@@ -46,6 +46,7 @@ from hkmahjong.server.store.models import (
 
 __all__ = [
     "HandLine",
+    "JadeSeries",
     "LedgerLine",
     "MatchLine",
     "PlayerRef",
@@ -330,6 +331,16 @@ class RatingLine:
 
 
 @dataclass(frozen=True)
+class JadeSeries:
+    """A user's jade balance after each change (oldest first) and when the first and the last
+    change were made."""
+
+    balances: list[int]
+    first_at: datetime | None
+    last_at: datetime | None
+
+
+@dataclass(frozen=True)
 class LedgerLine:
     """One ledger transaction of a match: its key, kind, memo and the rows (account, amount)."""
 
@@ -478,14 +489,15 @@ class SqlHistory:
         """A page of the user's hands, newest first, and how many there are."""
         r = HandResultRow
         where = _hand_filters(user_id, digest, kind)
+        page = (  # the page's ids from the index first: a deep page joins only its own rows
+            select(r.id).where(*where).order_by(r.id.desc()).offset(offset).limit(limit)
+        ).scalar_subquery()
         query = (
             select(r, HandDetail.detail, ParlorTable.public_id, ParlorTable.private)
             .join(HandDetail, and_(HandDetail.table_id == r.table_id, HandDetail.hand == r.hand))
             .join(ParlorTable, ParlorTable.id == r.table_id)
-            .where(*where)
+            .where(r.id.in_(page))
             .order_by(r.id.desc())
-            .offset(offset)
-            .limit(limit)
         )
         with self.store.session() as s:
             total = int(s.scalar(select(func.count()).select_from(r).where(*where)) or 0)
@@ -635,24 +647,31 @@ class SqlHistory:
                     rows[int(txn_id)].append((str(key), int(amount)))
             return [LedgerLine(x.idem_key, x.kind, x.memo, x.created_at, rows[x.id]) for x in txns]
 
-    def jade_series(self, user_id: int) -> list[tuple[datetime, int]]:
-        """The user's jade balance after each ledger transaction that moved it, oldest first."""
+    def jade_series(self, user_id: int) -> JadeSeries:
+        """The user's jade balance after each ledger transaction that moved it, oldest first,
+        and the times of the first and the last (the amounts alone are read for all of them)."""
         with self.store.session() as s:
             account = s.scalar(select(Account.id).where(Account.key == f"user:{int(user_id)}"))
             if account is None:
-                return []
+                return JadeSeries([], None, None)
             rows = s.execute(
-                select(LedgerTxn.created_at, LedgerRow.amount)
-                .join(LedgerTxn, LedgerTxn.id == LedgerRow.txn_id)
+                select(LedgerRow.txn_id, LedgerRow.amount)
                 .where(LedgerRow.account_id == account)
                 .order_by(LedgerRow.txn_id)
-            )
-            out: list[tuple[datetime, int]] = []
+            ).all()
+            balances: list[int] = []
             balance = 0
-            for at, amount in rows:
+            for _, amount in rows:
                 balance += int(amount)
-                out.append((at, balance))
-            return out
+                balances.append(balance)
+            if not rows:
+                return JadeSeries([], None, None)
+            ends = {int(rows[0][0]), int(rows[-1][0])}
+            found = s.execute(
+                select(LedgerTxn.id, LedgerTxn.created_at).where(LedgerTxn.id.in_(ends))
+            )
+            times = {int(i): at for i, at in found}
+            return JadeSeries(balances, times[int(rows[0][0])], times[int(rows[-1][0])])
 
     def ratings(self, user_id: int) -> list[tuple[str, Rating, int]]:
         """The user's rating in each family they played rated matches in (family, rating,

@@ -279,6 +279,21 @@ class HandResultRow(Base):
     __table_args__ = (
         Index("uq_hand_results_seat", "table_id", "hand", "player", unique=True),
         Index("ix_hand_results_user", "user_id", "id"),
+        Index(
+            "ix_hand_results_user_stats",
+            "user_id",
+            "digest",
+            "kind",
+            "family",
+            "won",
+            "self_drawn",
+            "dealt_in",
+            "drawn",
+            "false_win",
+            "fan",
+            "delta",
+            "liability_paid",
+        ),
     )
 
 

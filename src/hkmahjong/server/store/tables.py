@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from hkmahjong.parlor.history import TableResults
 from hkmahjong.parlor.ports import (
@@ -364,9 +365,19 @@ class SqlTableStore:
                 )
                 if results is not None:
                     s.flush()
-                    keep_results(s, table_id, results)
+                    self._keep(s, table_id, results)
         except IntegrityError as exc:
             raise LogConflictError(f"table {table_id}: log line {seq} already written") from exc
+
+    @staticmethod
+    def _keep(s: Session, table_id: int, results: TableResults) -> None:
+        """Keep the history with the lines, in a savepoint: a failure there is logged and the
+        lines are still committed (the game goes on; a restart hands the hand over again)."""
+        try:
+            with s.begin_nested():
+                keep_results(s, table_id, results)
+        except Exception:
+            log.exception("table %s: could not keep its history with the log", table_id)
 
     def _record(self, table_id: int, results: TableResults) -> None:
         with self.store.session() as s:
