@@ -121,6 +121,7 @@ def test_the_match_page_shows_every_hand_and_the_ledger_lines(
     assert "easy-bot-4 won on easy-bot-3's discard" in html
     assert "easy-bot-2 liable" in html and "13 fan in all limit" in html
     assert "easy-bot-4: false win" in html
+    assert 'href="/replay/t1?hand=3"' in html  # each hand opens in the replay page
     assert "buy-in" in html and "Ah Ming -510" in html and "fees +10" in html
     hans = client.get("/matches/t1?lang=zh-Hans").text
     assert "包牌：独付全数（自摸）" in hans  # the engine's 繁體 reason in 简体
