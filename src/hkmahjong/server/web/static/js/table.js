@@ -45,15 +45,28 @@ function connect() {
       render();
       return;
     }
-    setStatus(t("t_reconnecting"), "error");
-    S.retry = Math.min(S.retry + 1, 6);
-    S.retryTimer = setTimeout(connect, 250 * 2 ** S.retry);
+    retryLater();
   };
 }
 
-// Offline (the device lost its network): the socket is dead, say so and reconnect when back;
-// back online (a phone leaving a tunnel): reconnect now rather than at the next back-off retry.
-window.addEventListener("offline", () => { if (S.ws) S.ws.close(); });
+function retryLater() {
+  setStatus(t("t_reconnecting"), "error");
+  S.retry = Math.min(S.retry + 1, 6);
+  clearTimeout(S.retryTimer);
+  S.retryTimer = setTimeout(connect, 250 * 2 ** S.retry);
+}
+
+// Offline (the device lost its network): the socket is dead, say so now and reconnect when back.
+// The socket is dropped at once: its closing handshake cannot finish without a network, and the
+// browser may only report the close when that handshake times out, long after.
+// Back online (a phone leaving a tunnel): reconnect now rather than at the next back-off retry.
+window.addEventListener("offline", () => {
+  const ws = S.ws;
+  if (!ws || S.closed) return;
+  S.ws = null;
+  ws.close();
+  retryLater();
+});
 window.addEventListener("online", () => {
   if (S.ws || S.closed) return;
   clearTimeout(S.retryTimer);
