@@ -105,3 +105,13 @@ def test_a_ruleset_without_its_digest_fails_verify(
     assert "line 1: the rules need a 'digest'" in err
     with pytest.raises(RecordError, match="need a 'digest'"):
         verify(GameRecord.loads(_edit(lines, 0, rules={"preset": "parlor"})))
+
+
+def test_unknown_keys_inside_an_end_result_fail_verify(
+    lines: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 5's class: an ``end`` line's ``result`` object is closed like the header's objects."""
+    index = next(i for i, text in enumerate(lines) if json.loads(text)["t"] == "end")
+    result = {**json.loads(lines[index])["result"], "bonus": 100}
+    err = _verify_fails(tmp_path, capsys, _edit(lines, index, result=result))
+    assert f"line {index + 1}: unknown field(s) in the hand result: bonus" in err

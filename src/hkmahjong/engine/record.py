@@ -279,6 +279,8 @@ _LINE_KEYS: dict[str, frozenset[str]] = {
     "match_end": frozenset({"t", "seed", "totals"}),
 }
 """The fields of each line type (docs/records.md); any other field is refused."""
+_RESULT_KEYS = frozenset({"deltas", "winners", "drawn", "false_winners"})
+"""The fields of an ``end`` line's ``result`` (``HandResult.to_json``); any other is refused."""
 
 
 class _Parser:
@@ -418,6 +420,9 @@ class _Parser:
             raise self.fail(f"end of hand {obj['hand']} inside hand {hand.number}", n)
         hand.seed = _seed_hex(obj.get("seed"), n, self.source, "hand seed")
         result = self.field(obj, "result", dict, n)
+        unknown = sorted(set(result) - _RESULT_KEYS)
+        if unknown:
+            raise self.fail(f"unknown field(s) in the hand result: {', '.join(unknown)}", n)
         try:
             hand.result = HandResult.from_json(result)
         except MatchError as exc:
