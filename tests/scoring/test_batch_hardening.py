@@ -190,3 +190,11 @@ def test_json_errors_say_at_column_once(line: str) -> None:
     out = score_line(line, 3, PARLOR, BatchRules())
     assert "at at" not in str(out["error"]) and "line 3: not valid JSON" in str(out["error"])
     assert "column" in str(out["error"])
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_json_error_column_is_on_the_line_itself(end: str) -> None:
+    """A line cut short is wrong where it stops (column 10 of '{"hand": '), not at 'column 1'
+    of the line's own end of line (as a file or stdin hands it over)."""
+    out = score_line('{"hand": ' + end, 1, PARLOR, BatchRules())
+    assert str(out["error"]).endswith("at column 10"), out

@@ -485,7 +485,7 @@ def score_line(
 ) -> dict[str, Any]:
     """Score one JSONL line; a malformed line gives ``{"id": …, "error": "line N: …"}``."""
     try:
-        obj = json.loads(line)
+        obj = json.loads(line.rstrip("\r\n"))  # a column on the line, not past its end of line
     except json.JSONDecodeError as exc:
         return {"id": None, "error": f"line {line_no}: {json_error_text(exc)}"}
     except RecursionError:
