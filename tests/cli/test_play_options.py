@@ -42,7 +42,10 @@ def test_parlor_refuses_lengths_its_seed_does_not_offer(capsys: pytest.CaptureFi
     err = capsys.readouterr().err
     assert "four-rounds, 8-hands, 16-hands, bankruptcy, online" in err
     assert main(["play", "--length", "nine"]) == 2
-    assert "unknown match length" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown match length 'nine'" in err
+    assert "the parlor rules offer four-rounds, 8-hands, 16-hands, bankruptcy, online" in err
+    assert "east-round" not in err  # the engine's lengths the ruleset does not offer
     assert build_parser().parse_args(["play"]).length is None
 
 

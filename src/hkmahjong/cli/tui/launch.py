@@ -68,12 +68,16 @@ def offered_length(ruleset: Ruleset, option: str | None) -> str:
     offered = ruleset.match_lengths
     if option is None:
         return offered[0]
-    length = length_from_option(option).value
+    offer = (
+        f"the {ruleset.name} rules offer {', '.join(offered)} "
+        "(a ruleset TOML can list others under [switches] match_lengths)"
+    )
+    try:
+        length = length_from_option(option).value
+    except MahjongError:
+        raise MahjongError(f"--length {option}: unknown match length {option!r}; {offer}") from None
     if length not in offered:
-        raise MahjongError(
-            f"--length {option}: the {ruleset.name} rules offer {', '.join(offered)} "
-            "(a ruleset TOML can list others under [switches] match_lengths)"
-        )
+        raise MahjongError(f"--length {option}: {offer}")
     return length
 
 
