@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 from hkmahjong.argtypes import non_negative_int, positive_float, positive_int
 from hkmahjong.engine.match import Match, MatchError, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
-from hkmahjong.engine.record import GameRecord, HandRecord, new_match_seed, seed_from_text
+from hkmahjong.engine.record import HandRecord, new_match_seed, seed_from_text
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import Ruleset, load_ruleset
 
@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     seed_text = args.seed if args.seed is not None else new_match_seed().hex()
     match_seed = seed_from_text(seed_text)
     controllers = make_controllers(args.bots, seed_text, ruleset, args.time_budget)
-    out = sys.stdout
+    # --log -: the record alone on standard output, the readable lines on standard error
+    out = sys.stderr if args.log == "-" else sys.stdout
 
     def progress(hand: HandRecord, m: Match) -> None:
         if args.quiet or hand.result is None:
@@ -131,15 +132,25 @@ def run(args: argparse.Namespace) -> int:
             if r.drawn
             else "糊 " + " ".join(f"{m.players[(e.dealer + w) % 4]}" for w in r.winners)
         )
-        print(f"hand {hand.number + 1:>4}  {e.label:<12} {what}", file=out)
+        print(f"{m.standings_row(e)}  {what}", file=out)
 
-    start = time.perf_counter()
-    record = run_match(match, ruleset, controllers, match_seed=match_seed, on_hand=progress)
-    seconds = time.perf_counter() - start
-    if args.log:
-        _save(record, args.log)
     if not args.quiet:
-        print(match.standings(), file=out)
+        print(match.standings_head(), file=out)
+    with _record_sink(args.log) as write:
+        start = time.perf_counter()
+        # The record goes to the file line by line; nothing of a finished hand stays in memory.
+        run_match(
+            match,
+            ruleset,
+            controllers,
+            match_seed=match_seed,
+            on_hand=progress,
+            write=write,
+            keep=False,
+        )
+        seconds = time.perf_counter() - start
+    if not args.quiet:
+        print(match.standings_total(), file=out)
     rate = match.hand_number / seconds if seconds > 0 else float("inf")
     logged = f"; record: {args.log}" if args.log else ""
     print(
@@ -156,14 +167,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _save(record: GameRecord, path: str) -> None:
+@contextlib.contextmanager
+def _record_sink(path: str | None) -> Iterator[Callable[[str], object] | None]:
+    """Where the record's lines go as they are emitted: the file (opened before the first hand,
+    so a bad path fails at once), standard output for ``-``, or nowhere."""
+    if path is None:
+        yield None
+        return
     if path == "-":
-        sys.stdout.write(record.dumps())
+        yield sys.stdout.write
+        sys.stdout.flush()
         return
     try:
-        Path(path).write_text(record.dumps(), encoding="utf-8")
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise MahjongError(f"cannot write the record to {path}: {exc.strerror}") from None
+    try:
+        yield handle.write
+    except OSError as exc:
+        raise MahjongError(f"cannot write the record to {path}: {exc.strerror}") from None
+    finally:
+        handle.close()
 
 
 def _length_reached(match: Match) -> bool:

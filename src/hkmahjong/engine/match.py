@@ -315,17 +315,29 @@ class Match:
 
     def standings(self) -> str:
         """A short text table of the ledger: one line per hand, then the totals."""
-        width = max(6, *(len(p) for p in self.players))
-        head = "hand  where          " + " ".join(f"{p:>{width}}" for p in self.players)
-        lines = [head]
-        for e in self.ledger:
-            cells = " ".join(f"{_fmt(d):>{width}}" for d in e.deltas)
-            lines.append(f"{e.hand_number + 1:>4}  {e.label:<13}{cells}")
-        totals = self.totals()
-        lines.append(
-            "total" + " " * 15 + " ".join(f"{_fmt(totals[p]):>{width}}" for p in self.players)
-        )
+        lines = [self.standings_head()]
+        lines.extend(self.standings_row(e) for e in self.ledger)
+        lines.append(self.standings_total())
         return "\n".join(lines)
+
+    def _width(self) -> int:
+        return max(6, *(len(p) for p in self.players))
+
+    def standings_head(self) -> str:
+        """The head line of :meth:`standings` (the players' names)."""
+        width = self._width()
+        return "hand  where          " + " ".join(f"{p:>{width}}" for p in self.players)
+
+    def standings_row(self, entry: LedgerEntry) -> str:
+        """One hand's line of :meth:`standings` (where it was played, each player's points)."""
+        width = self._width()
+        cells = " ".join(f"{_fmt(d):>{width}}" for d in entry.deltas)
+        return f"{entry.hand_number + 1:>4}  {entry.label:<13}{cells}"
+
+    def standings_total(self) -> str:
+        """The last line of :meth:`standings`: each player's total so far."""
+        width, totals = self._width(), self.totals()
+        return "total" + " " * 15 + " ".join(f"{_fmt(totals[p]):>{width}}" for p in self.players)
 
     def config_json(self) -> dict[str, Any]:
         """The match settings (not its progress) as JSON, for a record header."""

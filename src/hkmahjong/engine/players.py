@@ -133,6 +133,8 @@ def run_match(
     on_hand: Callable[[HandRecord, Match], None] | None = None,
     physical_table: bool = False,
     max_actions: int = 10_000,
+    write: Callable[[str], object] | None = None,
+    keep: bool = True,
 ) -> GameRecord:
     """Play a whole match; ``controllers[i]`` plays player ``i`` wherever that player sits.
 
@@ -141,15 +143,23 @@ def run_match(
     pass one to reproduce). Returns the complete :class:`GameRecord`; ``on_hand`` is called after
     each hand. ``physical_table`` lets seats declare false wins (詐糊, RULES.md §11).
 
+    ``write`` gets each record line (with its newline) as soon as it is emitted, so a long
+    simulation streams its record to a file. With ``keep=False`` memory stays flat: the returned
+    record then holds only the last hand, and ``match.ledger`` only its last entry (see
+    :class:`~hkmahjong.engine.runner.MatchRunner`).
+
     :raises IllegalActionError: when a controller returns an action that is not legal.
     :raises MahjongError: when a hand does not end within ``max_actions`` actions.
     """
     if len(controllers) != 4:
         raise MahjongError(f"a match needs 4 controllers, got {len(controllers)}")
     seed = new_match_seed() if match_seed is None else match_seed
-    runner = MatchRunner(match, ruleset, seed, physical_table=physical_table)
+    runner = MatchRunner(match, ruleset, seed, physical_table=physical_table, keep=keep)
     while not runner.match_over:
-        runner.start_hand()
+        step = runner.start_hand()
+        if write is not None:
+            for line in step.lines:
+                write(line + "\n")
         for _ in range(max_actions):
             if runner.hand_over:
                 break
@@ -157,7 +167,10 @@ def run_match(
             legal = runner.legal(seat)
             who = controllers[runner.player_at(seat)]
             choice = who.choose(runner.view(seat), legal)
-            runner.apply(seat, check_choice(choice, legal, f"{who!r} at {seat.letter}"))
+            step = runner.apply(seat, check_choice(choice, legal, f"{who!r} at {seat.letter}"))
+            if write is not None:
+                for line in step.lines:
+                    write(line + "\n")
         else:
             raise MahjongError(f"the hand did not end within {max_actions} actions")
         end = runner.last_hand_end

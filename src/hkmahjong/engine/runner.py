@@ -90,6 +90,10 @@ class MatchRunner:
 
     ``walls(hand_number)`` (tests, tutorials) may stack a hand's wall (in draw order) instead of
     shuffling it from the hand seed; a record of such a hand does not verify.
+
+    With ``keep=False`` (long simulations that stream each step's ``lines`` to a file) memory stays
+    flat: :attr:`record` holds only the hand in play (or the last one), :attr:`lines` only the
+    lines not yet handed out, and the match's ledger only its last entry.
     """
 
     def __init__(
@@ -100,6 +104,7 @@ class MatchRunner:
         *,
         physical_table: bool = False,
         walls: Callable[[int], list[Tile] | None] | None = None,
+        keep: bool = True,
     ) -> None:
         if not isinstance(match_seed, bytes | bytearray) or not match_seed:
             raise MahjongError(f"the match seed must be non-empty bytes, not {match_seed!r}")
@@ -108,6 +113,7 @@ class MatchRunner:
         self._seed = bytes(match_seed)
         self.physical_table = physical_table
         self.walls = walls
+        self.keep = keep
         self.record = GameRecord(
             rules_spec(ruleset),
             match.config_json(),
@@ -128,7 +134,8 @@ class MatchRunner:
     # --- where the match is -----------------------------------------------------------------
     @property
     def lines(self) -> tuple[str, ...]:
-        """Every record line emitted so far, in order (the header first)."""
+        """Every record line emitted so far, in order (the header first); with ``keep=False``,
+        only those not yet handed out in a :class:`StepResult`."""
         return tuple(self._lines)
 
     @property
@@ -261,6 +268,8 @@ class MatchRunner:
             commitment(self._hand_seed),
             digest_of(self._events),
         )
+        if not self.keep:
+            self.record.hands.clear()
         self.record.hands.append(hand)
         self._state, self._hand = state, hand
         self._lines.append(_dumps(hand.start_json()))
@@ -294,6 +303,8 @@ class MatchRunner:
         assert outcome is not None
         result = match_result(outcome, self.ruleset, self.match, self._events)
         entry = self.match.record(result, allow_debt=not self.ruleset.payment.bankrupt_cap)
+        if not self.keep:
+            del self.match.ledger[:-1]
         hand.seed = self._hand_seed
         hand.result = result
         hand.end_digest = digest_of(self._events)
@@ -313,7 +324,10 @@ class MatchRunner:
         end: HandEnd | None,
     ) -> StepResult:
         new = tuple(self._lines[self._handed :])
-        self._handed = len(self._lines)
+        if self.keep:
+            self._handed = len(self._lines)
+        else:
+            self._lines.clear()
         return StepResult(
             self.hand_number,
             seat,
