@@ -19,10 +19,11 @@ $(STAMP): pyproject.toml
 # The rl extra (examples/train_sb3.py, tested in tests/env) needs torch: its CPU wheel 2.13.0 lies on
 # the development machines' disk and goes in first; left to resolve `torch` by itself, pip would
 # download a CUDA build of several GB. Only the test suite and rl-check install it: `make run` and
-# `make play` never need torch.
+# `make play` never need torch. The ray extra goes in with it for the Ray backend's tests
+# (tests/bots/test_backend_ray.py; about 20 s and 250 MB more).
 $(RL_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test,rl,ray]'
 	touch $(RL_STAMP)
 
 run: $(STAMP)
@@ -49,8 +50,9 @@ postgres:
 browser:
 	sh tools/install_browser.sh
 
+# --dist loadgroup: the tests marked xdist_group("ray") share one worker, so one Ray instance.
 unit: $(RL_STAMP) postgres browser
-	$(BIN)/python -m pytest -n 2 src tests
+	$(BIN)/python -m pytest -n 2 --dist loadgroup src tests
 
 test: lint typecheck layers unit
 

@@ -14,6 +14,8 @@ BAD_NUMBERS: list[tuple[list[str], str, list[str]]] = [
     (["sim"], "--hands", ["0", "-1", "x", "1.5"]),
     (["sim"], "--start", ["-5", "nan", "2.5"]),
     (["sim"], "--time-budget", ["0", "-0.1", "inf", "nan"]),
+    (["sim"], "--matches", ["0", "-2", "x"]),
+    (["sim"], "--jobs", ["0", "-1"]),
     (["arena"], "--hands", ["0", "-3"]),
     (["arena"], "--jobs", ["0", "-1"]),
     (["arena"], "--budget", ["0", "-1", "nan"]),

@@ -12,13 +12,12 @@ bots never import it (DESIGN.md layers).
 from __future__ import annotations
 
 import math
-import multiprocessing
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
+from hkmahjong.bots.backend import Backend, BackendError, imap_indexed
 from hkmahjong.bots.base import BaseBot
 from hkmahjong.bots.registry import get_bot
 from hkmahjong.engine import Action, ActionKind, HandOutcome, PlayerView
@@ -135,6 +134,10 @@ class ArenaConfig:
     duplicate: bool = True
     jobs: int = 1
     time_budget: float = 0.5
+    backend: str = "local"
+    """``local`` (this process, or ``jobs`` processes) or ``ray`` (:mod:`hkmahjong.bots.backend`)."""
+    address: str | None = None
+    """A Ray cluster's address (``auto``, ``HOST:PORT``); ``None``: a local Ray instance."""
 
     def __post_init__(self) -> None:
         if len(self.bots) != 4:
@@ -145,6 +148,14 @@ class ArenaConfig:
             raise ArenaError(f"--jobs must be at least 1, got {self.jobs}")
         for name in self.bots:
             get_bot(name)
+        try:
+            self.where()
+        except BackendError as exc:
+            raise ArenaError(str(exc)) from None
+
+    def where(self) -> Backend:
+        """Where the hand-sets run."""
+        return Backend(self.backend, self.jobs, self.address)
 
     @property
     def rotations(self) -> int:
@@ -395,14 +406,16 @@ def run_arena(
 ) -> ArenaResult:
     """Play ``cfg.hands`` hand-sets with ``new_hand`` (the engine's ``HandState.new``).
 
-    Parallel over ``cfg.jobs`` processes; a plain-text progress bar goes to ``progress``.
-    The result does not depend on ``jobs``.
+    Parallel over ``cfg.jobs`` processes, or Ray tasks with ``cfg.backend == "ray"`` (one task per
+    chunk of hand-sets); a plain-text progress bar goes to ``progress``. The result does not
+    depend on the backend nor on ``jobs`` (the chunks are merged in order).
 
     :raises ArenaError: when a hand does not end.
     """
-    size = max(1, min(50, cfg.hands // (cfg.jobs * 8) or 1))
-    tasks = [(cfg, new_hand, r) for r in _chunks(cfg.hands, size)]
+    backend = cfg.where()
     t0 = time.perf_counter()
+    size = max(1, min(50, cfg.hands // (backend.workers() * 8) or 1))
+    tasks = [(cfg, new_hand, r) for r in _chunks(cfg.hands, size)]
     results: dict[int, _Chunk] = {}
     done = 0
 
@@ -416,18 +429,13 @@ def run_arena(
         progress.write(f"\r[{bar:<{width}}] {done}/{cfg.hands} hand-sets, {rate:.1f} hands/s")
         progress.flush()
 
-    if cfg.jobs == 1:
-        for i, task in enumerate(tasks):
-            results[i] = _run_chunk(task)
-            done += len(task[2])
+    try:
+        for i, chunk in imap_indexed(_run_chunk, tasks, backend):
+            results[i] = chunk
+            done += len(tasks[i][2])
             report()
-    else:
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        with ctx.Pool(cfg.jobs) as pool:
-            for i, chunk in pool.imap_unordered(_indexed, list(enumerate(tasks))):
-                results[i] = chunk
-                done += len(tasks[i][2])
-                report()
+    except BackendError as exc:
+        raise ArenaError(str(exc)) from None
     if progress is not None:
         progress.write("\n")
     stats: dict[str, BotStats] = {n: BotStats() for n in set(cfg.bots)}
@@ -443,7 +451,3 @@ def run_arena(
         cpu += c.seconds
         hands += c.hands
     return ArenaResult(cfg, stats, set_points, hands, time.perf_counter() - t0, cpu)
-
-
-def _indexed(item: tuple[int, tuple[ArenaConfig, NewHand, range]]) -> tuple[int, _Chunk]:
-    return item[0], _run_chunk(item[1])

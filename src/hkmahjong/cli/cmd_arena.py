@@ -9,6 +9,7 @@ import sys
 
 from hkmahjong.argtypes import positive_float, positive_int
 from hkmahjong.bots.arena import ArenaConfig, ArenaError, run_arena
+from hkmahjong.cli.backend_options import add_backend_options, jobs_for
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
 
@@ -39,9 +40,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=positive_int,
-        default=1,
-        help=f"worker processes (this machine has {os.cpu_count()})",
+        default=None,
+        help=f"worker processes, or the CPUs of a local Ray instance (this machine has "
+        f"{os.cpu_count()}; default 1, with --backend ray all of them)",
     )
+    add_backend_options(parser, "hand-sets")
     parser.add_argument(
         "--budget", type=positive_float, default=0.5, help="per-decision time budget (s)"
     )
@@ -64,8 +67,10 @@ def run(args: argparse.Namespace) -> int:
         ruleset=args.rules,
         seed=str(args.seed),
         duplicate=bool(args.duplicate),
-        jobs=args.jobs,
+        jobs=jobs_for(args),
         time_budget=args.budget,
+        backend=args.backend,
+        address=args.address,
     )
     result = run_arena(cfg, HandState.new, progress=None if args.quiet else sys.stderr)
     if args.json:

@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from hkmahjong.argtypes import non_negative_int, positive_float, positive_int
+from hkmahjong.bots.backend import Backend, imap_indexed
+from hkmahjong.cli.backend_options import add_backend_options, jobs_for
 from hkmahjong.engine.match import Match, MatchError, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
 from hkmahjong.engine.record import HandRecord, new_match_seed, seed_from_text
@@ -74,7 +79,27 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=0.05,
         help="seconds per decision for bots that search (default 0.05)",
     )
-    parser.add_argument("--log", default=None, help="write the game record (JSON Lines) here")
+    parser.add_argument(
+        "--matches",
+        type=positive_int,
+        default=1,
+        help="matches to play (default 1): the first from --seed, match k (k ≥ 2) from "
+        "'SEED#k'; they run in parallel with --jobs or --backend ray",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=None,
+        help=f"worker processes for --matches, or the CPUs of a local Ray instance (this machine "
+        f"has {os.cpu_count()}; default 1, with --backend ray all of them)",
+    )
+    add_backend_options(parser, "matches")
+    parser.add_argument(
+        "--log",
+        default=None,
+        help="write the game record (JSON Lines) here; with --matches N > 1, one file per match "
+        "(match.jsonl → match-1.jsonl … match-N.jsonl); '-': standard output, in match order",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the final line")
 
 
@@ -108,7 +133,14 @@ def _controller(name: str, seed: str, ruleset: Ruleset | None, budget: float) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the match and write its record."""
+    """Play the match (or ``--matches`` matches) and write the records."""
+    if args.matches == 1 and args.backend == "local":
+        return _run_here(args)
+    return _run_matches(args)
+
+
+def _run_here(args: argparse.Namespace) -> int:
+    """One match in this process: each hand printed and its record lines written as it ends."""
     ruleset = load_ruleset(args.rules)
     try:
         length = MatchLength.parse(args.length)
@@ -165,6 +197,151 @@ def run(args: argparse.Namespace) -> int:
             file=out,
         )
     return 0
+
+
+def match_seed_text(seed: str, k: int) -> str:
+    """The seed text of match ``k`` (0-based) of a ``--matches`` run: ``seed``, ``seed#2``, …"""
+    return seed if k == 0 else f"{seed}#{k + 1}"
+
+
+@dataclass(frozen=True)
+class SimJob:
+    """One match of ``hkmj sim``: everything a worker (a process or a Ray task) needs to play it."""
+
+    ruleset: Ruleset
+    length: MatchLength
+    start: int
+    cap: int
+    seed: str
+    bots: str
+    time_budget: float
+    lines: bool
+    """Whether to keep the readable lines (not with --quiet)."""
+    record: bool
+    """Whether to return the record's text (only with --log)."""
+
+
+@dataclass
+class SimResult:
+    """What a match of ``hkmj sim`` printed and recorded."""
+
+    seed: str
+    hands: int = 0
+    lines: list[str] = field(default_factory=list)
+    record: str = ""
+    length_reached: bool = True
+
+
+def play_sim_match(job: SimJob) -> SimResult:
+    """Play one match of ``hkmj sim`` in a worker: its readable lines (as :func:`run` prints them
+    for one match) and its record (its lines joined: a worker holds one match's record) come back
+    with the result."""
+    match = Match(length=job.length, starting_balance=job.start, max_hands=job.cap)
+    controllers = make_controllers(job.bots, job.seed, job.ruleset, job.time_budget)
+    out = SimResult(job.seed)
+
+    def progress(hand: HandRecord, m: Match) -> None:
+        if not job.lines or hand.result is None:
+            return
+        e = m.ledger[-1]
+        r = hand.result
+        what = (
+            "流局 drawn"
+            if r.drawn
+            else "糊 " + " ".join(f"{m.players[(e.dealer + w) % 4]}" for w in r.winners)
+        )
+        out.lines.append(f"{m.standings_row(e)}  {what}")
+
+    if job.lines:
+        out.lines.append(match.standings_head())
+    record: list[str] = []
+    run_match(
+        match,
+        job.ruleset,
+        controllers,
+        match_seed=seed_from_text(job.seed),
+        on_hand=progress,
+        write=record.append if job.record else None,
+        keep=False,
+    )
+    if job.lines:
+        out.lines.append(match.standings_total())
+    out.hands = match.hand_number
+    out.record = "".join(record)
+    out.length_reached = job.length is MatchLength.OPEN or _length_reached(match)
+    return out
+
+
+def _run_matches(args: argparse.Namespace) -> int:
+    """``--matches`` matches (or one on Ray) on the backend; printed and saved in match order."""
+    ruleset = load_ruleset(args.rules)
+    try:
+        length = MatchLength.parse(args.length)
+        cap = args.hands or (16 if length is MatchLength.OPEN else SAFETY_CAP)
+        Match(length=length, starting_balance=args.start, max_hands=cap)
+    except MatchError as exc:
+        raise MahjongError(str(exc)) from None
+    seed_text = args.seed if args.seed is not None else new_match_seed().hex()
+    make_controllers(args.bots, seed_text, ruleset, args.time_budget)  # a bad --bots fails here
+    backend = Backend(args.backend, jobs_for(args), args.address)
+    jobs = [
+        SimJob(
+            ruleset,
+            length,
+            args.start,
+            cap,
+            match_seed_text(seed_text, k),
+            args.bots,
+            args.time_budget,
+            lines=not args.quiet,
+            record=bool(args.log),
+        )
+        for k in range(args.matches)
+    ]
+    paths = log_paths(args.log, len(jobs)) if args.log else []
+    for path in dict.fromkeys(paths):  # a bad path fails before any match is played
+        with _record_sink(path):
+            pass
+    out = sys.stderr if args.log == "-" else sys.stdout
+    start = time.perf_counter()
+    done = dict(imap_indexed(play_sim_match, jobs, backend))
+    results = [done[i] for i in range(len(jobs))]
+    seconds = time.perf_counter() - start
+    for res, path in zip(results, paths, strict=False):
+        with _record_sink(path) as write:
+            assert write is not None
+            write(res.record)
+    for k, res in enumerate(results):
+        if len(results) > 1 and not args.quiet:
+            print(f"match {k + 1}/{len(results)} (seed {res.seed!r})", file=out)
+        for line in res.lines:
+            print(line, file=out)
+    hands = sum(r.hands for r in results)
+    rate = hands / seconds if seconds > 0 else float("inf")
+    logged = f"; record: {args.log}" if args.log else ""
+    print(
+        f"{hands} hands ({ruleset.name}, {len(results)} match{'es' if len(results) > 1 else ''}, "
+        f"seed {seed_text!r}, {backend.name} backend) in {seconds:.2f} s, {rate:.0f} hands/s"
+        f"{logged}",
+        file=out,
+    )
+    for k, res in enumerate(results):
+        if not res.length_reached:
+            print(
+                f"note: match {k + 1}: stopped after {res.hands} hands (--hands cap) before the "
+                f"match length {length.value} was reached",
+                file=out,
+            )
+    return 0
+
+
+def log_paths(path: str, matches: int) -> list[str]:
+    """Where ``--log PATH`` writes each of ``matches`` records: PATH itself for one match, else
+    ``stem-1.suffix`` … ``stem-N.suffix`` beside it (``-``: standard output, in match order)."""
+    if matches == 1 or path == "-":
+        return [path] * matches
+    p = Path(path)
+    return [str(p.with_name(f"{p.stem}-{k + 1}{p.suffix}")) for k in range(matches)]
 
 
 @contextlib.contextmanager
