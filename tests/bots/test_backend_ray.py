@@ -19,6 +19,7 @@ from hkmahjong.bots.backend import Backend, imap_indexed, ray_init, ray_shutdown
 from hkmahjong.cli.cmd_sim import log_paths
 from hkmahjong.cli.main import main
 from hkmahjong.engine.state import HandState
+from hkmahjong.env.rollout import RolloutConfig, selfplay_episodes
 
 pytest.importorskip("ray")
 pytestmark = pytest.mark.xdist_group("ray")
@@ -89,3 +90,14 @@ def test_cli_arena_and_sim_with_backend_ray(
         logs[name] = [Path(p).read_text(encoding="utf-8") for p in log_paths(str(log), 3)]
     assert logs["ray"] == logs["j1"] == logs["j2"]
     assert len(set(logs["ray"])) == 3
+
+
+def test_selfplay_episodes_on_ray_are_the_local_episodes(ray_backend: Backend) -> None:
+    """The env's vectorised self-play: the same episodes, decision for decision, on Ray."""
+    cfg = RolloutConfig(bots=("efficient", "random", "efficient", "random"))
+    seeds = [5, 6, 7, 8, 9]
+    local = selfplay_episodes(seeds, cfg)
+    on_ray = selfplay_episodes(seeds, cfg, backend=ray_backend, chunk=2)
+    assert [e.seed for e in on_ray] == seeds
+    assert all(a.same_as(b) for a, b in zip(local, on_ray, strict=True))
+    assert sum(len(e.actions) for e in on_ray) > 0

@@ -34,6 +34,7 @@ from hkmahjong.env.encoding import (
     oracle_observation,
 )
 from hkmahjong.env.parallel import HKMahjongParallel, parallel_env
+from hkmahjong.env.rollout import Episode, RolloutConfig, selfplay_episodes
 from hkmahjong.env.selfplay import SelfPlayEnv
 from hkmahjong.env.shaping import shanten_shaping
 from hkmahjong.env.single import SingleSeatEnv
@@ -59,8 +60,10 @@ __all__ = [
     "OBSERVATION_VERSION",
     "PLANES",
     "REWARDS",
+    "Episode",
     "HKMahjongAEC",
     "HKMahjongParallel",
+    "RolloutConfig",
     "SelfPlayEnv",
     "ShapingFn",
     "ShapingStep",
@@ -76,5 +79,6 @@ __all__ = [
     "oracle_observation",
     "parallel_env",
     "raw_env",
+    "selfplay_episodes",
     "shanten_shaping",
 ]
