@@ -13,7 +13,14 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_hand.py", "bench_scoring.py", "bench_engine.py", "bench_env.py", "bench_bots.py"]
+SCRIPTS = [
+    "bench_hand.py",
+    "bench_scoring.py",
+    "bench_engine.py",
+    "bench_env.py",
+    "bench_bots.py",
+    "bench_ray.py",
+]
 HAS_FULL = {"bench_hand.py", "bench_scoring.py", "bench_engine.py"}
 
 

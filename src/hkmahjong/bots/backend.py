@@ -158,9 +158,18 @@ def imap_indexed(
         for i, item in enumerate(items):
             yield i, fn(item)
     else:
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        ctx = multiprocessing.get_context(_start_method())
         with ctx.Pool(min(backend.jobs, len(items))) as pool:
             yield from pool.imap_unordered(_Indexed(fn), list(enumerate(items)))
+
+
+def _start_method() -> str:
+    """``fork`` (fast: the workers share the parent's loaded tables), except on Windows and in a
+    process connected to Ray, whose threads a forked child must not inherit: ``spawn`` there."""
+    ray = sys.modules.get("ray")
+    if sys.platform == "win32" or (ray is not None and ray.is_initialized()):
+        return "spawn"
+    return "fork"
 
 
 class _Indexed:
