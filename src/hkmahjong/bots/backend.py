@@ -128,8 +128,15 @@ def ray_init(backend: Backend) -> None:
                 **common,
             )
     except (ConnectionError, RuntimeError, ValueError) as exc:
-        where = backend.address or "a local instance"
-        raise BackendError(f"cannot start Ray ({where}): {exc}") from None
+        if backend.address is None:
+            raise BackendError(f"cannot start a local Ray instance: {exc}") from None
+        hint = ""
+        if backend.address != "auto" and os.environ.get("RAY_AUTH_MODE") is None:
+            hint = (
+                " (a cluster with token authentication needs RAY_AUTH_MODE=token and its token "
+                "in ~/.ray/auth_token or RAY_AUTH_TOKEN; docs/bots.md, 'On Ray')"
+            )
+        raise BackendError(f"cannot reach Ray at {backend.address}: {exc}{hint}") from None
 
 
 def ray_shutdown() -> None:
