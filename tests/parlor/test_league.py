@@ -17,6 +17,7 @@ import pytest
 
 from hkmahjong.parlor.league import (
     LEAGUES,
+    MAX_TABLES,
     T0,
     League,
     LeagueConfig,
@@ -27,14 +28,18 @@ from hkmahjong.parlor.league import (
     cancel,
     escrow_of,
     join,
+    link_table,
     new_league,
     pool_of,
     prize_amounts,
     record_result,
+    replay_match,
     rollout_amounts,
+    round_deadline,
     seat_round,
     standings,
     start,
+    time_up,
 )
 from hkmahjong.parlor.ledger import FEES, MemoryLedger, grant, user_account
 from hkmahjong.rules import get_preset
@@ -448,3 +453,81 @@ def test_league_state_round_trips_through_json() -> None:
         created_at=lg.created_at,
     )  # fmt: skip
     assert again == lg
+
+
+# -- a table closed on its own; the round's time (issue 18) ------------------------------------
+def test_a_match_whose_table_was_cancelled_is_played_again_by_the_same_seats() -> None:
+    lg = start(_league_of(8, rounds=2), now=CLOSES).league
+    lg = link_table(lg, 1, 2, "lg1r1t2")
+    seats = lg.rounds[0].matches[1].seats
+    later = CLOSES + timedelta(minutes=5)
+    step = replay_match(lg, 1, 2, "lg1r1t2", "cancelled: a bad wall", now=later)
+    match = step.league.rounds[0].matches[1]
+    assert step.txns == ()
+    assert match.seats == seats and match.points is None and match.table_id is None
+    assert match.voided == ("lg1r1t2",) and match.attempt == 2
+    assert step.league.log[-1].kind == "replayed" and "a bad wall" in step.league.log[-1].reason
+    assert len(step.league.rounds) == 1 and step.league.status == "running"
+    # the same closed table reported again (a second sync) changes nothing
+    assert replay_match(step.league, 1, 2, "lg1r1t2", "again", now=later).league == step.league
+    # the round goes on: the other table's result and the replayed match's complete it
+    after = link_table(step.league, 1, 2, "lg1r1t2a2")
+    after = record_result(after, 1, 1, [5, -5, 0, 0], now=later).league
+    after = record_result(after, 1, 2, [7, -7, 0, 0], now=later).league
+    assert len(after.rounds) == 2
+    assert League.from_json(
+        after.id, after.config, after.status, after.to_json(), after.log,
+        version=after.version, created_at=after.created_at,
+    ) == after  # fmt: skip
+
+
+def test_the_third_closed_table_voids_the_match_with_zero_points() -> None:
+    lg = start(_league_of(4, rounds=1), now=CLOSES).league
+    for n in range(1, MAX_TABLES + 1):
+        table_id = "lg1r1t1" if n == 1 else f"lg1r1t1a{n}"
+        lg = link_table(lg, 1, 1, table_id)
+        lg = replay_match(lg, 1, 1, table_id, "aborted", now=CLOSES).league
+    match = lg.rounds[0].matches[0]
+    assert match.points == (0, 0, 0, 0) and len(match.voided) == MAX_TABLES
+    assert [d.kind for d in lg.log[-2:]] == ["void", "finished"]
+    assert lg.status == "finished"
+
+
+def test_a_round_has_its_minutes_then_ends_as_its_tables_stand() -> None:
+    desk, ledger, lid = run_league(
+        config(entry_fee=10, stake=100, rounds=2, round_minutes=30, min_players=4), 8
+    )
+    clock = desk.clock
+    assert isinstance(clock, Clock)
+    lg = desk.start(lid)
+    due = round_deadline(lg)
+    assert due == CLOSES + timedelta(minutes=30)
+    assert "time is up at" in lg.log[-1].reason
+    m2 = lg.rounds[0].matches[1]
+    lg = desk.record(lid, 1, 1, [20, -20, 0, 0])
+    # before the bell nothing happens
+    clock.now = due - timedelta(seconds=1)
+    assert desk.time_up(lid, {2: [9, -3, -3, -3]}) == lg
+    clock.now = due
+    lg = desk.time_up(lid, {2: [9, -3, -3, -3]})
+    assert lg.rounds[0].matches[0].points == (20, -20, 0, 0)  # the finished match keeps its result
+    assert lg.rounds[0].matches[1].points == (9, -3, -3, -3)  # the other ends as it stands
+    assert [d.kind for d in lg.log[-2:]] == ["time_up", "seated"]
+    assert "the hands finished count" in lg.log[-2].reason
+    # round 2 gets its own 30 minutes from when it was seated; no standing → 0 each
+    assert round_deadline(lg) == due + timedelta(minutes=30)
+    clock.now = due + timedelta(minutes=30)
+    lg = desk.time_up(lid, {})
+    assert lg.status == "finished"
+    assert all(m.points == (0, 0, 0, 0) for m in lg.rounds[1].matches)
+    assert sum(p.amount for p in lg.payouts) == 800 and ledger.balance(FEES) == 80
+    assert desk.time_up(lid, {}) == lg  # over: a no-op
+    assert m2.table == 2
+
+
+def test_time_up_checks_the_standing() -> None:
+    lg = start(_league_of(4, rounds=1, round_minutes=1), now=CLOSES).league
+    with pytest.raises(LeagueError, match="four whole numbers"):
+        time_up(lg, {1: [1, 2]}, now=CLOSES + timedelta(minutes=1))
+    old = replace(lg, rounds=(replace(lg.rounds[0], seated_at=None),))
+    assert round_deadline(old) == CLOSES + timedelta(minutes=1)  # stored before rounds had a time

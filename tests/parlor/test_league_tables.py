@@ -12,6 +12,9 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
+import pytest
+from tests.parlor.test_table_jade import corrupt
+
 from hkmahjong.parlor.clocks import ClockSettings, FakeClock
 from hkmahjong.parlor.league import (
     T0,
@@ -24,7 +27,8 @@ from hkmahjong.parlor.league import (
 from hkmahjong.parlor.league_tables import LeagueTables, table_public_id
 from hkmahjong.parlor.ledger import FEES, MemoryLedger, grant, user_account
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.parlor.ports import MemoryTableStore
+from hkmahjong.parlor.ports import MemoryConnection, MemoryTableStore
+from hkmahjong.parlor.table import TableError
 from hkmahjong.rules import get_preset
 
 QUICK = ClockSettings(
@@ -79,12 +83,15 @@ def test_a_league_plays_its_rounds_at_parlor_tables_to_the_prizes() -> None:
         for match in first.matches:
             assert match.table_id is not None
             table = lobby.get(match.table_id)
-            assert table is not None and table.config.private and not table.config.stake
+            assert table is not None and not table.config.stake
+            assert table.config.league == league.id and not table.config.private  # watchable
             assert table.config.rules["digest"] == league.config.digest
             seated = [s.user_id if s.kind == "human" else None for s in table.seats]
             assert seated == list(match.seats)  # the league's seat order, bots in the bot seats
             assert table.status == "playing"
-        assert lobby.listing() == []  # league tables are private: nobody else can sit down
+        assert lobby.listing() == []  # league tables are on the league's page, not the lobby
+        with pytest.raises(TableError, match=r"playing|full"):  # nobody else can sit down
+            await table.join(99, "stranger")
         await until(clock, lambda: len(desk.get(league.id).rounds) == 2)
         league = desk.get(league.id)
         for match in league.rounds[0].matches:
@@ -151,6 +158,122 @@ def test_a_table_that_ended_unheard_is_collected_from_its_log() -> None:
         assert league.rounds[0].matches[0].points == tuple(
             round(p.jade) for p in table.info().players
         )
+        await lobby.stop()
+
+    asyncio.run(main())
+
+
+def test_a_league_table_cancelled_on_its_own_is_played_again_at_a_fresh_table() -> None:
+    async def main() -> None:
+        lobby, desk, clock, _ledger, league = world(4, rounds=1, length="one-hand")
+        runner = LeagueTables(lobby, desk, interval=3600)
+        await runner.start()
+        first = lobby.get(table_public_id(league.id, 1, 1))
+        assert first is not None and first.status == "playing"
+        seats = [s.user_id for s in first.seats]
+        await first.cancel("admin: a player reported a fault")  # hkmj admin cancel of that table
+        await until(clock, lambda: getattr(lobby.get("lg1r1t1a2"), "status", "") == "playing")
+        league = desk.get(league.id)
+        match = league.rounds[0].matches[0]
+        assert match.voided == (first.public_id,) and match.table_id == "lg1r1t1a2"
+        assert league.log[-1].kind == "replayed" or league.log[-2].kind == "replayed"
+        again = lobby.get(match.table_id)
+        assert again is not None and [s.user_id for s in again.seats] == seats
+        assert again.status == "playing" and again.row.match_seed != first.row.match_seed
+        await until(clock, lambda: desk.get(league.id).status == "finished")
+        league = desk.get(league.id)
+        assert league.rounds[0].matches[0].points == tuple(
+            round(p.jade) for p in again.info().players
+        )
+        await runner.stop()
+        await lobby.stop()
+
+    asyncio.run(main())
+
+
+def test_a_league_table_aborted_at_restore_is_played_again() -> None:
+    async def main() -> None:
+        lobby, desk, clock, _ledger, league = world(4, rounds=1)
+        await LeagueTables(lobby, desk, interval=3600).sync()
+        public_id = table_public_id(league.id, 1, 1)
+        table = lobby.get(public_id)
+        store = lobby.store
+        assert table is not None and isinstance(store, MemoryTableStore)
+        await until(clock, lambda: any('"t":"hand"' in line for line in store.log[table.id]))
+        await lobby.stop()
+        corrupt(store, table.id)  # the server stops; its log no longer replays at the restart
+        lobby = Lobby(store, clock=FakeClock(), online_clocks=QUICK)
+        await lobby.start(watch=False)
+        assert (await store.get(table.id)).status == "aborted"  # type: ignore[union-attr]
+        await LeagueTables(lobby, desk, interval=3600).sync()
+        match = desk.get(league.id).rounds[0].matches[0]
+        assert match.voided == (public_id,) and match.table_id == f"{public_id}a2"
+        assert lobby.get(match.table_id) is not None
+        await lobby.stop()
+
+    asyncio.run(main())
+
+
+class DeskClock:
+    """The league desk's clock, moved by hand (a virtual clock: no sleeps)."""
+
+    def __init__(self) -> None:
+        self.now = T0 + timedelta(days=2)
+
+    def __call__(self) -> Any:
+        return self.now
+
+
+def test_a_round_whose_time_is_up_ends_its_tables_as_they_stand() -> None:
+    async def main() -> None:
+        lobby, desk, clock, _ledger, league = world(
+            4, rounds=2, length="four-rounds", round_minutes=30
+        )
+        when = DeskClock()
+        desk.clock = when
+        runner = LeagueTables(lobby, desk, interval=3600)
+        await runner.start()
+        table = lobby.get(table_public_id(league.id, 1, 1))
+        assert table is not None
+        assert table.runner is not None
+        await until(clock, lambda: table.runner is not None and len(table.runner.match.ledger) >= 1)
+        when.now += timedelta(minutes=29)
+        await runner.sync()
+        assert table.status == "playing"  # not yet
+        standing = tuple(round(p.jade) for p in table.info().players)
+        when.now += timedelta(minutes=1)
+        syncing = asyncio.create_task(runner.sync())
+        for _ in range(1000):  # virtual time stands still until the result is in
+            if len(desk.get(league.id).rounds) == 2:
+                break
+            await asyncio.sleep(0.01)
+        await until(clock, syncing.done)  # then the table's actor runs on to its cancel
+        league = desk.get(league.id)
+        assert table.status == "cancelled"
+        match = league.rounds[0].matches[0]
+        assert match.points == standing  # the hands finished count
+        assert any(d.kind == "time_up" for d in league.log) and len(league.rounds) == 2
+        audits = [a for a in lobby.store.audits if a[0] == table.id]  # type: ignore[attr-defined]
+        assert "minutes were up" in audits[-1][2]
+        second = lobby.get(table_public_id(league.id, 2, 1))
+        assert second is not None and second.status == "playing"
+        await runner.stop()
+        await lobby.stop()
+
+    asyncio.run(main())
+
+
+def test_anyone_may_watch_a_league_table() -> None:
+    async def main() -> None:
+        lobby, desk, clock, _ledger, league = world(4, rounds=1)
+        await LeagueTables(lobby, desk, interval=3600).sync()
+        table = lobby.get(table_public_id(league.id, 1, 1))
+        assert table is not None
+        conn = MemoryConnection()
+        table.watch(conn)
+        table.watch_receive(conn, '{"t":"hello","proto":1}')
+        await until(clock, lambda: len(conn.frames) > 3)
+        assert '"t":"snapshot"' in conn.frames[0] and '"you":null' in conn.frames[0]
         await lobby.stop()
 
     asyncio.run(main())

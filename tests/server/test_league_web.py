@@ -188,6 +188,22 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
         for name in ("Ann", "Ben", "Cat"):
             d.join(league.id, auth.register(name, "long password").id, name)
         d.start(league.id, early=True)
+        table_id = f"lg{league.id}r1t1"
+        client.cookies.clear()  # anyone, not seated, not logged in
+        for _ in range(300):
+            if d.get(league.id).rounds[0].matches[0].table_id:
+                break
+            time.sleep(0.1)
+        page = client.get(f"/leagues/{league.id}?lang=en").text
+        if not d.get(league.id).rounds[0].matches[0].over:  # (a fast machine may be done)
+            assert f'href="/table/{table_id}" data-testid="league-table-link">Watch</a>' in page
+        info = client.get(f"/api/tables/{table_id}")
+        assert info.status_code == 200 and info.json()["you"] is None  # 旁觀: watchable
+        with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+            ws.send_json({"t": "hello", "proto": 1})
+            snap = ws.receive_json()
+            assert snap["t"] == "snapshot" and snap["table"]["you"] is None
+            assert snap["prompt"] is None
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             body = client.get(f"/api/leagues/{league.id}").json()
@@ -196,12 +212,12 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
             time.sleep(0.2)
         assert body["status"] == "finished", body["log"][-3:]
         match = body["rounds"][0]["tables"][0]
-        assert match["table_id"] == f"lg{league.id}r1t1" and match["names"].count(None) == 1
-        info = client.get(f"/api/tables/{match['table_id']}")
-        assert info.status_code == 404  # a private table: only its players may look
+        assert match["table_id"] == table_id and match["names"].count(None) == 1
+        assert client.get("/api/lobby").json() == []  # league tables are not in the lobby
         assert sum(p["amount"] for p in body["payouts"]) == 300
         html = client.get(f"/leagues/{league.id}?lang=en").text
-        assert f'href="/table/{match["table_id"]}"' in html
+        assert f'href="/matches/{table_id}"' in html  # the match's record once it ended
+        assert client.get(f"/matches/{table_id}?lang=en").status_code == 200
 
 
 @pytest.mark.parametrize("value", ["soon", "0", "nan", "-1", "99999"])

@@ -43,7 +43,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from hkmahjong.engine.match import MatchLength
@@ -63,6 +63,7 @@ from hkmahjong.rules import Ruleset
 __all__ = [
     "FILLS",
     "LEAGUES",
+    "MAX_TABLES",
     "STATUSES",
     "T0",
     "TIE_BREAKS",
@@ -90,10 +91,13 @@ __all__ = [
     "pool_of",
     "prize_amounts",
     "record_result",
+    "replay_match",
     "rollout_amounts",
+    "round_deadline",
     "seat_round",
     "standings",
     "start",
+    "time_up",
 ]
 
 LEAGUES = "system:leagues"
@@ -181,8 +185,9 @@ class LeagueConfig:
     min_players: int = 4
     max_players: int = 64
     round_minutes: int = 60
-    """The schedule: a round is due every ``round_minutes`` after the start (shown; a round starts
-    as soon as the previous one has ended)."""
+    """The schedule (時限): each round has ``round_minutes`` from when it is seated; a round starts
+    as soon as the previous one has ended, and one still being played when its time is up is
+    ended by :func:`time_up` (the hands finished count)."""
 
     def __post_init__(self) -> None:
         name = self.name.strip() if isinstance(self.name, str) else ""
@@ -334,6 +339,14 @@ class LeagueMatch:
     points: tuple[int, ...] | None = None
     table_id: str | None = None
     """The online table playing it (its public id), when rounds are played in the parlor."""
+    voided: tuple[str, ...] = ()
+    """The tables of this match that were cancelled or aborted on their own (their hands count
+    nothing; the match was played again: :func:`replay_match`)."""
+
+    @property
+    def attempt(self) -> int:
+        """Which table of this match is being played: 1, then 2 after one was voided, …"""
+        return len(self.voided) + 1
 
     @property
     def over(self) -> bool:
@@ -348,6 +361,9 @@ class Round:
     number: int
     matches: tuple[LeagueMatch, ...]
     byes: tuple[int, ...] = ()
+    seated_at: datetime | None = None
+    """When it was seated: its time (``round_minutes``) runs from here (None: stored before
+    rounds had a time; the league's start is used)."""
 
     @property
     def over(self) -> bool:
@@ -437,12 +453,14 @@ class League:
                 {
                     "number": r.number,
                     "byes": list(r.byes),
+                    "seated_at": None if r.seated_at is None else r.seated_at.isoformat(),
                     "matches": [
                         {
                             "table": m.table,
                             "seats": list(m.seats),
                             "points": None if m.points is None else list(m.points),
                             "table_id": m.table_id,
+                            "voided": list(m.voided),
                         }
                         for m in r.matches
                     ],
@@ -481,10 +499,12 @@ class League:
                             tuple(None if s is None else int(s) for s in m["seats"]),
                             None if m["points"] is None else tuple(int(p) for p in m["points"]),
                             m.get("table_id"),
+                            tuple(str(v) for v in m.get("voided", ())),
                         )
                         for m in r["matches"]
                     ),
                     tuple(int(b) for b in r["byes"]),
+                    _time(r.get("seated_at")),
                 )
                 for r in state.get("rounds", ())
             )
@@ -677,6 +697,11 @@ def start(league: League, *, now: datetime, early: bool = False) -> Step:
 def _seat_next(league: League, now: datetime) -> League:
     number = len(league.rounds) + 1
     rnd, why = seat_round(league, number)
+    rnd = replace(rnd, seated_at=now)
+    why += (
+        f"; its time is up at {now + timedelta(minutes=league.config.round_minutes):%Y-%m-%d %H:%M}"
+        " UTC"
+    )
     return _logged(league, now, "seated", why, rounds=(*league.rounds, rnd))
 
 
@@ -796,13 +821,128 @@ def record_result(
     )
     after = _replace_match(league, replace(match, points=result))
     after = _logged(after, now, "result", f"round {round_no} table {table}: {who}")
-    rnd = after.current_round
+    return _round_done(after, now)
+
+
+def _round_done(league: League, now: datetime) -> Step:
+    """After a result: the next round seated when this one is over, or the league finished."""
+    rnd = league.current_round
     assert rnd is not None
     if not rnd.over:
-        return Step(after)
+        return Step(league)
     if rnd.number < league.config.rounds:
-        return Step(_seat_next(after, now))
-    return _finish(after, now)
+        return Step(_seat_next(league, now))
+    return _finish(league, now)
+
+
+MAX_TABLES = 3
+"""How many tables one match is given: after the third is cancelled or aborted on its own, the
+match is void and scores 0 for every seat (:func:`replay_match`)."""
+
+
+def replay_match(
+    league: League, round_no: int, table: int, table_id: str, reason: str, *, now: datetime
+) -> Step:
+    """重開 a league table ``table_id`` was cancelled or aborted on its own (an administrator's
+    cancel of that table, a log that no longer replays), while the league goes on: its hands
+    count nothing — seed 002 《取消》 treats a cancelled game as not played ("賭注和手續費會歸還"),
+    and a league compensates its players "以最公平…的方法，一致地" — so the match is **played
+    again** by the same seats at a fresh table, in the same round and within its time
+    (:func:`time_up`) *(decision)*. After :data:`MAX_TABLES` tables the match is void instead: 0
+    table points for every seat, like a bye, so one broken table cannot hold the league.
+
+    A no-op when ``table_id`` is not the match's current table (already handled) or the match has
+    its result.
+
+    :raises LeagueError: ``bad_result`` for an unknown match; ``over`` / ``started`` (not
+        running).
+    """
+    now = _aware(now, "now")
+    match = _match(league, round_no, table)
+    if match.over or match.table_id != table_id or table_id in match.voided:
+        return Step(league)
+    if league.status != "running":
+        raise LeagueError(
+            "over" if league.over else "started", f"{league.config.name} is not running"
+        )
+    voided = (*match.voided, table_id)
+    if len(voided) >= MAX_TABLES:
+        after = _replace_match(
+            league, replace(match, voided=voided, table_id=None, points=(0, 0, 0, 0))
+        )
+        after = _logged(
+            after,
+            now,
+            "void",
+            f"round {round_no} table {table}: its table {table_id} was closed ({reason}); "
+            f"{len(voided)} tables of this match were closed, so the match is void: 0 table "
+            "points for every seat",
+        )
+        return _round_done(after, now)
+    after = _replace_match(league, replace(match, voided=voided, table_id=None))
+    after = _logged(
+        after,
+        now,
+        "replayed",
+        f"round {round_no} table {table}: its table {table_id} was closed ({reason}); its hands "
+        f"count nothing and the match is played again by the same seats at a fresh table "
+        f"(table {len(voided) + 1} of at most {MAX_TABLES})",
+    )
+    return Step(after)
+
+
+def round_deadline(league: League) -> datetime | None:
+    """時限 when the current round's time is up: ``round_minutes`` after it was seated (None when
+    the league is not running)."""
+    rnd = league.current_round
+    if league.status != "running" or rnd is None:
+        return None
+    seated = rnd.seated_at or league.started_at or league.created_at
+    return seated + timedelta(minutes=league.config.round_minutes)
+
+
+def time_up(league: League, standing: Mapping[int, Sequence[int]], *, now: datetime) -> Step:
+    """夠鐘 the current round's time is up (:func:`round_deadline`): every match still being
+    played ends where it stands *(decision, stated on the league's page)* — its table points are
+    the totals of the hands its table **finished** (``standing``, by table number: whole points
+    in seat order); the hand being played at the bell counts nothing, and a match with no table
+    totals (none started, or its table was closed) scores 0 for every seat. Then the next round
+    is seated, or the league finishes and pays its prizes.
+
+    A no-op before the deadline or when the league is not running.
+
+    :raises LeagueError: ``bad_result`` when a standing is not four whole numbers.
+    """
+    now = _aware(now, "now")
+    due = round_deadline(league)
+    if due is None or now < due:
+        return Step(league)
+    rnd = league.current_round
+    assert rnd is not None
+    names = {e.user_id: e.name for e in league.entrants}
+    after = league
+    for match in rnd.matches:
+        if match.over:
+            continue
+        points = tuple(standing.get(match.table, (0, 0, 0, 0)))
+        if len(points) != 4 or any(type(p) is not int for p in points):
+            raise LeagueError(
+                "bad_result", f"table points {list(points)!r}: expected four whole numbers"
+            )
+        who = ", ".join(
+            f"{names.get(s, '?') if s is not None else 'bot'} {p:+d}"
+            for s, p in zip(match.seats, points, strict=True)
+        )
+        after = _replace_match(after, replace(match, points=points))
+        after = _logged(
+            after,
+            now,
+            "time_up",
+            f"round {rnd.number} table {match.table}: the round's {league.config.round_minutes} "
+            f"minutes were up at {due:%Y-%m-%d %H:%M} UTC with its match unfinished; it ends as "
+            f"it stands (the hands finished count, the hand in play does not): {who}",
+        )
+    return _round_done(after, now)
 
 
 def _finish(league: League, now: datetime) -> Step:
@@ -1233,6 +1373,20 @@ class LeagueDesk:
         return self.apply(
             league_id, lambda lg: Step(link_table(lg, round_no, table, table_id))
         ).league
+
+    def replay(
+        self, league_id: int, round_no: int, table: int, table_id: str, reason: str
+    ) -> League:
+        """A match's table was closed on its own: play the match again (see
+        :func:`replay_match`)."""
+        return self.apply(
+            league_id,
+            lambda lg: replay_match(lg, round_no, table, table_id, reason, now=self.clock()),
+        ).league
+
+    def time_up(self, league_id: int, standing: Mapping[int, Sequence[int]]) -> League:
+        """End the current round if its time is up (see :func:`time_up`)."""
+        return self.apply(league_id, lambda lg: time_up(lg, standing, now=self.clock())).league
 
     def cancel(self, league_id: int, reason: str) -> League:
         """取消 (see :func:`cancel`): 滾回 before the start, 滾出 after it."""

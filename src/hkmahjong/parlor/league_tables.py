@@ -31,7 +31,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from hkmahjong.errors import MahjongError
-from hkmahjong.parlor.league import League, LeagueDesk, LeagueError, LeagueMatch
+from hkmahjong.parlor.league import (
+    League,
+    LeagueDesk,
+    LeagueError,
+    LeagueMatch,
+    round_deadline,
+)
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.table import Table, TableConfig
 
@@ -39,12 +45,14 @@ __all__ = ["LeagueTables", "table_public_id"]
 
 log = logging.getLogger(__name__)
 
-_ID = re.compile(r"lg(\d+)r(\d+)t(\d+)")
+_ID = re.compile(r"lg(\d+)r(\d+)t(\d+)(?:a(\d+))?")
 
 
-def table_public_id(league_id: int, round_no: int, table: int) -> str:
-    """The public id of a league match's table: ``lg5r2t3`` (league 5, round 2, table 3)."""
-    return f"lg{int(league_id)}r{int(round_no)}t{int(table)}"
+def table_public_id(league_id: int, round_no: int, table: int, attempt: int = 1) -> str:
+    """The public id of a league match's table: ``lg5r2t3`` (league 5, round 2, table 3), and
+    ``lg5r2t3a2`` for the match's second table (after the first was cancelled on its own)."""
+    base = f"lg{int(league_id)}r{int(round_no)}t{int(table)}"
+    return base if attempt <= 1 else f"{base}a{int(attempt)}"
 
 
 def _league_of(public_id: str) -> int | None:
@@ -112,6 +120,9 @@ class LeagueTables:
             seen = -1
             while league.status == "running" and league.version != seen:
                 seen = league.version
+                league = await self._time_up(league)
+                if league.version != seen:
+                    continue
                 rnd = league.current_round
                 assert rnd is not None
                 for match in rnd.matches:
@@ -119,10 +130,50 @@ class LeagueTables:
                         league = await self._play(league, match)
                         if league.version != seen:
                             break
+            await self._close_decided(league)
             return league
 
+    async def _time_up(self, league: League) -> League:
+        """夠鐘: when the current round's time is up (by the desk's clock), every match still
+        being played ends as its table stands — the totals of the hands it finished
+        (:func:`~hkmahjong.parlor.league.time_up`); its table is then closed."""
+        due = round_deadline(league)
+        if due is None or self.desk.clock() < due:
+            return league
+        rnd = league.current_round
+        assert rnd is not None
+        standing: dict[int, list[int]] = {}
+        for match in rnd.matches:
+            table = None if match.table_id is None else self.lobby.get(match.table_id)
+            if not match.over and table is not None and table.open:
+                standing[match.table] = _points([p.jade for p in table.info().players])
+        try:
+            return await asyncio.to_thread(self.desk.time_up, league.id, standing)
+        except LeagueError as exc:
+            log.error("league %s: time up: %s", league.id, exc)
+            return await asyncio.to_thread(self.desk.get, league.id)
+
+    async def _close_decided(self, league: League) -> None:
+        """Close every open table of a match whose result is in without it (its round's time
+        was up, or the result was recorded by hand)."""
+        for rnd in league.rounds:
+            for match in rnd.matches:
+                table = None if match.table_id is None else self.lobby.get(match.table_id)
+                if match.over and table is not None and table.open:
+                    why = next(
+                        (
+                            d.reason
+                            for d in reversed(league.log)
+                            if f"round {rnd.number} table {match.table}:" in d.reason
+                        ),
+                        "the match's result is in",
+                    )
+                    await table.cancel(f"league {league.config.name}: {why}")
+
     async def _play(self, league: League, match: LeagueMatch) -> League:
-        public_id = table_public_id(league.id, match.round, match.table)
+        public_id = match.table_id or table_public_id(
+            league.id, match.round, match.table, match.attempt
+        )
         if match.table_id is None:
             league = await asyncio.to_thread(
                 self.desk.link, league.id, match.round, match.table, public_id
@@ -135,6 +186,8 @@ class LeagueTables:
             elif row.status == "finished":
                 totals = await self._stored_totals(row.id)
                 return await self._record(league, match, totals)
+            elif row.status in ("cancelled", "aborted"):
+                return await self._replay(league, match, public_id, row.status)
             else:
                 log.warning("league %s: table %s is %s", league.id, public_id, row.status)
                 return league
@@ -143,7 +196,23 @@ class LeagueTables:
         if table.status == "finished":
             totals = [p.jade for p in table.info().players]
             return await self._record(league, match, totals)
+        if table.status in ("cancelled", "aborted"):
+            return await self._replay(league, match, public_id, table.status)
         return league
+
+    async def _replay(
+        self, league: League, match: LeagueMatch, public_id: str, status: str
+    ) -> League:
+        """The match's table was cancelled or aborted on its own: the league plays the match
+        again at a fresh table (:func:`~hkmahjong.parlor.league.replay_match`)."""
+        reason = f"{status}; its reason is in the table's audit"
+        try:
+            return await asyncio.to_thread(
+                self.desk.replay, league.id, match.round, match.table, public_id, reason
+            )
+        except LeagueError as exc:
+            log.error("league %s: replaying %s: %s", league.id, match, exc)
+            return await asyncio.to_thread(self.desk.get, league.id)
 
     async def _open(self, league: League, match: LeagueMatch, public_id: str) -> Table:
         c = league.config
@@ -153,10 +222,12 @@ class LeagueTables:
             length=c.length,
             stake=None,
             clocks=self.lobby.online_clocks,
-            private=True,
             bots=tuple(c.bot_level if s is None else None for s in match.seats),
+            league=league.id,
         )
-        return await self.lobby.create(config, None, public_id=public_id)
+        names = {e.user_id: e.name for e in league.entrants}
+        people = [None if s is None else (s, names.get(s, f"player {s}")) for s in match.seats]
+        return await self.lobby.create(config, None, public_id=public_id, people=people)
 
     async def _seat(self, table: Table, league: League, match: LeagueMatch) -> None:
         """Join the entrants in seat order (a no-op for those already seated)."""
@@ -195,7 +266,7 @@ class LeagueTables:
             if before is not None:
                 before(t)
             league_id = _league_of(t.public_id)
-            if t.status == "finished" and league_id is not None:
+            if not t.open and league_id is not None:
                 task = asyncio.create_task(self.sync_league(league_id))
                 self._pending.add(task)
                 task.add_done_callback(self._pending.discard)

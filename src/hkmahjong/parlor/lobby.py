@@ -226,10 +226,15 @@ class Lobby:
         return await self.online(user, get_preset("parlor"))
 
     def listing(self) -> list[JSON]:
-        """The open online tables anyone may see (private ones left out)."""
+        """The open online tables anyone may see (private ones and league tables left out)."""
         out = []
         for table in self.tables.values():
-            if table.open and table.config.kind == "online" and not table.config.private:
+            if (
+                table.open
+                and table.config.kind == "online"
+                and not table.config.private
+                and table.config.league is None
+            ):
                 info = table.info().to_json()
                 del info["you"]
                 out.append(info)
@@ -245,7 +250,7 @@ class Lobby:
         self.watchers.discard(conn)
 
     def _changed(self, table: Table) -> None:
-        if table.config.kind != "online" or table.config.private:
+        if table.config.kind != "online" or table.config.private or table.config.league:
             return
         self.version += 1
         if self.watchers:

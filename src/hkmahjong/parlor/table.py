@@ -99,6 +99,10 @@ class TableConfig:
     watch_delay_ms: int | None = None
     """旁觀 how far spectators are behind the table: None = one hand-turn (one discard behind),
     else this many milliseconds (0–600000)."""
+    league: int | None = None
+    """聯賽 the league whose match this table plays: its seats are the league's (taken when it
+    is created), it is shown on the league's page rather than in the lobby, and anyone may
+    watch it unless it is private."""
 
     def __post_init__(self) -> None:
         if self.kind not in ("practice", "online"):
@@ -149,6 +153,7 @@ class TableConfig:
             "starting_balance": self.starting_balance,
             "max_hands": self.max_hands,
             "watch_delay_ms": self.watch_delay_ms,
+            **({} if self.league is None else {"league": self.league}),
         }
 
     @classmethod
@@ -171,6 +176,7 @@ class TableConfig:
                 starting_balance=int(obj.get("starting_balance", 0)),
                 max_hands=obj.get("max_hands"),
                 watch_delay_ms=obj.get("watch_delay_ms"),
+                league=None if obj.get("league") is None else int(obj["league"]),
             )
         except (KeyError, TypeError, ValueError, MahjongError) as exc:
             raise TableError("bad_config", f"bad table settings: {exc}") from None
@@ -316,9 +322,12 @@ class Table:
         *,
         creator: tuple[int, str] | None = None,
         public_id: str | None = None,
+        people: Sequence[tuple[int, str] | None] = (),
         **kwargs: Any,
     ) -> Table:
-        """A new table: stored (row, seats), with the creator in seat 0 and the configured bots.
+        """A new table: stored (row, seats), with the creator in seat 0 and the configured bots;
+        ``people``: the person (user id, name) seated at each player number from the start (a
+        league's seats), None for a bot's or a free seat.
 
         :raises TableError: when the configuration is not valid.
         """
@@ -338,7 +347,10 @@ class Table:
         seats = []
         for p in range(4):
             level = config.bots[p] if p < len(config.bots) else None
-            if p == 0 and creator is not None:
+            person = people[p] if p < len(people) else None
+            if person is not None and level is None:
+                seats.append(SeatRow(p, person[0], person[1], None, "away"))
+            elif p == 0 and creator is not None:
                 seats.append(SeatRow(0, creator[0], creator[1], None, "away"))
             elif level is not None:
                 seats.append(SeatRow(p, None, _bot_name(level, p), level, "bot"))

@@ -701,14 +701,23 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_length": ("每場長度", "每场长度", "Match length"),
     "lg_rounds": ("輪數", "轮数", "Rounds"),
     "lg_rounds_n": (
-        "共 {n} 輪，每輪約 {m} 分鐘",
-        "共 {n} 轮，每轮约 {m} 分钟",
-        "{n} round(s), about {m} minutes each",
+        "共 {n} 輪，每輪最多 {m} 分鐘",
+        "共 {n} 轮，每轮最多 {m} 分钟",
+        "{n} round(s), at most {m} minutes each",
     ),
     "lg_schedule_note": (
-        "上一輪所有牌檯完場後，下一輪隨即開始。",
-        "上一轮所有牌台完场后，下一轮随即开始。",
-        "A round starts as soon as every table of the previous round has ended.",
+        "上一輪所有牌檯完場後，下一輪隨即開始。每輪由入座起計有 {m} 分鐘：夠鐘時仍未完場的牌檯即時結束，"
+        "以已打完的局計牌桌積分（正在打的一局不計）。牌檯如被單獨取消或中止，該場作廢重開，"
+        "同一班人喺新牌檯再打（每場最多 {k} 張檯，之後該場作廢，各人 0 分）。",
+        "上一轮所有牌台完场后，下一轮随即开始。每轮由入座起计有 {m} 分钟：够钟时仍未完场的牌台即时结束，"
+        "以已打完的局计牌桌积分（正在打的一局不计）。牌台如被单独取消或中止，该场作废重开，"
+        "同一班人在新牌台再打（每场最多 {k} 张台，之后该场作废，各人 0 分）。",
+        "A round starts as soon as every table of the previous round has ended. Each round has "
+        "{m} minutes from when it is seated: when the time is up, a table still playing ends "
+        "at once and its table points are those of the hands it finished (the hand in play "
+        "counts nothing). A table cancelled or aborted on its own is void and its match is "
+        "played again by the same players at a fresh table (at most {k} tables a match; after "
+        "that the match is void, 0 points each).",
     ),
     "lg_window": ("報名時間", "报名时间", "Sign-up"),
     "lg_window_v": ("{a} 至 {b}（UTC）", "{a} 至 {b}（UTC）", "{a} to {b} (UTC)"),
@@ -793,6 +802,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_table_n": ("第 {n} 檯", "第 {n} 台", "Table {n}"),
     "lg_playing": ("進行中", "进行中", "playing"),
     "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
+    "lg_watch_table": ("旁觀", "旁观", "Watch"),
+    "lg_match_record": ("對局記錄", "对局记录", "The match"),
+    "lg_d_replayed": ("重開", "重开", "Played again"),
+    "lg_d_void": ("作廢", "作废", "Void"),
+    "lg_d_time_up": ("夠鐘", "够钟", "Time up"),
     "lg_bot": ("電腦", "电脑", "bot"),
     "lg_byes": ("輪空：{names}", "轮空：{names}", "Byes: {names}"),
     "lg_join": ("報名", "报名", "Sign up"),

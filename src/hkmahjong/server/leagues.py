@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from hkmahjong.parlor.league import League, LeagueDesk, LeagueError, standings
+from hkmahjong.parlor.league import MAX_TABLES, League, LeagueDesk, LeagueError, standings
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import CurrentUser, check_csrf, csrf_ok, current_user, require_user
 from hkmahjong.server.pages import page_lang, render
@@ -85,6 +85,8 @@ class TableView:
     seats: list[SeatView]
     over: bool
     table_id: str | None
+    mine: bool
+    """The viewer sits at it (its link says go to the table; for anyone else, watch it)."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ def league_view(
                     ],
                     m.over,
                     m.table_id,
+                    you is not None and you in m.seats,
                 )
                 for m in rnd.matches
             ],
@@ -179,6 +182,7 @@ def league_view(
         "can_leave": signup == "lg_you_in",
         "signup_note": t(lang, signup) if signup else "",
         "you": you,
+        "max_tables": MAX_TABLES,
     }
 
 
