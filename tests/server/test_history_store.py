@@ -13,6 +13,7 @@ from sqlalchemy import delete, func, select
 from tests.parlor.tablekit import FAST, Client, settle
 from tests.parlor.test_history import HANDS, rows
 
+from hkmahjong.entry import main
 from hkmahjong.parlor.clocks import FakeClock
 from hkmahjong.parlor.history import (
     TableFacts,
@@ -27,6 +28,7 @@ from hkmahjong.parlor.ports import SeatRow, TableRow
 from hkmahjong.parlor.rating import Rating, rate
 from hkmahjong.parlor.table import Table, TableConfig
 from hkmahjong.rules import get_preset
+from hkmahjong.server.admin import backfill_history
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.history import SqlHistory, hands_kept, keep_results
 from hkmahjong.server.store.ledger import SqlLedger
@@ -290,3 +292,82 @@ def test_a_history_failure_never_stops_the_log(
     monkeypatch.undo()
     asyncio.run(tables.append(t, 1, ["line 1"], TableResults(facts(ann, bo), tuple(HANDS))))
     assert hands_kept(store, t) == 6
+
+
+def _play_one_hand(store: Store, user: tuple[int, str]) -> Table:
+    """An online one-hand match on the SQL store: the user and three easy bots, to its end."""
+    tables = SqlTableStore(store)
+
+    async def play() -> Table:
+        clock = FakeClock()
+        config = TableConfig.of(
+            "online", get_preset("parlor"), length="one-hand", clocks=FAST,
+            bots=(None, "easy", "easy", "easy"),
+        )  # fmt: skip
+        table = await Table.create(tables, config, creator=user, clock=clock)
+        await table.start()
+        c = Client(table, 0)
+        c.connect()
+        for _ in range(400):
+            await settle(table, clock, 0.7)
+            if table.status != "playing":
+                break
+            prompt = c.open_prompt()
+            if prompt is not None:
+                kinds = {i["kind"]: i["action"] for i in prompt["legal"]}
+                pick = kinds.get("win") or kinds.get("pass")
+                if pick is None:
+                    pick = [i["action"] for i in prompt["legal"] if i["kind"] == "discard"][-1]
+                c.send({"t": "act", "action": pick, "v": prompt["v"], "id": "x"})
+        await table.stop()
+        return table
+
+    table = asyncio.run(play())
+    assert table.status == "finished"
+    return table
+
+
+_HISTORY = (HandDetail, HandResultRow, HandFan, MatchResultRow, RatingRow)
+_NOT_COMPARED = {"id", "at", "updated_at"}  # made when kept (a backfill keeps the log's time)
+
+
+def _history_rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    out = {}
+    with store.session() as s:
+        for model in _HISTORY:
+            cols = [c for c in model.__table__.columns if c.name not in _NOT_COMPARED]
+            out[model.__tablename__] = sorted(
+                (tuple(r) for r in s.execute(select(*cols)).all()), key=repr
+            )
+    return out
+
+
+def test_admin_history_backfill_keeps_what_the_tables_left_once(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hkmj admin history backfill``: tables that ended before the history was kept get it from
+    their logs — the same rows and ratings a live table leaves — and a second run changes
+    nothing."""
+    [ann] = users(store, "ann")
+    first = _play_one_hand(store, (ann, "ann"))
+    second = _play_one_hand(store, (ann, "ann"))
+    kept = _history_rows(store)
+    assert len(kept["match_results"]) == 8 and kept["ratings"]
+    with store.session() as s:  # as before the history was kept
+        for model in reversed(_HISTORY[:4]):
+            s.execute(delete(model))
+        s.execute(delete(RatingRow))
+    assert SqlHistory(store).tally(ann).hands == 0
+    done = backfill_history(store)
+    assert (done.tables, done.rebuilt, done.hands, done.matches) == (2, 2, 2, 2)
+    assert done.skipped == ()
+    assert _history_rows(store) == kept  # the same hands, matches and ratings, in order
+    assert hands_kept(store, first.id) == hands_kept(store, second.id) == 1
+    again = backfill_history(store)
+    assert (again.rebuilt, again.hands, again.matches) == (0, 0, 0)
+    assert _history_rows(store) == kept
+    url = store.engine.url.render_as_string(hide_password=False)
+    assert main(["admin", "--db", url, "history", "backfill"]) == 0
+    out = capsys.readouterr().out
+    assert "0 hand(s) and 0 match(es) kept from 0 table(s) rebuilt of 2 over" in out
+    assert _history_rows(store) == kept

@@ -30,14 +30,23 @@ from hkmahjong.rules.toml_io import loads_ruleset
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.ledger import SqlLedger, account_balances
-from hkmahjong.server.store.models import ParlorTable, TableSeat, User
+from hkmahjong.server.store.models import (
+    HandDetail,
+    MatchResultRow,
+    ParlorTable,
+    TableLog,
+    TableSeat,
+    User,
+)
 from hkmahjong.server.store.tables import SqlTableStore
 
 __all__ = [
     "AdminError",
+    "Backfilled",
     "Cancelled",
     "TableRow",
     "UserRow",
+    "backfill_history",
     "cancel_table",
     "create_league",
     "grant_jade",
@@ -225,6 +234,98 @@ async def _cancel(store: Store, table_id: int, reason: str) -> str:
     table = await Table.restore(tables, row, ledger=SqlLedger(store))
     await table.cancel(reason)
     return table.status
+
+
+# -- history ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Backfilled:
+    """What ``hkmj admin history backfill`` did: tables looked at and rebuilt, hands and matches
+    newly kept, and the tables whose log does not replay (id and why)."""
+
+    tables: int
+    rebuilt: int
+    hands: int
+    matches: int
+    skipped: tuple[tuple[str, str], ...]
+
+
+def _missing_history(store: Store) -> list[tuple[int, int]]:
+    """``(table id, hands kept)`` of every table that is over and whose history is not all kept
+    (fewer hands kept than its log ended, or a finished match not kept), in the order the tables
+    ended (their last log line)."""
+    with store.session() as s:
+        last = (
+            select(TableLog.table_id, func.max(TableLog.created_at).label("at"))
+            .group_by(TableLog.table_id)
+            .subquery()
+        )
+        ends = dict(
+            s.execute(
+                select(TableLog.table_id, func.count())
+                .where(TableLog.line.like('{"t":"end"%'))
+                .group_by(TableLog.table_id)
+            ).all()
+        )
+        kept = dict(
+            s.execute(select(HandDetail.table_id, func.count()).group_by(HandDetail.table_id)).all()
+        )
+        matched = set(s.scalars(select(MatchResultRow.table_id).distinct()))
+        rows = s.execute(
+            select(ParlorTable.id, ParlorTable.status)
+            .join(last, last.c.table_id == ParlorTable.id)
+            .where(ParlorTable.status.not_in(OPEN_STATUSES))
+            .order_by(last.c.at, ParlorTable.id)
+        ).all()
+    return [
+        (int(t), int(kept.get(t, 0)))
+        for t, status in rows
+        if kept.get(t, 0) < ends.get(t, 0) or (status == "finished" and t not in matched)
+    ]
+
+
+def backfill_history(store: Store) -> Backfilled:
+    """戰績補錄 keep the history (hands, matches, ratings: docs/history.md) of every table that
+    is over — finished, cancelled or aborted — from its stored log, for tables that ended before
+    the history was kept. Each table is rebuilt from its log as a restarting server rebuilds one
+    (:meth:`Table.restore`: the engine replays and verifies it) and hands its hands and match to the
+    store, which keeps each hand once per ``(table, hand)`` and each match (with its rating update)
+    once per table; tables whose history is complete are not even rebuilt. So running it again
+    changes nothing. Matches are rated in the order their tables ended.
+    """
+    tables = SqlTableStore(store)
+    todo = _missing_history(store)
+    with store.session() as s:
+        before_matches = s.scalar(select(func.count(MatchResultRow.table_id.distinct()))) or 0
+        before_hands = s.scalar(select(func.count()).select_from(HandDetail)) or 0
+        over = (
+            s.scalar(
+                select(func.count())
+                .select_from(ParlorTable)
+                .where(ParlorTable.status.not_in(OPEN_STATUSES))
+            )
+            or 0
+        )
+    skipped: list[tuple[str, str]] = []
+
+    async def rebuild(table_id: int) -> None:
+        row = await tables.get(table_id)
+        assert row is not None
+        table = await Table.restore(tables, row)
+        if table.broken is not None:
+            skipped.append((row.public_id, table.broken))
+
+    for table_id, _kept in todo:
+        asyncio.run(rebuild(table_id))
+    with store.session() as s:
+        after_matches = s.scalar(select(func.count(MatchResultRow.table_id.distinct()))) or 0
+        after_hands = s.scalar(select(func.count()).select_from(HandDetail)) or 0
+    return Backfilled(
+        over,
+        len(todo) - len(skipped),
+        after_hands - before_hands,
+        after_matches - before_matches,
+        tuple(skipped),
+    )
 
 
 # -- leagues ---------------------------------------------------------------------------------------

@@ -15,7 +15,10 @@ from hkmahjong.server.cmd_serve import INSTALL_HINT
 from hkmahjong.server.settings import Settings
 
 NAME = "admin"
-HELP = "管理 admin: users, jade grants, tables (cancel), administrators, leagues (parlor server)"
+HELP = (
+    "管理 admin: users, jade grants, tables (cancel), administrators, leagues, history "
+    "(parlor server)"
+)
 ORDER = 6
 
 
@@ -45,6 +48,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     demote.add_argument("name")
     _register_league(
         sub.add_parser("league", help="聯賽 leagues: create, start, cancel, show, list")
+    )
+    history = sub.add_parser("history", help="戰績 history: backfill it from the tables' logs")
+    hsub = history.add_subparsers(dest="history_command", metavar="ACTION", required=True)
+    hsub.add_parser(
+        "backfill",
+        help="keep the hands, matches and ratings of tables that ended before the history was "
+        "kept (from their logs; running it again changes nothing)",
     )
 
 
@@ -135,6 +145,14 @@ def run(args: argparse.Namespace) -> int:
                 )
         elif args.admin_command == "league":
             print(_league(store, args))
+        elif args.admin_command == "history":
+            filled = admin.backfill_history(store)
+            print(
+                f"history backfilled: {filled.hands} hand(s) and {filled.matches} match(es) kept "
+                f"from {filled.rebuilt} table(s) rebuilt of {filled.tables} over"
+            )
+            for public_id, why in filled.skipped:
+                print(f"  skipped {public_id}: {why}")
         elif args.admin_command == "cancel":
             done = admin.cancel_table(store, args.table, args.reason)
             paid = done.refunded or "nothing had been paid in"
