@@ -6,7 +6,8 @@ wall and again on walls where every tile nobody ever shows is shuffled: each sea
 tiles that stay concealed to the end and the part of the wall nobody draws. The players make the
 same public moves on every wall (a claim window that opens only on one wall is passed). Every
 frame a spectator receives up to the hand's end — and the snapshot of one who comes in the middle
-of the hand — must be byte for byte the same.
+of the hand — must be byte for byte the same, with the default delay (one hand-turn) and with a
+delay in seconds (``watch_delay_ms``).
 """
 
 from __future__ import annotations
@@ -147,9 +148,26 @@ def _walls(script: Script) -> Iterator[list[int]]:
         yield other
 
 
+class _Timed(MemoryConnection):
+    """A spectator's connection that also notes the virtual time each frame arrives."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__()
+        self.clock = clock
+        self.times: list[float] = []
+
+    def send(self, text: str) -> None:
+        super().send(text)
+        self.times.append(round(self.clock.now(), 3))
+
+
+LATE = 30
+"""The driver's round in which the second spectator comes in (mid-hand)."""
+
+
 async def _spectator_frames(
-    wall: list[int], script: Script, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[str], list[str]]:
+    wall: list[int], script: Script, monkeypatch: pytest.MonkeyPatch, delay_ms: int | None = None
+) -> tuple[list[str], list[str], list[float]]:
     original = _DEAL  # never a wall stacked by an earlier run: patches would chain
 
     def stacked(cls: type[HandState], ruleset: Any, **kw: Any) -> HandState:
@@ -158,14 +176,16 @@ async def _spectator_frames(
 
     monkeypatch.setattr(runner_module.HandState, "new", classmethod(stacked))
     store = MemoryTableStore()
-    config = TableConfig.of("online", RULES, length="one-hand", clocks=FAST)
+    config = TableConfig.of(
+        "online", RULES, length="one-hand", clocks=FAST, watch_delay_ms=delay_ms
+    )
     seats = [SeatRow(p, p + 1, f"p{p}", None, "away") for p in range(4)]
     row = TableRow(1, "gallery", "online", "waiting", config.to_json(),
                    str(config.rules["digest"]), MATCH_SEED.hex())  # fmt: skip
     await store.create(row, seats)
     clock = FakeClock()
     table = Table(row, seats, store, clock=clock, epoch="fixed")
-    early, late = MemoryConnection(), MemoryConnection()
+    early, late = _Timed(clock), MemoryConnection()
     table.watch(early)
     table.watch_receive(early, '{"t":"hello","proto":1}')
     await table.start()
@@ -179,7 +199,7 @@ async def _spectator_frames(
     for rounds in range(2000):
         if any('"t":"hand_end"' in f for f in clients[0].conn.frames):
             break
-        if rounds == 30:
+        if rounds == LATE:
             table.watch(late)
             table.watch_receive(late, '{"t":"hello","proto":1}')
             table.watch_receive(late, '{"t":"act","action":"pass","v":1,"id":"nope"}')
@@ -199,22 +219,28 @@ async def _spectator_frames(
             c.send({"t": "act", "action": action, "v": prompt["v"], "id": "s"})
         await settle(table, clock, 0.1)
     assert not effective
-    await settle(table, clock, 0.5)
+    await settle(table, clock, 0.5 + (delay_ms or 0) / 1000 + 0.5)  # the hand's end released
     await table.stop()
 
     def cut(frames: list[str]) -> list[str]:
         end = next(i for i, f in enumerate(frames) if '"t":"hand_end"' in f)
         return frames[:end]
 
-    return cut(early.frames), cut(late.frames)
+    frames = cut(early.frames)
+    return frames, cut(late.frames), early.times[: len(frames)]
 
 
+@pytest.mark.parametrize("delay_ms", [None, 1500], ids=["one-turn", "seconds"])
 def test_shuffling_what_nobody_shows_changes_no_byte_a_spectator_receives(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, delay_ms: int | None
 ) -> None:
+    """Both delays: one hand-turn (the default) and a number of seconds (``watch_delay_ms``)."""
     script = _find_script()
-    first = asyncio.run(_spectator_frames(_wall(), script, monkeypatch))
-    early, late = first
+    first = asyncio.run(_spectator_frames(_wall(), script, monkeypatch, delay_ms))
+    early, late, times = first
+    if delay_ms is not None:  # the first hand's deal reaches the spectator the delay later
+        deal = next(i for i, f in enumerate(early) if '"kind":"deal"' in f)
+        assert times[deal] >= delay_ms / 1000
     kinds = [json.loads(f)["t"] for f in early]
     assert kinds[0] == "snapshot" and "hand" in kinds and kinds.count("event") > 60
     events = [json.loads(f)["event"] for f in early if '"t":"event"' in f]
@@ -227,6 +253,6 @@ def test_shuffling_what_nobody_shows_changes_no_byte_a_spectator_receives(
     assert snap["view"]["seat"] is None and snap["table"]["you"] is None
     assert any('"code":"not_seated"' in f for f in late)
     for other in _walls(script):
-        again = asyncio.run(_spectator_frames(other, script, monkeypatch))
+        again = asyncio.run(_spectator_frames(other, script, monkeypatch, delay_ms))
         assert again[0] == early
         assert again[1] == late
