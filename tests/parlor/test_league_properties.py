@@ -1,4 +1,5 @@
-"""聯賽 properties over random leagues, sign-ups, results and cancellation points (issue 18,
+"""聯賽 properties over random leagues, sign-ups, results (by hand, when a round's time is up, and
+with tables closed on their own and played again) and cancellation points (issue 18,
 "Property tests"; seed 002 《取消》): jade is conserved, nobody is paid twice, and the split matches
 the rule — 滾回 refunds fee and stake, 滾出 refunds fees and splits the pool 50% equally and 50% by
 table points floored at 0 (remainders by rank), a free league pays no pool, a finished league
@@ -29,12 +30,16 @@ from hkmahjong.parlor.league import (
     escrow_of,
     join,
     leave,
+    link_table,
     pool_of,
     prize_amounts,
     record_result,
+    replay_match,
     rollout_amounts,
+    round_deadline,
     standings,
     start,
+    time_up,
 )
 from hkmahjong.parlor.ledger import (
     FEES,
@@ -212,8 +217,37 @@ def test_random_leagues_conserve_jade_pay_once_and_split_by_the_rule(
         rnd = league.current_round
         assert rnd is not None
         match = next(m for m in rnd.matches if not m.over)
-        points = data.draw(st.lists(st.integers(-300, 300), min_size=4, max_size=4))
+        move = data.draw(st.sampled_from(["result", "result", "replay", "time_up"]), label="move")
         before = league
+        if move == "replay":  # the match's table closed on its own: played again (or void)
+            table_id = f"r{rnd.number}t{match.table}a{match.attempt}"
+            linked = link_table(league, rnd.number, match.table, table_id)
+            step = replay_match(linked, rnd.number, match.table, table_id, "closed", now=CLOSES)
+            league = commit(world, store, before, step)
+            repeat_is_harmless(
+                world,
+                step,
+                lambda lg, r=rnd.number, t=match.table, i=table_id: replay_match(
+                    lg, r, t, i, "again", now=CLOSES
+                ),
+            )
+            check_books(world, league)
+            continue
+        if move == "time_up":  # the round's time is up: unfinished matches end as they stand
+            due = round_deadline(league)
+            assert due is not None
+            standing = {
+                m.table: data.draw(st.lists(st.integers(-300, 300), min_size=4, max_size=4))
+                for m in rnd.matches
+                if not m.over and data.draw(st.booleans(), label="has totals")
+            }
+            step = time_up(league, standing, now=due)
+            league = commit(world, store, before, step)
+            repeat_is_harmless(world, step, lambda lg, d=due, s=standing: time_up(lg, s, now=d))
+            check_books(world, league)
+            results += 1
+            continue
+        points = data.draw(st.lists(st.integers(-300, 300), min_size=4, max_size=4))
         step = record_result(league, rnd.number, match.table, points, now=CLOSES)
         league = commit(world, store, before, step)
         repeat_is_harmless(

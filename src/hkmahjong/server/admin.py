@@ -20,6 +20,7 @@ from hkmahjong.parlor.league import (
     LeagueConfig,
     LeagueDesk,
     accounts_of,
+    round_deadline,
     standings,
 )
 from hkmahjong.parlor.ledger import grant, user_account
@@ -427,7 +428,12 @@ def league_report(store: Store, league: League) -> str:
         f"  sign-up {c.signup_opens:%Y-%m-%d %H:%M} – {c.signup_closes:%Y-%m-%d %H:%M} UTC, "
         f"{c.min_players}..{c.max_players} players; fill: {c.fill}"
         + (f" ({c.bot_level})" if c.fill == "bots" else "")
-        + f"; a round every {c.round_minutes} min",
+        + f"; each round at most {c.round_minutes} min"
+        + (
+            f" (this one's time is up at {due:%Y-%m-%d %H:%M} UTC)"
+            if (due := round_deadline(league)) is not None
+            else ""
+        ),
         "  tie-breaks: " + "; ".join(TIE_BREAKS),
         f"entrants ({len(league.active)}):",
     ]
@@ -448,6 +454,8 @@ def league_report(store: Store, league: League) -> str:
                     for i, s in enumerate(m.seats)
                 )
                 where = f" [table {m.table_id}]" if m.table_id else ""
+                if m.voided:
+                    where += f" [void: {', '.join(m.voided)}]"
                 out.append(f"  table {m.table}: {seats}{'' if m.over else ' (playing)'}{where}")
             if rnd.byes:
                 out.append("  byes: " + ", ".join(names.get(b, "?") for b in rnd.byes))
