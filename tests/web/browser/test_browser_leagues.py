@@ -20,6 +20,7 @@ from hkmahjong.server.i18n import LANGS, tr
 
 from ..scriptcheck import foreign_chars, visible_text
 from .conftest import Server, shot
+from .test_browser_replay import HIDDEN_JS
 
 pytestmark = pytest.mark.browser
 
@@ -145,6 +146,18 @@ def test_cancelled_leagues_rolled_back_and_rolled_out(new_page: Any, data_dir: P
     admin(data_dir, "start", "Out Cup", "--early")
     open_league(cat, "Out Cup")
     cat.get_by_role("link", name=tr("en", "lg_go_table")).first.wait_for()
+    # 旁觀: a visitor, not signed up, not logged in, watches the league's table from its page
+    eve = new_page(lang="zh-Hant", phone=True)
+    open_league(eve, "Out Cup")
+    eve.get_by_role("link", name=tr("zh-Hant", "lg_watch_table")).first.click()
+    eve.locator("[data-testid=watching]").wait_for()
+    eve.wait_for_function(
+        "() => document.querySelectorAll('[data-testid^=river-] img').length > 0", timeout=60_000
+    )
+    seen = eve.evaluate(HIDDEN_JS)
+    assert seen["outside"] == [] and seen["hand"] == 0, seen  # public information only
+    assert not foreign_chars(visible_text(eve.content(), "zh-Hant"), "zh-Hant")
+    shot(eve, "league-table-watched-zh-Hant-phone", full_page=True)
     admin(data_dir, "cancel", "Out Cup", "--reason", "the hall flooded")
     wait_status(cat, "en", "rolled_out", seconds=30)
     payouts = cat.get_by_test_id("league-payouts").inner_text()
