@@ -189,6 +189,10 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
             d.join(league.id, auth.register(name, "long password").id, name)
         d.start(league.id, early=True)
         table_id = f"lg{league.id}r1t1"
+        running = client.get(f"/api/leagues/{league.id}").json()
+        seated = datetime.fromisoformat(running["rounds"][0]["seated_at"])
+        assert running["round_minutes"] == 60
+        assert datetime.fromisoformat(running["round_ends"]) == seated + timedelta(minutes=60)
         client.cookies.clear()  # anyone, not seated, not logged in
         for _ in range(300):
             if d.get(league.id).rounds[0].matches[0].table_id:

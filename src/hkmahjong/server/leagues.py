@@ -13,7 +13,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from hkmahjong.parlor.league import MAX_TABLES, League, LeagueDesk, LeagueError, standings
+from hkmahjong.parlor.league import (
+    MAX_TABLES,
+    League,
+    LeagueDesk,
+    LeagueError,
+    round_deadline,
+    standings,
+)
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import CurrentUser, check_csrf, csrf_ok, current_user, require_user
 from hkmahjong.server.pages import page_lang, render
@@ -201,6 +208,8 @@ def _summary(league: League) -> dict[str, Any]:
         "prizes": list(c.prizes),
         "rounds": c.rounds,
         "round": len(league.rounds),
+        "round_minutes": c.round_minutes,
+        "round_ends": None if (due := round_deadline(league)) is None else due.isoformat(),
         "fill": c.fill,
         "length": c.length,
         "rules": c.rules.get("preset") or "house",
@@ -326,6 +335,7 @@ def api_league(request: Request, league_id: int) -> dict[str, Any]:
         "rounds": [
             {
                 "number": r.number,
+                "seated_at": None if r.seated_at is None else r.seated_at.isoformat(),
                 "byes": list(r.byes),
                 "tables": [
                     {
@@ -334,6 +344,7 @@ def api_league(request: Request, league_id: int) -> dict[str, Any]:
                         "names": [None if s is None else names.get(s) for s in m.seats],
                         "points": None if m.points is None else list(m.points),
                         "table_id": m.table_id,
+                        "voided": list(m.voided),
                     }
                     for m in r.matches
                 ],
