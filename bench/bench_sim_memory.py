@@ -71,6 +71,7 @@ def main() -> None:
     parser.add_argument(
         "--arena", action="store_true", help=f"also hkmj arena --bots {ARENA_BOTS} (hand-sets)"
     )
+    parser.add_argument("--arena-only", action="store_true", help="only the arena runs")
     parser.add_argument("--child-kept", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_kept:
@@ -86,17 +87,21 @@ def main() -> None:
     print(f"{'run':<28} {'hands':>8} {'peak RSS MB':>12} {'wall s':>8} {'CPU s':>8} {'record':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         for hands in args.hands:
-            runs: list[tuple[str, list[str], Path | None]] = [
-                ("sim, no --log", [*sim, "--hands", str(hands)], None),
-            ]
-            log = Path(tmp) / f"sim-{hands}.jsonl"
-            runs.append(
-                ("sim --log FILE (streamed)", [*sim, "--hands", str(hands), "--log", str(log)], log)
-            )
+            runs: list[tuple[str, list[str], Path | None]] = []
+            if not args.arena_only:
+                runs.append(("sim, no --log", [*sim, "--hands", str(hands)], None))
+                log = Path(tmp) / f"sim-{hands}.jsonl"
+                runs.append(
+                    (
+                        "sim --log FILE (streamed)",
+                        [*sim, "--hands", str(hands), "--log", str(log)],
+                        log,
+                    )
+                )
             if args.kept:
                 kept = [py, __file__, "--child-kept", str(hands)]
                 runs.append(("record kept in memory", kept, None))
-            if args.arena:
+            if args.arena or args.arena_only:
                 arena = [py, "-m", "hkmahjong.cli.main", "arena", "--bots", ARENA_BOTS]
                 arena += ["--hands", str(hands), "--seed", SEED, "--quiet"]
                 runs.append(("arena (hand-sets)", arena, None))
