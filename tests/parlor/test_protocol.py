@@ -142,3 +142,23 @@ def test_outcome_payments_explain_the_deltas() -> None:
         assert len(outcome.payments) == len(outcome.lines)
         paid += bool(outcome.payments)
     assert paid >= 3
+
+
+def test_event_text_is_the_bytes_of_event_msg() -> None:
+    """A table encodes an event that several seats see alike once: the frame must be exactly
+    the one ``event_msg`` would give (the raw-frame tests compare bytes)."""
+    state = HandState.new(get_preset("parlor"), seed=seed_from_text("event-text"))
+    players = [RandomPlayer(s, win_bias=0.5) for s in range(4)]
+    events = list(state.initial_events)
+    while not state.is_over:
+        seat = state.to_act[0]
+        events += state.apply(
+            seat, players[seat].choose(state.view(seat), state.legal_actions(seat))
+        )
+    for v, event in enumerate(events, start=1):
+        for seat in Wind:
+            shown = event.for_seat(seat)
+            if shown is None:
+                continue
+            body = wire.event_json(shown)
+            assert p.event_text(v, wire.dumps(body)) == wire.dumps(p.event_msg(v, body))

@@ -369,6 +369,12 @@ def event_msg(v: int, event: JSON) -> JSON:
     return {"t": "event", "v": v, "event": event}
 
 
+def event_text(v: int, event: str) -> str:
+    """The frame text of :func:`event_msg` from its event already encoded (``dumps`` of
+    ``event_json``): the same bytes, for an event that several seats see alike."""
+    return f'{{"t":"event","v":{v},"event":{event}}}'
+
+
 def prompt_msg(v: int, legal: Sequence[Action], clock: ClockInfo) -> JSON:
     """``prompt``: this seat must decide; answer with ``act`` carrying this ``v``."""
     return {"t": "prompt", **prompt_json(v, legal, clock)}

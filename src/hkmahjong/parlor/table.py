@@ -18,7 +18,8 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from hkmahjong.bots.advice import advise
@@ -259,6 +260,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._next_hand: TimerHandle | None = None
         self._bought_in = False
+        self._info: tuple[Any, proto.TableInfo] | None = None
         self.broken: str | None = None
         """Why the log does not replay (the table is aborted when it starts), or None."""
         self._busy = False
@@ -571,10 +573,14 @@ class Table:
     # --- sending --------------------------------------------------------------------------------
     def _emit(self, seat: _Seat, build: Callable[[int], JSON]) -> None:
         """A versioned message to a person's seat (kept for a reconnect)."""
+        self._emit_text(seat, lambda v: dumps(build(v)))
+
+    def _emit_text(self, seat: _Seat, text_of: Callable[[int], str]) -> None:
+        """:meth:`_emit` of a message already encoded but for its version."""
         if not seat.human:
             return
         seat.v += 1
-        text = dumps(build(seat.v))
+        text = text_of(seat.v)
         seat.buffer.append((seat.v, text.encode()))
         if seat.conn is not None and seat.helloed:
             seat.conn.send(text)
@@ -619,7 +625,33 @@ class Table:
         conn.send(dumps(obj))
 
     def info(self, you: int | None = None) -> proto.TableInfo:
-        """The table's public facts (``you`` = the asking player)."""
+        """The table's public facts (``you`` = the asking player).
+
+        Kept between calls while nothing it shows has changed (the gallery asks at every
+        settled turn, the key is far cheaper than the facts).
+        """
+        runner = self.runner
+        key = (
+            self.status,
+            self._bought_in,
+            self.gallery.count,
+            None
+            if runner is None
+            else (
+                runner.hand_number,
+                runner.match.dealer,
+                runner.match.prevailing,
+                tuple(runner.match.balances),
+            ),
+            tuple((s.name, s.kind, s.bot_level, s.status) for s in self.seats),
+        )
+        cached = self._info
+        if cached is None or cached[0] != key:
+            cached = self._info = (key, self._facts_now())
+        facts = cached[1]
+        return facts if you is None else replace(facts, you=you)
+
+    def _facts_now(self) -> proto.TableInfo:
         runner = self.runner
         totals = self._totals()
         players = []
@@ -661,7 +693,7 @@ class Table:
             hints=self.config.hints,
             private=self.config.private,
             players=tuple(players),
-            you=you,
+            you=None,
             hand_number=max(0, runner.hand_number) if runner is not None else 0,
             dealer=match.dealer if match is not None else 0,
             prevailing=match.prevailing.letter if match is not None else "E",
@@ -1048,6 +1080,7 @@ class Table:
     def _send_events(self, events: Sequence[Any]) -> None:
         runner = self.runner
         assert runner is not None
+        bodies: dict[Any, str] = {}
         for seat in self.seats:
             if not seat.human:
                 continue
@@ -1055,7 +1088,12 @@ class Table:
             for ev in events:
                 shown = ev.for_seat(wind)
                 if shown is not None:
-                    self._emit(seat, _event_builder(event_json(shown)))
+                    # Seats that see an event alike get the same encoded event (the
+                    # engine's own redaction decides what each sees; equal means identical).
+                    body = bodies.get(shown)
+                    if body is None:
+                        body = bodies[shown] = dumps(event_json(shown))
+                    self._emit_text(seat, partial(proto.event_text, event=body))
         for ev in events:
             public = ev.public()
             if public is not None:
@@ -1444,10 +1482,6 @@ class Table:
             return proto.error_msg(E.NO_PROMPT, "nothing to decide now")
         view = runner.view(seat.player)
         return proto.hint_msg(advice_json(advise(view, seat.prompt.legal, self.ruleset)))
-
-
-def _event_builder(data: JSON) -> Callable[[int], JSON]:
-    return lambda v: proto.event_msg(v, data)
 
 
 def _line_index(lines: Sequence[str], kind: str) -> int | None:

@@ -119,8 +119,19 @@ def _action_json(action: Action) -> JSON:
 
 
 def legal_json(legal: Sequence[Action]) -> list[JSON]:
-    """The legal actions, in the engine's order (kind, then tile)."""
-    return [action_json(a) for a in legal]
+    """The legal actions, in the engine's order (kind, then tile).
+
+    The items are the shared cached objects of :func:`action_json` (a prompt is encoded, never
+    changed): read-only.
+    """
+    actions = _ACTIONS
+    out = []
+    for a in legal:
+        known = actions.get(a)
+        if known is None:
+            known = actions[a] = _action_json(a)
+        out.append(known)
+    return out
 
 
 def event_json(event: Event) -> JSON:

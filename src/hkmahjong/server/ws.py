@@ -24,6 +24,7 @@ from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.server.auth import current_user
+from hkmahjong.server.wsframes import EXTENSION, FrameWriter
 
 __all__ = ["RATE_BURST", "RATE_PER_SECOND", "TokenBucket", "WsConnection", "router"]
 
@@ -33,6 +34,9 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
 HELLO_TIMEOUT = 10.0
 OUTBOX_LIMIT = 2000
+UNSENT_LIMIT = 1 << 20
+"""Bytes a client may leave unread (written frames its socket has not taken) before it is
+dropped."""
 
 
 class TokenBucket:
@@ -69,10 +73,14 @@ class TokenBucket:
 
 
 class WsConnection:
-    """The table's view of one websocket: ``send`` queues, a writer task drains the queue.
+    """The table's view of one websocket: ``send`` queues, the queue is written out soon.
 
-    The queue is a plain deque and one waiting future (an ``asyncio.Queue`` holds three deques,
-    and there are four connections per table).
+    Under ``hkmj serve`` (:mod:`hkmahjong.server.wsframes`) the frames queued while the event
+    loop runs one callback — a table's step: ``done``, ``event``, ``prompt``, ``clock`` — go out
+    together in one write at the end of that callback, with no task per connection; a client
+    that leaves more than :data:`UNSENT_LIMIT` bytes unread is dropped. Elsewhere (the test
+    client) a writer task drains a plain deque through the ASGI ``send``, and a client that
+    lets :data:`OUTBOX_LIMIT` frames pile up is dropped.
     """
 
     def __init__(self, ws: WebSocket) -> None:
@@ -80,7 +88,11 @@ class WsConnection:
         self.outbox: deque[tuple[str, Any]] = deque()
         self.closed = False
         self._wake: asyncio.Future[None] | None = None
-        self.writer = asyncio.create_task(self._write())
+        self.frames: FrameWriter | None = ws.scope.get("extensions", {}).get(EXTENSION)
+        self.writer: asyncio.Task[None] | None = (
+            None if self.frames is not None else asyncio.create_task(self._write())
+        )
+        self._texts: list[str] = []
 
     def _put(self, item: tuple[str, Any]) -> None:
         self.outbox.append(item)
@@ -92,16 +104,42 @@ class WsConnection:
         """Queue a frame (a client that lets too many pile up is disconnected)."""
         if self.closed:
             return
+        if self.frames is not None:
+            if not self._texts:
+                _flush_soon(self)
+            self._texts.append(text)
+            return
         if len(self.outbox) >= OUTBOX_LIMIT:
             self.close(1008, "too slow: too many unread messages")
             return
         self._put(("text", text))
 
+    def flush(self) -> None:
+        """Write the frames queued so far (direct writes only)."""
+        texts, self._texts = self._texts, []
+        frames = self.frames
+        if not texts or frames is None or self.closed:
+            return
+        if frames.unsent() > UNSENT_LIMIT:
+            self.close(1008, "too slow: too many unread messages")
+        elif not frames.write(texts):
+            self.closed = True
+
     def close(self, code: int, reason: str) -> None:
         """Close after the frames already queued."""
-        if not self.closed:
+        if self.closed:
+            return
+        if self.frames is not None:
+            self.flush()
             self.closed = True
-            self._put(("close", (code, reason)))
+            self.writer = asyncio.create_task(self._close(code, reason))
+            return
+        self.closed = True
+        self._put(("close", (code, reason)))
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await self.ws.close(code, reason)
 
     async def _write(self) -> None:
         outbox = self.outbox
@@ -110,8 +148,6 @@ class WsConnection:
                 self._wake = asyncio.get_running_loop().create_future()
                 await self._wake
                 continue
-            # Every frame queued so far, without sleeping in between (a table's step queues
-            # several frames for a seat at once: done, event, prompt).
             kind, value = outbox.popleft()
             try:
                 if kind == "text":
@@ -127,9 +163,27 @@ class WsConnection:
     async def finish(self) -> None:
         """Stop the writer."""
         self.closed = True
-        self.writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.writer
+        if self.writer is not None:
+            self.writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.writer
+
+
+_dirty: list[WsConnection] = []
+
+
+def _flush_all() -> None:
+    batch = _dirty[:]
+    _dirty.clear()
+    for conn in batch:
+        conn.flush()
+
+
+def _flush_soon(conn: WsConnection) -> None:
+    """Flush ``conn`` when the running callback is done (one loop callback for all of them)."""
+    if not _dirty:
+        asyncio.get_running_loop().call_soon(_flush_all)
+    _dirty.append(conn)
 
 
 def _origin_ok(ws: WebSocket) -> bool:
@@ -222,8 +276,10 @@ async def _pump(ws: WebSocket, conn: WsConnection, deliver: Callable[[str | byte
 
 async def _drain(conn: WsConnection) -> None:
     """Let queued frames (a close) go out, then stop the writer."""
-    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-        await asyncio.wait_for(asyncio.shield(conn.writer), 2.0)
+    conn.flush()
+    if conn.writer is not None:
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(conn.writer), 2.0)
     await conn.finish()
     if conn.ws.client_state is WebSocketState.CONNECTED:
         with contextlib.suppress(Exception):
