@@ -30,6 +30,7 @@ from hkmahjong.engine.events import Event, EventKind
 from hkmahjong.engine.view import PublicView
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.ports import Connection
+from hkmahjong.parlor.ring import Ring
 from hkmahjong.parlor.wire import JSON, dumps, event_json, public_view_json
 
 __all__ = ["BUFFER", "CLOSE_FULL", "DEFAULT_LIMIT", "MAX_DELAY_MS", "Gallery", "Point"]
@@ -93,7 +94,7 @@ class Gallery:
         self.delay_ms = delay_ms
         self.limit = limit
         self.v = 0
-        self.buffer: deque[tuple[int, str]] = deque(maxlen=BUFFER)
+        self.buffer = Ring(BUFFER)
         self.watchers: dict[int, _Watcher] = {}
         """By ``id()`` of the connection (connections need not be hashable)."""
         self._open = _Segment()
@@ -152,16 +153,12 @@ class Gallery:
             conn.send(dumps(exc.to_json()))
 
     def _hello(self, conn: Connection, msg: proto.Hello) -> None:
-        held = [v for v, _ in self.buffer]
-        if (
-            msg.epoch == self.epoch
-            and msg.since is not None
-            and msg.since <= self.v
-            and (msg.since == self.v or (held and held[0] <= msg.since + 1))
-        ):
-            for v, text in self.buffer:
-                if v > msg.since:
-                    conn.send(text)
+        missed = None
+        if msg.epoch == self.epoch and msg.since is not None:
+            missed = self.buffer.after(msg.since)
+        if missed is not None:
+            for text in missed:
+                conn.send(text)
             conn.send(dumps(proto.synced_msg(self.v, None)))
         else:
             conn.send(dumps(self.snapshot()))
@@ -232,7 +229,7 @@ class Gallery:
                 self.v += 1
                 msg["v"] = self.v
                 text = dumps(msg)
-                self.buffer.append((self.v, text))
+                self.buffer.append(self.v, text)
                 for watcher in self.watchers.values():
                     if watcher.helloed:
                         watcher.conn.send(text)

@@ -16,7 +16,6 @@ import contextlib
 import json
 import logging
 import secrets
-from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -46,6 +45,7 @@ from hkmahjong.parlor.history import (
 )
 from hkmahjong.parlor.ledger import InsufficientJadeError, LedgerStore, Transaction, can_cover
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, SeatRow, TableRow, TableStore
+from hkmahjong.parlor.ring import Ring
 from hkmahjong.parlor.seats import SeatStatus, make_bot, passive_choice
 from hkmahjong.parlor.wire import (
     JSON,
@@ -64,8 +64,8 @@ __all__ = ["Table", "TableConfig", "TableError"]
 log = logging.getLogger(__name__)
 
 BUFFER = 64
-"""Messages kept per seat for a reconnect (older gaps get a snapshot); kept as UTF-8 bytes
-(half the memory of the text of a message that holds a Chinese character)."""
+"""Messages kept per seat for a reconnect (older gaps get a snapshot), in a compact
+:class:`~hkmahjong.parlor.ring.Ring`."""
 CLOSE_REPLACED = 4409
 
 
@@ -210,7 +210,7 @@ class _Seat:
     conn: Connection | None = None
     helloed: bool = False
     v: int = 0
-    buffer: deque[tuple[int, bytes]] = field(default_factory=lambda: deque(maxlen=BUFFER))
+    buffer: Ring = field(default_factory=lambda: Ring(BUFFER))
     prompt: _Prompt | None = None
     auto: TimerHandle | None = None
     auto_token: int = 0
@@ -581,7 +581,7 @@ class Table:
             return
         seat.v += 1
         text = text_of(seat.v)
-        seat.buffer.append((seat.v, text.encode()))
+        seat.buffer.append(seat.v, text)
         if seat.conn is not None and seat.helloed:
             seat.conn.send(text)
 
@@ -802,16 +802,12 @@ class Table:
 
     async def _hello(self, seat: _Seat, conn: Connection, msg: proto.Hello) -> None:
         seat.helloed = True
-        held = [v for v, _ in seat.buffer]
-        if (
-            msg.epoch == self.epoch
-            and msg.since is not None
-            and msg.since <= seat.v
-            and (msg.since == seat.v or (held and held[0] <= msg.since + 1))
-        ):
-            for v, kept in seat.buffer:
-                if v > msg.since:
-                    conn.send(kept.decode())
+        missed = None
+        if msg.epoch == self.epoch and msg.since is not None:
+            missed = seat.buffer.after(msg.since)
+        if missed is not None:
+            for kept in missed:
+                conn.send(kept)
             self._reply(conn, proto.synced_msg(seat.v, self._prompt_json(seat)))
         else:
             self._reply(conn, self._snapshot(seat))
