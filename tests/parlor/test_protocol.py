@@ -162,3 +162,28 @@ def test_event_text_is_the_bytes_of_event_msg() -> None:
                 continue
             body = wire.event_json(shown)
             assert p.event_text(v, wire.dumps(body)) == wire.dumps(p.event_msg(v, body))
+
+
+def test_prompt_text_and_dumps_are_the_bytes_of_the_plain_encoder() -> None:
+    """The fast paths (a prompt from its actions' cached JSON, the C encoder made once) give
+    exactly the bytes of ``json.dumps`` with the frame options."""
+    rules = get_preset("parlor")
+    state = HandState.new(rules, seed=seed_from_text("prompt-text"))
+    players = [RandomPlayer(10 + s, win_bias=0.5) for s in range(4)]
+    clock = p.ClockInfo("claim", 5999, 60000)
+    seen = 0
+    while not state.is_over:
+        for seat in state.to_act:
+            legal = state.legal_actions(seat)
+            msg = p.prompt_msg(7, legal, clock)
+            plain = json.dumps(msg, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            assert p.prompt_text(7, legal, clock) == wire.dumps(msg) == plain
+            seen += 1
+        seat = state.to_act[0]
+        state.apply(seat, players[seat].choose(state.view(seat), state.legal_actions(seat)))
+    assert seen > 20
+    odd = {"s": '碰 "q" \\ \n', "n": [1, -2.5, None, True], "e": {}, "l": []}
+    assert wire.dumps(odd) == json.dumps(odd, ensure_ascii=False, separators=(",", ":"))
+    assert wire.dumps("x") == '"x"'
+    with pytest.raises(TypeError):
+        wire.dumps({"x": object()})

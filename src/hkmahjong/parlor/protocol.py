@@ -19,7 +19,7 @@ from typing import Any
 
 from hkmahjong.engine.actions import Action
 from hkmahjong.errors import IllegalActionError, MahjongError
-from hkmahjong.parlor.wire import JSON, legal_json
+from hkmahjong.parlor.wire import JSON, dumps, legal_json, legal_text
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -378,6 +378,12 @@ def event_text(v: int, event: str) -> str:
 def prompt_msg(v: int, legal: Sequence[Action], clock: ClockInfo) -> JSON:
     """``prompt``: this seat must decide; answer with ``act`` carrying this ``v``."""
     return {"t": "prompt", **prompt_json(v, legal, clock)}
+
+
+def prompt_text(v: int, legal: Sequence[Action], clock: ClockInfo) -> str:
+    """The frame text of :func:`prompt_msg` (the same bytes), from the legal actions' JSON
+    encoded once each."""
+    return f'{{"t":"prompt","v":{v},"legal":{legal_text(legal)},"clock":{dumps(clock.to_json())}}}'
 
 
 def done_msg(v: int, prompt: int, action: str | None, by: str, ref: str | None) -> JSON:

@@ -904,7 +904,7 @@ class Table:
         prompt = _Prompt(seat.v + 1, legal, kind)
         seat.prompt = prompt
         clock = proto.ClockInfo(kind, *seat.clock.remaining_ms(now))
-        self._emit(seat, lambda v: proto.prompt_msg(v, legal, clock))
+        self._emit_text(seat, lambda v: proto.prompt_text(v, legal, clock))
         if kind == "turn" and total_ms:
             letter = runner.seat_of(seat.player).letter
             for other in self.seats:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from json.encoder import c_encode_basestring, c_make_encoder  # type: ignore[attr-defined]
 from typing import TYPE_CHECKING, Any
 
 from hkmahjong.engine.actions import Action, ActionKind
@@ -35,6 +36,7 @@ __all__ = [
     "dumps",
     "event_json",
     "legal_json",
+    "legal_text",
     "meld_json",
     "outcome_json",
     "payment_json",
@@ -50,6 +52,16 @@ JSON = dict[str, Any]
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_C_ENCODER = (
+    None
+    if c_make_encoder is None or c_encode_basestring is None
+    else c_make_encoder(
+        None, _ENCODER.default, c_encode_basestring, None, ":", ",", False, False, False
+    )
+)
+"""The C encoder with the options of :data:`_ENCODER`, made once and without the check for
+circular references (``JSONEncoder.encode`` builds one per call and keeps a dict of every
+container it enters): the frames are built by the server, never circular."""
 
 
 def dumps(obj: object) -> str:
@@ -57,7 +69,9 @@ def dumps(obj: object) -> str:
 
     One encoder for every frame (``json.dumps`` with options builds a new one per call).
     """
-    return _ENCODER.encode(obj)
+    if _C_ENCODER is None:  # pragma: no cover - CPython has the accelerator
+        return _ENCODER.encode(obj)
+    return "".join(_C_ENCODER(obj, 0))
 
 
 _MPSZ = tuple(Tile(i).mpsz for i in range(42))
@@ -116,6 +130,21 @@ def _action_json(action: Action) -> JSON:
         out["tiles"] = [action.tile.mpsz, f"{first % 9 + 2}{'mps'[first // 9]}"]
         out["tiles"].append(f"{first % 9 + 3}{'mps'[first // 9]}")
     return out
+
+
+_ACTION_TEXTS: dict[Action, str] = {}
+
+
+def legal_text(legal: Sequence[Action]) -> str:
+    """``dumps(legal_json(legal))``, from each action's JSON encoded once."""
+    texts = _ACTION_TEXTS
+    out = []
+    for a in legal:
+        known = texts.get(a)
+        if known is None:
+            known = texts[a] = dumps(legal_json((a,))[0])
+        out.append(known)
+    return "[" + ",".join(out) + "]"
 
 
 def legal_json(legal: Sequence[Action]) -> list[JSON]:

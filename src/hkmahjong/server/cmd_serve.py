@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         from sqlalchemy.engine import make_url
 
         from hkmahjong.server.app import create_app
-        from hkmahjong.server.wsframes import ParlorWebSocketProtocol
+        from hkmahjong.server.ws import websocket_protocol
     except ImportError as exc:
         print(f"{INSTALL_HINT}; missing module: {exc.name}", file=sys.stderr)
         return 2
@@ -84,11 +84,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"database: {database}  (Ctrl-C stops)", flush=True)
     # No permessage-deflate: the table's frames are small JSON, and each compressed connection
     # would hold ~40 KiB of zlib state and spend CPU on every frame (docs/server.md, Capacity).
-    # The websocket protocol is uvicorn's websockets-sansio with a direct frame writer
-    # (hkmahjong.server.wsframes: a table's frames to a seat in one write).
+    # The websocket protocol is uvicorn's websockets-sansio with a direct frame writer, serving
+    # the tables' sockets natively (hkmahjong.server.wsframes, docs/server.md *Capacity*).
     config = uvicorn.Config(
         app,
-        ws=ParlorWebSocketProtocol,
+        ws=websocket_protocol(app),
         log_level=args.log_level,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,

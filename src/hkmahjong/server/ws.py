@@ -14,17 +14,20 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 from fastapi import APIRouter, WebSocket
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect, WebSocketState
+from websockets.http11 import Request
 
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.server.auth import current_user
-from hkmahjong.server.wsframes import EXTENSION, FrameWriter
+from hkmahjong.server.wsframes import EXTENSION, FrameWriter, ParlorWebSocketProtocol
 
 __all__ = ["RATE_BURST", "RATE_PER_SECOND", "TokenBucket", "WsConnection", "router"]
 
@@ -83,12 +86,14 @@ class WsConnection:
     lets :data:`OUTBOX_LIMIT` frames pile up is dropped.
     """
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket | None, frames: FrameWriter | None = None) -> None:
         self.ws = ws
         self.outbox: deque[tuple[str, Any]] = deque()
         self.closed = False
         self._wake: asyncio.Future[None] | None = None
-        self.frames: FrameWriter | None = ws.scope.get("extensions", {}).get(EXTENSION)
+        if frames is None and ws is not None:
+            frames = ws.scope.get("extensions", {}).get(EXTENSION)
+        self.frames = frames
         self.writer: asyncio.Task[None] | None = (
             None if self.frames is not None else asyncio.create_task(self._write())
         )
@@ -132,14 +137,10 @@ class WsConnection:
         if self.frames is not None:
             self.flush()
             self.closed = True
-            self.writer = asyncio.create_task(self._close(code, reason))
+            self.frames.close(code, reason)
             return
         self.closed = True
         self._put(("close", (code, reason)))
-
-    async def _close(self, code: int, reason: str) -> None:
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await self.ws.close(code, reason)
 
     async def _write(self) -> None:
         outbox = self.outbox
@@ -149,6 +150,7 @@ class WsConnection:
                 await self._wake
                 continue
             kind, value = outbox.popleft()
+            assert self.ws is not None
             try:
                 if kind == "text":
                     await self.ws.send_text(value)
@@ -186,7 +188,7 @@ def _flush_soon(conn: WsConnection) -> None:
     _dirty.append(conn)
 
 
-def _origin_ok(ws: WebSocket) -> bool:
+def _origin_ok(ws: HTTPConnection) -> bool:
     origin = ws.headers.get("origin")
     if origin is None:
         return True  # not a browser: browsers always send Origin on a websocket
@@ -194,55 +196,98 @@ def _origin_ok(ws: WebSocket) -> bool:
     return origin in (f"http://{host}", f"https://{host}")
 
 
-def lobby_of(ws: WebSocket) -> Lobby:
+def lobby_of(ws: HTTPConnection) -> Lobby:
     """The app's lobby."""
     lobby = ws.app.state.lobby
     assert isinstance(lobby, Lobby)
     return lobby
 
 
-@router.websocket("/ws/table/{public_id}")
-async def table_socket(ws: WebSocket, public_id: str) -> None:
-    """One player's connection to a table, or a spectator's (docs/protocol.md)."""
-    await ws.accept()
-    if not _origin_ok(ws):
-        await ws.close(4403, "bad origin")
-        return
-    user = current_user(ws)
-    table = lobby_of(ws).get(public_id)
+@dataclass(slots=True)
+class _Attached:
+    """A connection admitted to a table: its frames go to ``deliver``; ``detach`` at the end."""
+
+    conn: WsConnection
+    deliver: Callable[[str | bytes], None]
+    detach: Callable[[], None]
+
+
+def _attach(
+    http: HTTPConnection, public_id: str, make: Callable[[], WsConnection]
+) -> _Attached | tuple[int, str]:
+    """Who is at the other end of a table's socket: a seated player, else a spectator (旁觀,
+    public information only, after the table's delay); or the close code and reason that
+    refuse it."""
+    if not _origin_ok(http):
+        return 4403, "bad origin"
+    user = current_user(http)
+    table = lobby_of(http).get(public_id)
     if table is None:
-        await ws.close(4404, "no such table")
-        return
+        return 4404, "no such table"
     player = None if user is None else table.player_of(user.id)
     if player is None:
-        if table.row.private and ws.query_params.get("invite") != table.row.invite_token:
-            await ws.close(4403, "this table is private: its invite link is needed to watch")
-            return
-        await _watch(ws, table)
+        if table.row.private and http.query_params.get("invite") != table.row.invite_token:
+            return 4403, "this table is private: its invite link is needed to watch"
+        conn = make()
+        table.watch(conn)
+        return _Attached(
+            conn, lambda data: table.watch_receive(conn, data), lambda: table.unwatch(conn)
+        )
+    seated = player
+    conn = make()
+    table.connect(seated, conn)
+    return _Attached(
+        conn,
+        lambda data: table.receive(seated, conn, data),
+        lambda: table.disconnect(seated, conn),
+    )
+
+
+class _Inbound:
+    """A table socket's frames from the client, after its ``hello``: at the rate limit."""
+
+    __slots__ = ("bucket", "conn", "deliver")
+
+    def __init__(self, conn: WsConnection, deliver: Callable[[str | bytes], None]) -> None:
+        self.conn = conn
+        self.deliver = deliver
+        self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+
+    def take(self, data: str | bytes) -> bool:
+        """One frame; False when the socket is to be read no more."""
+        conn = self.conn
+        if conn.closed:
+            return False
+        bucket = self.bucket
+        if not bucket.take():
+            if bucket.abusive:
+                conn.close(1008, "far over the message-rate limit")
+                return False
+            conn.send(dumps(proto.error_msg(proto.ErrorCode.RATE_LIMITED, "too many messages")))
+            return True
+        self.deliver(data)
+        return True
+
+
+@router.websocket("/ws/table/{public_id}")
+async def table_socket(ws: WebSocket, public_id: str) -> None:
+    """One player's connection to a table, or a spectator's (docs/protocol.md). Under
+    ``hkmj serve`` this route is served natively instead (:class:`TableEndpoint`)."""
+    await ws.accept()
+    got = _attach(ws, public_id, lambda: WsConnection(ws))
+    if isinstance(got, tuple):
+        await ws.close(*got)
         return
-    conn = WsConnection(ws)
-    table.connect(player, conn)
     try:
-        await _pump(ws, conn, lambda data: table.receive(player, conn, data))
+        await _pump(ws, _Inbound(got.conn, got.deliver))
     finally:
-        table.disconnect(player, conn)
-        await _drain(conn)
+        got.detach()
+        await _drain(got.conn)
 
 
-async def _watch(ws: WebSocket, table: Table) -> None:
-    """旁觀: a spectator's connection (public information only, after the table's delay)."""
-    conn = WsConnection(ws)
-    table.watch(conn)
-    try:
-        await _pump(ws, conn, lambda data: table.watch_receive(conn, data))
-    finally:
-        table.unwatch(conn)
-        await _drain(conn)
-
-
-async def _pump(ws: WebSocket, conn: WsConnection, deliver: Callable[[str | bytes], None]) -> None:
+async def _pump(ws: WebSocket, inbound: _Inbound) -> None:
     """Read frames until the socket closes: ``hello`` within 10 s, then at the rate limit."""
-    bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+    conn = inbound.conn
     first = True
     try:
         while True:
@@ -258,20 +303,103 @@ async def _pump(ws: WebSocket, conn: WsConnection, deliver: Callable[[str | byte
             data = msg.get("text")
             if data is None:
                 data = msg.get("bytes") or b""
-            if conn.closed:
+            if not inbound.take(data):
                 break
-            if not bucket.take():
-                if bucket.abusive:
-                    conn.close(1008, "far over the message-rate limit")
-                    break
-                conn.send(dumps(proto.error_msg(proto.ErrorCode.RATE_LIMITED, "too many messages")))
-                continue
-            deliver(data)
     except WebSocketDisconnect:
         pass
     finally:
         conn.closed = True
         await asyncio.sleep(0)
+
+
+class _NativeSocket:
+    """A table socket served natively: :class:`_Inbound` fed by the protocol, the hello
+    clock a timer."""
+
+    __slots__ = ("attached", "inbound", "timer")
+
+    def __init__(self, attached: _Attached) -> None:
+        self.attached = attached
+        self.inbound: _Inbound | None = _Inbound(attached.conn, attached.deliver)
+        self.timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
+            HELLO_TIMEOUT, self._no_hello
+        )
+
+    def _no_hello(self) -> None:
+        self.timer = None
+        self.attached.conn.close(4408, "no hello within 10 s")
+        self._stop()
+
+    def message(self, data: str | bytes) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        inbound = self.inbound
+        if inbound is not None and not inbound.take(data):
+            self._stop()
+
+    def ended(self) -> None:
+        self._stop()
+
+    def _stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.inbound is None:
+            return
+        self.inbound = None
+        self.attached.conn.closed = True
+        self.attached.detach()
+
+
+TABLE_PREFIX = "/ws/table/"
+
+
+class TableEndpoint:
+    """``/ws/table/{id}`` served straight on :class:`ParlorWebSocketProtocol` (``hkmj serve``):
+    the same checks, table calls, rate limit and hello clock as :func:`table_socket`, without
+    an ASGI task, scope and middleware coroutines held for each connection."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    @staticmethod
+    def _public_id(path: str) -> str | None:
+        route = unquote(path.partition("?")[0])
+        if not route.startswith(TABLE_PREFIX):
+            return None
+        rest = route[len(TABLE_PREFIX) :]
+        return rest if rest and "/" not in rest else None
+
+    def wants(self, path: str) -> bool:
+        return self._public_id(path) is not None
+
+    def open(self, frames: FrameWriter, request: Request) -> _NativeSocket | None:
+        public_id = self._public_id(request.path)
+        assert public_id is not None
+        path, _, query = request.path.partition("?")
+        scope = {
+            "type": "websocket",
+            "app": self.app,
+            "path": unquote(path),
+            "query_string": query.encode("latin-1"),
+            "headers": [
+                (k.lower().encode("latin-1"), v.encode("latin-1"))
+                for k, v in request.headers.raw_items()
+            ],
+            "state": {},
+        }
+        got = _attach(HTTPConnection(scope), public_id, lambda: WsConnection(None, frames))
+        if isinstance(got, tuple):
+            frames.close(*got)
+            return None
+        return _NativeSocket(got)
+
+
+def websocket_protocol(app: Any) -> type[ParlorWebSocketProtocol]:
+    """The websocket protocol class for uvicorn (``hkmj serve``): the tables' sockets served
+    natively by ``app``'s lobby."""
+    return ParlorWebSocketProtocol.serving(TableEndpoint(app))
 
 
 async def _drain(conn: WsConnection) -> None:
@@ -281,7 +409,7 @@ async def _drain(conn: WsConnection) -> None:
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(conn.writer), 2.0)
     await conn.finish()
-    if conn.ws.client_state is WebSocketState.CONNECTED:
+    if conn.ws is not None and conn.ws.client_state is WebSocketState.CONNECTED:
         with contextlib.suppress(Exception):
             await conn.ws.close()
 

@@ -14,13 +14,13 @@ client, another server) the connection falls back to the ASGI ``send``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
 
-__all__ = ["EXTENSION", "FrameWriter", "ParlorWebSocketProtocol"]
+__all__ = ["EXTENSION", "FrameWriter", "Handler", "Native", "ParlorWebSocketProtocol"]
 
 EXTENSION = "hkmj.frames"
 
@@ -64,16 +64,146 @@ class FrameWriter:
         self._protocol.transport.write(b"".join(out))
         return True
 
+    def close(self, code: int, reason: str) -> None:
+        """Start the closing handshake (as uvicorn closes for an ASGI app: the peer has
+        ``close_timeout`` seconds to answer, then the socket is closed)."""
+        p = self._protocol
+        if p.close_sent or p.transport.is_closing() or p.conn.state is not State.OPEN:
+            return
+        p.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        p.conn.send_close(code, reason)
+        p.transport.write(b"".join(p.conn.data_to_send()))
+        p.close_sent = True
+        if p.read_paused:
+            p.read_paused = False
+            p.transport.resume_reading()
+        p.close_timer = p.loop.call_later(p.close_timeout, p.transport.close)
+
     def unsent(self) -> int:
         """Bytes written but not yet taken by the socket (a client too slow to read)."""
         return self._protocol.transport.get_write_buffer_size()
 
 
+class Native(Protocol):
+    """A websocket endpoint served straight on the protocol (no ASGI task per connection)."""
+
+    def wants(self, path: str) -> bool:
+        """Whether this endpoint takes the request for ``path`` (with its query)."""
+        ...
+
+    def open(self, frames: FrameWriter, request: Request) -> Handler | None:
+        """The handshake is done: check the request, and answer the handler of its frames
+        (None: it was refused, ``frames.close`` said why)."""
+        ...
+
+
+class Handler(Protocol):
+    """A natively served connection's side of the app."""
+
+    def message(self, data: str | bytes) -> None:
+        """One message from the client."""
+        ...
+
+    def ended(self) -> None:
+        """The connection is gone (closed either way, or lost)."""
+        ...
+
+
+class _NoQueue:
+    """Stands in for the ASGI receive queue of a natively served connection (nobody reads it)."""
+
+    __slots__ = ()
+
+    def put_nowait(self, item: object) -> None:
+        pass
+
+
+class _Writable:
+    """Stands in for the ``asyncio.Event`` the ASGI ``send`` waits on (a native connection
+    never waits: a client that reads too slowly is dropped instead)."""
+
+    __slots__ = ()
+
+    def set(self) -> None:
+        pass
+
+    def clear(self) -> None:
+        pass
+
+
 class ParlorWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol with the :class:`FrameWriter` extension in each scope."""
+    """uvicorn's websocket protocol with the :class:`FrameWriter` extension in each scope, and
+    the :attr:`native` endpoint (the tables' sockets) served without ASGI: after the handshake
+    its messages go straight to the endpoint's :class:`Handler`, which writes through a
+    :class:`FrameWriter`. A connection then holds this protocol object and the handler, not an
+    ASGI task with its scope, its middleware's coroutines, a receive queue and the request's
+    headers (about 30 KiB a connection)."""
+
+    native: ClassVar[Native | None] = None
+    handler: Handler | None = None
+    is_native: bool = False
+
+    @classmethod
+    def serving(cls, native: Native) -> type[ParlorWebSocketProtocol]:
+        """This protocol with ``native`` served natively."""
+        return type(cls.__name__, (cls,), {"native": native})
 
     def handle_connect(self, event: Request) -> None:
+        native = self.native
+        if native is not None and native.wants(event.path):
+            self._open_native(event, native)
+            return
         super().handle_connect(event)
         scope: Any = getattr(self, "scope", None)
         if scope is not None:  # the handshake was accepted: the app's task is not running yet
             scope["extensions"][EXTENSION] = FrameWriter(self)
+
+    def _open_native(self, event: Request, native: Native) -> None:
+        response = self.conn.accept(event)
+        self.handshake_initiated = True
+        self.handshake_complete = True
+        self.is_native = True
+        self.queue = _NoQueue()  # type: ignore[assignment]
+        self.writable = _Writable()  # type: ignore[assignment]
+        if response.status_code != 101:
+            self.close_sent = True
+            self.conn.send_response(response)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+            return
+        for name, value in self.default_headers:
+            response.headers[name.decode("latin-1")] = value.decode("latin-1")
+        self.conn.send_response(response)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.start_keepalive()
+        self.handler = native.open(FrameWriter(self), event)
+        # The websockets parser keeps the request in its suspended frame for as long as the
+        # connection lives: let its headers go (read once, by ``open``).
+        event.headers.clear()
+        response.headers.clear()
+
+    def send_receive_event_to_app(self) -> None:
+        if not self.is_native:
+            super().send_receive_event_to_app()
+            return
+        handler = self.handler
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent or handler is None:
+            return
+        if self.curr_msg_data_type == "text":
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            handler.message(text)
+        else:
+            handler.message(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        handler, self.handler = self.handler, None
+        if handler is not None:
+            handler.ended()

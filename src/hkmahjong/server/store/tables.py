@@ -6,7 +6,9 @@ anyone; ``(table_id, seq)`` is the primary key, so two writers can never interle
 
 ``append`` is the hot path (every action of every table) and never goes through the thread
 pool. On SQLite it commits in the event loop's thread (a write to the WAL; see
-:attr:`SqlTableStore.inline`). On PostgreSQL the appends of all tables go through one writer
+:attr:`SqlTableStore.inline`): the appends made while the loop runs one pass of its ready
+callbacks — the steps of every table that had a message — in one transaction at the end of that
+pass (group commit). On PostgreSQL the appends of all tables go through one writer
 thread (:class:`LogWriter`) that commits the appends waiting at that moment in **one
 transaction** (group commit). Either way a table's ``append`` returns only after the transaction
 holding its lines has committed, so a table tells no one of an action before it is stored. The
@@ -124,7 +126,7 @@ class LogWriter:
             try:
                 results = self.commit(batch)
             except Exception:  # the batch failed as a whole: each append again, alone
-                results = [self._commit_alone(item) for item in batch]
+                results = [self.commit_alone(item) for item in batch]
             self.batches += 1
             self.appends += len(batch)
             by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Append, Exception | None]]] = {}
@@ -135,7 +137,9 @@ class LogWriter:
                 with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
                     loop.call_soon_threadsafe(_answer, answers)
 
-    def _commit_alone(self, item: _Append) -> Exception | None:
+    def commit_alone(self, item: _Append) -> Exception | None:
+        """Commit one append alone: None, or the error it gets (a conflict as
+        :class:`LogConflictError`)."""
         try:
             return self.commit([item])[0]
         except Exception as exc:
@@ -254,6 +258,21 @@ class SqlTableStore:
         event loop. PostgreSQL commits cross the network and wait for its WAL flush: there the
         writer thread commits the appends of many tables at once.
         """
+
+        self._batch: list[_Append] = []
+        """Appends waiting for the end of the event loop's current callbacks (SQLite)."""
+
+    def _commit_batch(self) -> None:
+        """Group commit on SQLite: every append made while the event loop ran its ready
+        callbacks (the steps of all the tables that had a message) in one transaction, in the
+        loop's own thread; then each table hears of its own (and only then tells its
+        players). An append that fails alone fails alone (the batch is retried one by one)."""
+        batch, self._batch = self._batch, []
+        try:
+            results = self.writer.commit(batch)
+        except Exception:
+            results = [self.writer.commit_alone(item) for item in batch]
+        _answer(list(zip(batch, results, strict=True)))
 
     async def _run(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
@@ -458,16 +477,13 @@ class SqlTableStore:
         if results is not None:  # a hand's end (rare): its results go in the same transaction
             await self._run(self._append, table_id, seq, list(lines), results)
         elif self.inline:
-            try:
-                result = self.writer.commit([_Append(table_id, seq, list(lines))])[0]
-            except Exception as exc:
-                if self.writer.is_conflict(exc):
-                    raise LogConflictError(
-                        f"table {table_id}: log line {seq} already written"
-                    ) from exc
-                raise
-            if result is not None:
-                raise result
+            loop = asyncio.get_running_loop()
+            item = _Append(table_id, seq, list(lines), loop.create_future(), loop)
+            if not self._batch:
+                loop.call_soon(self._commit_batch)
+            self._batch.append(item)
+            assert item.future is not None
+            await item.future
         else:
             await self.writer.append(table_id, seq, lines)
 

@@ -1,0 +1,152 @@
+"""The tables' sockets as ``hkmj serve`` serves them: natively on the websocket protocol
+(hkmahjong.server.wsframes), over a real TCP socket — the same checks and messages as the
+in-process tests of test_table_ws.py, which run through ASGI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from hkmahjong.server.wsframes import ParlorWebSocketProtocol
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("native") / "data"
+    env = {
+        **os.environ,
+        "HKMJ_SECRET": "native-test-secret-0123456789",
+        "HKMJ_TABLE_CLOCKS": json.dumps({"bot_ms": 0, "discard_delay_ms": 0}),
+    }
+    args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--port", "0", "--data-dir"]
+    proc = subprocess.Popen(
+        [*args, str(data)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
+    assert proc.stdout is not None
+    line = ""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and "open http" not in line:
+        line = proc.stdout.readline()
+        if not line:
+            break
+    try:
+        assert "open http" in line, line
+        yield line.split("open ", 1)[1].split()[0].rstrip("/")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def guest_with_table(url: str) -> tuple[str, str]:
+    """A new guest's session cookie and a practice table of theirs (one hand, three bots)."""
+    with httpx.Client(base_url=url, timeout=60) as http:
+        token = http.get("/api/me").json()["csrf"]
+        r = http.post("/guest", data={"csrf": token})
+        assert r.status_code in (200, 303), r.text
+        token = http.get("/api/me").json()["csrf"]
+        r = http.post(
+            "/api/tables",
+            json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+            headers={"X-CSRF-Token": token},
+        )
+        assert r.status_code == 200, r.text
+        cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+        return cookie, str(r.json()["id"])
+
+
+def ws_url(url: str, path: str) -> str:
+    return "ws" + url.removeprefix("http") + path
+
+
+def read_until(ws: ClientConnection, kind: str, limit: int = 500) -> list[dict[str, Any]]:
+    out = []
+    for _ in range(limit):
+        msg = json.loads(ws.recv(timeout=60))
+        out.append(msg)
+        if msg["t"] == kind:
+            return out
+    raise AssertionError(f"no {kind} in {out[-5:]}")
+
+
+def close_code(ws: ClientConnection) -> int | None:
+    with pytest.raises(ConnectionClosed):
+        while True:
+            ws.recv(timeout=60)
+    rcvd = ws.protocol.close_rcvd
+    return None if rcvd is None else rcvd.code
+
+
+def test_a_seat_plays_over_the_native_socket(served: str) -> None:
+    cookie, table = guest_with_table(served)
+    with connect(ws_url(served, f"/ws/table/{table}"), additional_headers={"Cookie": cookie}) as ws:
+        ws.send('{"t":"hello","proto":1}')
+        snap = read_until(ws, "snapshot")[-1]
+        assert snap["table"]["you"] == 0
+        prompt = read_until(ws, "prompt")[-1]
+        act = {"t": "act", "action": prompt["legal"][0]["action"], "v": prompt["v"], "id": "n1"}
+        ws.send(json.dumps(act))
+        done = read_until(ws, "done")[-1]
+        assert done["prompt"] == prompt["v"] and done["by"] == "you" and done["ref"] == "n1"
+        # versions go up one by one: a reconnect can resync from any of them
+        later = read_until(ws, "prompt")
+        versions = [m["v"] for m in later if "v" in m]
+        assert versions == list(range(done["v"] + 1, done["v"] + 1 + len(versions)))
+        # too many messages at once: refused at the rate limit, to the sender only
+        for _ in range(30):
+            ws.send('{"t":"ping"}')
+        kinds = [json.loads(ws.recv(timeout=60)) for _ in range(30)]
+        assert any(m["t"] == "error" and m["code"] == "rate_limited" for m in kinds), kinds
+    # the same seat again, resynced from its last version
+    with connect(ws_url(served, f"/ws/table/{table}"), additional_headers={"Cookie": cookie}) as ws:
+        ws.send(json.dumps({"t": "hello", "proto": 1, "since": 0, "epoch": snap["epoch"]}))
+        got = read_until(ws, "synced")
+        assert [m["v"] for m in got[:-1]][:3] == [1, 2, 3]
+
+
+def test_refusals_and_spectators_over_the_native_socket(served: str) -> None:
+    cookie, table = guest_with_table(served)
+    path = ws_url(served, f"/ws/table/{table}")
+    with connect(
+        path, additional_headers={"Cookie": cookie, "Origin": "http://evil.example"}
+    ) as ws:
+        assert close_code(ws) == 4403
+    with connect(ws_url(served, "/ws/table/nope")) as ws:
+        assert close_code(ws) == 4404
+    with connect(path) as ws:  # nobody's session: a spectator of a table that is not private
+        ws.send('{"t":"hello","proto":1}')
+        snap = read_until(ws, "snapshot")[-1]
+        assert snap["table"]["you"] is None
+        ws.send('{"t":"act","action":"pass","v":1}')
+        assert read_until(ws, "error")[-1]["code"] == "not_seated"
+
+
+def test_other_sockets_still_go_through_asgi() -> None:
+    native = ParlorWebSocketProtocol.serving(_Only("/ws/table/"))
+    assert native.native is not None and native.native.wants("/ws/table/abc?invite=x")
+    assert not native.native.wants("/ws/lobby")
+
+
+class _Only:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def wants(self, path: str) -> bool:
+        return path.startswith(self.prefix)
+
+    def open(self, frames: Any, request: Any) -> None:
+        return None
