@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from hkmahjong.errors import InvalidHandError
 from hkmahjong.hand import _fast
+from hkmahjong.hand._fast import NOT_EXACT
 from hkmahjong.hand.groups import Arrangement, Group, GroupKind, Shape
 from hkmahjong.hand.hand import Hand, HandStatus
 from hkmahjong.hand.meld import Meld, MeldKind
@@ -132,6 +133,8 @@ def arrangements(hand: Hand, *, seven_pairs: bool = False) -> list[Arrangement]:
 
 _D9: dict[bytes, int] = {}
 _D7: dict[bytes, int] = {}
+_X9 = b""
+"""Per number-suit vector (base-5 index): its code in ``_D9``, or 255 (``NOT_EXACT``)."""
 _VALID = bytes(range(5))
 _ZERO_TWO = b"\x00\x02"
 _MAYBE_SPECIAL = 254
@@ -147,16 +150,26 @@ def _vectors(size: int, digits: tuple[int, ...], only: tuple[int, ...] | None) -
 
 
 def _load() -> None:
-    global _D9, _D7
+    global _D9, _D7, _X9
     t = _fast.tables()
     d9 = dict(t.exact9_by_counts)
+    x9 = bytearray(t.exact9)
     for v in _vectors(9, (0, 2), None) + _vectors(9, (0, 1, 2), (0, 8)):
-        d9.setdefault(v, _MAYBE_SPECIAL)
+        if d9.setdefault(v, _MAYBE_SPECIAL) == _MAYBE_SPECIAL:
+            x9[_index(v)] = _MAYBE_SPECIAL
     d7 = dict(t.exact7_by_counts)
     for v in _vectors(7, (0, 2), None) + _vectors(7, (1, 2), None):
         d7.setdefault(v, _MAYBE_SPECIAL)
+    _X9 = bytes(x9)
     _D7 = d7
     _D9 = d9
+
+
+def _index(vector: bytes) -> int:
+    key = 0
+    for n in vector:
+        key = key * 5 + n
+    return key
 
 
 def is_complete_counts(
@@ -175,6 +188,65 @@ def is_complete_counts(
     True
 
     :raises InvalidHandError: when ``counts`` is not a sequence of integers.
+    """
+    # Early reject: the first suit's counts, read as a base-5 number, index a table that says
+    # whether the suit splits exactly into sets and at most one pair (255: no, and it cannot be
+    # part of 七對子 / 十三幺 either). Most hands far from complete fail here, before the count
+    # vector is even converted; a count outside 0-4 only aliases another vector, and the exact
+    # check below (which validates every count) is what says True.
+    x9 = _X9
+    if not x9:
+        _load()
+        x9 = _X9
+    c = counts
+    try:
+        first = x9[
+            390625 * c[0] + 78125 * c[1] + 15625 * c[2] + 3125 * c[3] + 625 * c[4]
+            + 125 * c[5] + 25 * c[6] + 5 * c[7] + c[8]
+        ]  # fmt: skip
+        if first == NOT_EXACT:
+            return False
+    except (IndexError, TypeError):  # a short vector, a count far outside 0-4, not integers
+        pass  # the exact check decides (False, or InvalidHandError for non-integers)
+    try:
+        b = bytes(counts)
+    except ValueError:
+        return False
+    except TypeError:
+        raise InvalidHandError(f"counts must be 34 integers, got {counts!r}") from None
+    d9 = _D9
+    w = d9.get(b[9:18])
+    if w is None:
+        return False
+    x = d9.get(b[18:27])
+    if x is None:
+        return False
+    y = _D7.get(b[27:34])
+    if y is None:
+        return False
+    v = d9.get(b[0:9])
+    if v is None:
+        return False
+    if v + w + x + y == 68 - meld_count and len(b) == 34:
+        return True
+    if meld_count or len(b) != 34:
+        return False
+    if seven_pairs and not b.translate(None, _ZERO_TWO) and b.count(2) == 7:
+        return True
+    return thirteen_orphans and y == _MAYBE_SPECIAL and _is_orphans(counts)
+
+
+def _is_complete_reference(
+    counts: Sequence[int],
+    meld_count: int = 0,
+    *,
+    seven_pairs: bool = False,
+    thirteen_orphans: bool = True,
+) -> bool:
+    """:func:`is_complete_counts` by dictionary lookups of each suit's count bytes.
+
+    The reference of the fast path: it takes any input (a short vector, a count outside 0-4,
+    a non-integer) and is what the fast path falls back to for 七對子 / 十三幺 candidates.
     """
     if not _D9:
         _load()
