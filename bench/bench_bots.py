@@ -6,7 +6,9 @@ latency (median, p99), each against a reference measured in the same run.
 
 Reference: the same arena with four ``random`` bots (engine + arena cost only), so the ratio
 shows what the bots' thinking costs. Targets (issue 5): >= 50 hands/s with four ``fan`` bots on one
-core; ``strong`` decides in < 10 ms median and < 100 ms p99.
+core; ``strong`` decides in < 10 ms median and < 100 ms p99. Also four ``fan`` bots on fresh walls
+(``hkmj arena`` without ``--duplicate``: as many hands, each wall once, so no rotation reuses a
+wall's cached route plans): issue 16's figure, target >= 60 hands per CPU-second.
 """
 
 from __future__ import annotations
@@ -23,8 +25,12 @@ TARGET_STRONG_MEDIAN_MS = 10.0
 TARGET_STRONG_P99_MS = 100.0
 
 
-def _run(bots: tuple[str, str, str, str], sets: int, rules: str) -> dict[str, object]:
-    cfg = ArenaConfig(bots=bots, hands=sets, ruleset=rules, seed="bench", duplicate=True, jobs=1)
+def _run(
+    bots: tuple[str, str, str, str], sets: int, rules: str, *, duplicate: bool = True
+) -> dict[str, object]:
+    cfg = ArenaConfig(
+        bots=bots, hands=sets, ruleset=rules, seed="bench", duplicate=duplicate, jobs=1
+    )
     return run_arena(cfg, HandState.new).summary()
 
 
@@ -39,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     ref = _run(("random",) * 4, sets, args.rules)  # type: ignore[arg-type]
     fan = _run(("fan",) * 4, sets, args.rules)  # type: ignore[arg-type]
     strong = _run(("strong", "fan", "fan", "fan"), sets, args.rules)
+    # fresh walls (hkmj arena without --duplicate): as many hands, each wall played once, so the
+    # route-plan cache cannot reuse a wall's plans from another rotation (issue 16's figure)
+    fresh = _run(("fan",) * 4, 4 * sets, args.rules, duplicate=False)  # type: ignore[arg-type]
+    fresh_hps = float(fresh["hands_per_cpu_second"])  # type: ignore[arg-type]
     ref_hps = float(ref["hands_per_cpu_second"])  # type: ignore[arg-type]
     fan_hps = float(fan["hands_per_cpu_second"])  # type: ignore[arg-type]
     fan_wall = float(fan["hands_per_second"])  # type: ignore[arg-type]
@@ -52,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         "fan_hands_per_s": fan_hps,
         "fan_hands_per_wall_s": fan_wall,
         "fan_vs_random_speed": round(fan_hps / ref_hps, 3),
+        "fan_fresh_walls_hands_per_s": fresh_hps,
         "fan_target_hands_per_s": TARGET_FAN_HANDS_PER_S,
         "fan_latency_median_ms": fb["latency_median_ms"],
         "fan_latency_p99_ms": fb["latency_p99_ms"],
@@ -71,6 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         f"  4 x fan                {fan_hps:8.1f} hands/s  ({fan_hps / ref_hps:.2f} x reference; "
         f"target >= {TARGET_FAN_HANDS_PER_S:.0f}) {'OK' if fan_hps >= 50 else 'BELOW TARGET'}; "
         f"wall clock {fan_wall:.1f} hands/s"
+    )
+    print(
+        f"  4 x fan, fresh walls   {fresh_hps:8.1f} hands/s  ({4 * sets} walls played once; "
+        f"issue 16 target >= 60)"
     )
     print(
         f"  fan decision latency   median {fb['latency_median_ms']:.2f} ms, "
