@@ -803,6 +803,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_playing": ("進行中", "进行中", "playing"),
     "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
     "lg_watch_table": ("旁觀", "旁观", "Watch"),
+    "lg_round_ends": (
+        "本輪 {at}（UTC）夠鐘",
+        "本轮 {at}（UTC）够钟",
+        "This round's time is up at {at} (UTC)",
+    ),
     "lg_match_record": ("對局記錄", "对局记录", "The match"),
     "lg_d_replayed": ("重開", "重开", "Played again"),
     "lg_d_void": ("作廢", "作废", "Void"),

@@ -103,6 +103,8 @@ class RoundView:
     number: int
     tables: list[TableView]
     byes: list[str]
+    ends: str | None = None
+    """When its time is up (the round being played), else None."""
 
 
 def _rules_name(league: League, lang: str) -> str:
@@ -119,6 +121,7 @@ def league_view(
     names = {e.user_id: e.name for e in league.entrants}
     you = None if user is None else user.id
     pool = league.pool if league.started_at else league.promised_pool
+    due = round_deadline(league)
     rounds = [
         RoundView(
             rnd.number,
@@ -141,6 +144,7 @@ def league_view(
                 for m in rnd.matches
             ],
             [names.get(b, "?") for b in rnd.byes],
+            _when(due) if rnd is league.current_round and due is not None else None,
         )
         for rnd in league.rounds
     ]
