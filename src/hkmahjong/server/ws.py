@@ -172,6 +172,8 @@ class WsConnection:
 
 
 _dirty: list[WsConnection] = []
+_dirty_loop: list[asyncio.AbstractEventLoop] = []
+"""The loop that will flush :data:`_dirty` (one server process has one)."""
 
 
 def _flush_all() -> None:
@@ -183,8 +185,12 @@ def _flush_all() -> None:
 
 def _flush_soon(conn: WsConnection) -> None:
     """Flush ``conn`` when the running callback is done (one loop callback for all of them)."""
+    loop = asyncio.get_running_loop()
+    if _dirty_loop != [loop]:  # another loop's leftovers (it stopped before flushing them)
+        _dirty.clear()
+        _dirty_loop[:] = [loop]
     if not _dirty:
-        asyncio.get_running_loop().call_soon(_flush_all)
+        loop.call_soon(_flush_all)
     _dirty.append(conn)
 
 
