@@ -134,6 +134,24 @@ def test_step_lines_concatenate_to_the_record_and_verify() -> None:
     assert lines[0].startswith('{"t":"header"') and lines[-1].startswith('{"t":"match_end"')
 
 
+def test_a_runner_that_forgets_hands_out_the_same_lines_and_keeps_its_ledger() -> None:
+    """``forget()`` (a parlor's live table: its record is in the store) drops the lines handed
+    out and the finished hands, and plays on exactly as before; the ledger stays whole."""
+    seed = seed_from_text("lines")
+    kept = MatchRunner(_match("open"), get_preset("parlor"), seed)
+    expected = _drive(kept, _players("lines"))
+    runner = MatchRunner(_match("open"), get_preset("parlor"), seed)
+    runner.forget()
+    assert _drive(runner, _players("lines")) == expected
+    assert runner.lines == () and len(runner.record.hands) == 1
+    assert runner.record.hands[0].number == kept.record.hands[-1].number
+    assert len(runner.match.ledger) == len(kept.match.ledger) == 3
+    resumed = MatchRunner.resume(expected[:-5], seed)  # inside the last hand
+    resumed.forget()
+    assert resumed.lines == () and len(resumed.record.hands) == 1
+    assert len(resumed.match.ledger) == 2
+
+
 def test_step_result_reports_the_hand_end_and_the_match_end() -> None:
     """A hand's last action carries its end (result, ledger line); the match end its footer."""
     runner = MatchRunner(Match(length=MatchLength.ONE_HAND), get_preset("parlor"), b"one")

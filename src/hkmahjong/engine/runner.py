@@ -114,6 +114,7 @@ class MatchRunner:
         self.physical_table = physical_table
         self.walls = walls
         self.keep = keep
+        self._keep_ledger = keep
         self.record = GameRecord(
             rules_spec(ruleset),
             match.config_json(),
@@ -130,6 +131,16 @@ class MatchRunner:
         self._events: list[Event] = []
         self._seats: tuple[int, int, int, int] = (0, 1, 2, 3)
         self._end: HandEnd | None = None
+
+    def forget(self) -> None:
+        """From now on keep no more of the record than play needs (a parlor's live tables,
+        whose record is in their store): as with ``keep=False``, :attr:`lines` holds only the
+        lines not yet handed out and :attr:`record` only the hand in play (or the last one);
+        the match's ledger stays whole."""
+        self.keep = False
+        del self._lines[: self._handed]
+        self._handed = 0
+        del self.record.hands[:-1]
 
     # --- where the match is -----------------------------------------------------------------
     @property
@@ -303,7 +314,7 @@ class MatchRunner:
         assert outcome is not None
         result = match_result(outcome, self.ruleset, self.match, self._events)
         entry = self.match.record(result, allow_debt=not self.ruleset.payment.bankrupt_cap)
-        if not self.keep:
+        if not self._keep_ledger:
             del self.match.ledger[:-1]
         hand.seed = self._hand_seed
         hand.result = result

@@ -398,6 +398,7 @@ class Table:
             table.seq = len(lines)
             table._settle_ledger_history()
             await table._record_history(ended)
+            table.runner.forget()
         return table
 
     async def _record_history(self, ended: Sequence[HandSummary]) -> None:
@@ -1033,6 +1034,8 @@ class Table:
             self.runner = (
                 MatchRunner.resume(lines, bytes.fromhex(self.row.match_seed)) if lines else None
             )
+            if self.runner is not None:
+                self.runner.forget()
             self.seq = len(lines)
             stored = await self.store.get(self.id)
             if stored is not None and stored.status not in OPEN_STATUSES:
@@ -1200,7 +1203,9 @@ class Table:
             starting_balance=start,
             max_hands=self.config.max_hands,
         )
-        return MatchRunner(match, self.ruleset, bytes.fromhex(self.row.match_seed))
+        runner = MatchRunner(match, self.ruleset, bytes.fromhex(self.row.match_seed))
+        runner.forget()  # the record is in the store: a live table keeps only what play needs
+        return runner
 
     async def _start_hand(self) -> None:
         if self.runner is None:
