@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run play test lint typecheck layers unit postgres browser bench rl-check clean
+.PHONY: run play test lint typecheck layers unit postgres browser bench rl-check compiled clean
 
 RL_STAMP := $(VENV)/.installed-rl-stamp
 
@@ -63,6 +63,22 @@ rl-check: $(RL_STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run_all.py
+
+# Experiment (issue 16): the hottest pure modules compiled to C extensions by mypyc, into a copy of
+# the package under build/compiled — the default install and `make test` stay pure Python. Run
+# anything against it with PYTHONPATH=$PWD/build/compiled (an absolute path; compiled modules are
+# found before the .py files); docs/bots.md "Compiled build" gives the build time and the speed-ups measured.
+COMPILED := build/compiled
+MYPYC_MODULES := hkmahjong/hand/_fast.py hkmahjong/hand/_profile.py hkmahjong/hand/arrange.py \
+	hkmahjong/hand/shanten.py hkmahjong/bots/evaluate.py hkmahjong/bots/routes.py \
+	hkmahjong/bots/planner.py
+
+compiled: $(STAMP)
+	rm -rf $(COMPILED)
+	mkdir -p $(COMPILED)
+	cp -r src/hkmahjong $(COMPILED)/
+	cd $(COMPILED) && $(abspath $(BIN))/mypyc $(MYPYC_MODULES)
+	@echo "compiled build: PYTHONPATH=$(abspath $(COMPILED)) $(BIN)/python ..."
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
