@@ -30,7 +30,8 @@ For N = 50, 100, 200, … tables it measures, over ``--seconds`` after a ``--war
   ``/proc``), server RSS and (RSS − RSS before any table) / N, the client process's CPU % and its
   event-loop lag (when the client process itself is saturated, the latencies are upper bounds).
 
-It stops at the first N whose p99 is ≥ 100 ms, and prints the largest N under it.
+It stops at the first N whose p99 is ≥ 100 ms (``--keep-going``: it measures every step), and
+prints the largest N under it.
 
 **Flat-out** (bots): a second server with zero delays (``discard_delay_ms`` 0, ``bot_ms`` 0,
 ``next_hand_ms`` 0) and ``--flat-tables`` online tables of one scripted client (answering at once)
@@ -747,7 +748,7 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                 }
                 rows.append(row)
                 print(_line(row), flush=True)
-                if not row["p99_ms"] < TARGET_P99_MS:
+                if not row["p99_ms"] < TARGET_P99_MS and not args.keep_going:
                     break
     finally:
         monitor.cancel()
@@ -912,6 +913,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="URL",
         help="a PostgreSQL server's URL (e.g. postgresql://postgres@127.0.0.1:5432/postgres): "
         "the bench creates its own database there and drops it (default: SQLite)",
+    )
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="measure every step, also past the first whose p99 is >= 100 ms",
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="say when each window starts")
