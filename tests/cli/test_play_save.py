@@ -75,8 +75,10 @@ def test_an_edited_bot_move_is_refused_naming_its_line(
     edited = path.read_text(encoding="utf-8")
     with pytest.raises(SaveError, match=rf"line {i + 1}: changed after it was saved"):
         ParlorGame.resume(path)
-    assert main(["play", "--resume", str(path)]) == 2
+    assert main(["play", "--resume", str(path), "--lang", "en"]) == 2
     assert f"line {i + 1}" in capsys.readouterr().err
+    assert main(["play", "--resume", str(path)]) == 2  # the default language, 繁體
+    assert f"第 {i + 1} 行在儲存之後被改過" in capsys.readouterr().err
     assert path.read_text(encoding="utf-8") == edited
 
 
@@ -207,3 +209,75 @@ def test_an_illegal_bot_choice_is_an_error(tmp_path: Path) -> None:
             else:
                 game.bot_step()
     assert game.runner.to_act and Wind.EAST not in game.runner.to_act
+
+
+def _edit_a_move(path: Path) -> None:
+    lines = _lines(path)
+    i = _bot_discard(lines)
+    obj = json.loads(lines[i])
+    obj["action"] = "discard " + ("2z" if obj["action"].split()[1] != "2z" else "3z")
+    lines[i] = json.dumps(obj, separators=(",", ":"))
+    _write(path, lines)
+
+
+def _undo(path: Path) -> None:
+    _write(path, _lines(path)[:-2])
+
+
+def _weaker_bots(path: Path) -> None:
+    key = json.loads(key_path(path).read_text(encoding="utf-8"))
+    key["opponents"] = "normal" if key["opponents"] == "easy" else "easy"
+    key_path(path).write_text(json.dumps(key), encoding="utf-8")
+
+
+def _no_key(path: Path) -> None:
+    key_path(path).unlink()
+
+
+def _garbage_key(path: Path) -> None:
+    key_path(path).write_text("{not json", encoding="utf-8")
+
+
+def _not_a_record(path: Path) -> None:
+    path.write_text('{"t": "nonsense"}\n', encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans", "en"])
+@pytest.mark.parametrize(
+    ("doctor", "kind"),
+    [
+        (_edit_a_move, "changed"),
+        (_undo, "changed"),
+        (_weaker_bots, "changed"),
+        (_no_key, "unreadable"),
+        (_garbage_key, "damaged"),
+        (_not_a_record, "record"),
+    ],
+)
+def test_a_refused_save_is_told_in_the_players_language(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    doctor: object,
+    kind: str,
+    lang: str,
+) -> None:
+    """Item 14: every string the player sees is in the chosen language — a refused save too,
+    printed before any screen opens (in English the detailed message of the refusal)."""
+    from tests.cli.test_play_languages import foreign_text
+
+    _, path = _saved(tmp_path)
+    doctor(path)  # type: ignore[operator]
+    with pytest.raises(SaveError) as refused:
+        ParlorGame.resume(path)
+    assert refused.value.kind == kind
+    assert main(["play", "--resume", str(path), "--lang", lang]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("hkmj: error: ")
+    said = err.removeprefix("hkmj: error: ")
+    for name in (str(key_path(path)), str(path)):
+        said = said.replace(name, "")
+    assert foreign_text(said, lang) == [], said
+    if lang == "en":
+        assert said.strip() and str(refused.value).startswith(err.removeprefix("hkmj: error: ")[:8])
+    else:
+        assert said.startswith("無法續局" if lang == "zh-Hant" else "无法续局"), said

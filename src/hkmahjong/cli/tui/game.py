@@ -516,7 +516,7 @@ class ParlorGame(GameController):
             ruleset = rules_from_spec(record.rules, source=str(path))
             config = Match.from_config(record.match)
         except MahjongError as exc:
-            raise SaveError(str(exc)) from None
+            raise SaveError(str(exc), kind="record", path=path) from None
         key = read_key(path)
         secret = install_secret()
         given = text.split("\n")
@@ -527,7 +527,11 @@ class ParlorGame(GameController):
         )
         match_seed = key.match_seed(secret)
         if commitment(match_seed) != record.commitment:
-            raise SaveError(f"{key_path(path)} is the key of another match than {path}")
+            raise SaveError(
+                f"{key_path(path)} is the key of another match than {path}",
+                kind="wrong_key",
+                path=key_path(path),
+            )
         chosen = lang or key.lang
         game = cls(
             ruleset,
@@ -549,21 +553,32 @@ class ParlorGame(GameController):
                 on_step=game._on_step,
             )
         except MahjongError as exc:
-            raise SaveError(_changed(path, exc, sealed)) from None
+            line = getattr(exc, "line", None)
+            edited = not sealed and line is not None
+            raise SaveError(
+                _changed(path, exc, sealed),
+                kind="changed" if edited else "record",
+                path=path,
+                line=line if edited else None,
+            ) from None
         if not sealed:
             stop = "stops" if len(given) < key.lines else "goes on"
             raise SaveError(
                 f"{path} was changed after it was saved: it {stop} at line {len(given)}, "
                 f"saved with {key.lines} lines (undoing moves is refused)"
                 if len(given) != key.lines
-                else f"{path} was changed after it was saved (its seal does not match)"
+                else f"{path} was changed after it was saved (its seal does not match)",
+                kind="changed",
+                path=path,
             )
         point = saved_point(key.save_id)
         if point is None or (point.get("lines"), point.get("chain")) != (key.lines, key.chain):
             last = "" if point is None else f" (its last save has {point.get('lines')} lines)"
             raise SaveError(
                 f"{path} is not this match's last save on this install{last}: "
-                "an older copy of a save cannot be resumed"
+                "an older copy of a save cannot be resumed",
+                kind="older",
+                path=path,
             )
         if game.runner.can_start:
             game._start_hand()
@@ -677,9 +692,11 @@ def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc.strerror}") from None
+        raise SaveError(
+            f"cannot read {path}: {exc.strerror}", kind="unreadable", path=path, errno=exc.errno
+        ) from None
     except UnicodeDecodeError:
-        raise SaveError(f"{path} is not UTF-8 text") from None
+        raise SaveError(f"{path} is not UTF-8 text", path=path) from None
 
 
 def _signed(value: float) -> str:

@@ -48,6 +48,46 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "保存失败：{path}（{why}）",
         "Save failed: {path} ({why})",
     ),
+    "refuse_unreadable": (
+        "無法續局：讀不到 {path}（{why}）",
+        "无法续局：读不到 {path}（{why}）",
+        "Cannot resume: cannot read {path} ({why})",
+    ),
+    "refuse_damaged": (
+        "無法續局：{path} 不是可以用的 hkmj 存檔（格式不對或者已損壞）",
+        "无法续局：{path} 不是可以用的 hkmj 存档（格式不对或者已损坏）",
+        "Cannot resume: {path} is not a usable hkmj save (wrong format or damaged)",
+    ),
+    "refuse_old_version": (
+        "無法續局：{path} 是舊版本的存檔，這個版本不能續局",
+        "无法续局：{path} 是旧版本的存档，这个版本不能续局",
+        "Cannot resume: {path} is a save of an older version",
+    ),
+    "refuse_changed": (
+        "無法續局：{path} 在儲存之後被改過（或者是另一個安裝的存檔）",
+        "无法续局：{path} 在保存之后被改过（或者是另一个安装的存档）",
+        "Cannot resume: {path} was changed after it was saved (or saved on another install)",
+    ),
+    "refuse_changed_line": (
+        "無法續局：{path} 第 {line} 行在儲存之後被改過",
+        "无法续局：{path} 第 {line} 行在保存之后被改过",
+        "Cannot resume: {path} line {line} was changed after it was saved",
+    ),
+    "refuse_older": (
+        "無法續局：{path} 不是這一局最後一次的存檔（舊的存檔不能續局）",
+        "无法续局：{path} 不是这一局最后一次的存档（旧的存档不能续局）",
+        "Cannot resume: {path} is an older copy, not this match's last save",
+    ),
+    "refuse_wrong_key": (
+        "無法續局：{path} 是另一局的鎖匙檔",
+        "无法续局：{path} 是另一局的钥匙文件",
+        "Cannot resume: {path} is the key of another match",
+    ),
+    "refuse_record": (
+        "無法續局：{path} 的記錄驗證唔到（牌局、規則或者設定不符）",
+        "无法续局：{path} 的记录验证不了（牌局、规则或者设定不符）",
+        "Cannot resume: the record in {path} does not verify",
+    ),
     "err_missing": ("找不到資料夾", "找不到文件夹", "no such folder"),
     "err_denied": ("沒有權限", "没有权限", "permission denied"),
     "err_full": ("磁碟已滿", "磁盘已满", "the disk is full"),
@@ -179,10 +219,25 @@ _OS_ERRORS = {
 
 def os_error_text(lang: str, exc: OSError) -> str:
     """Why a file could not be written, in ``lang`` (never the system's English ``strerror``)."""
-    key = _OS_ERRORS.get(exc.errno or 0)
+    return errno_text(lang, exc.errno)
+
+
+def errno_text(lang: str, number: int | None) -> str:
+    """An operating-system error ``number`` in ``lang``."""
+    key = _OS_ERRORS.get(number or 0)
     if key is None:
-        return tr(lang, "err_other", n=exc.errno if exc.errno is not None else "?")
+        return tr(lang, "err_other", n=number if number is not None else "?")
     return tr(lang, key)
+
+
+def save_refusal(lang: str, kind: str, path: str, line: int | None, number: int | None) -> str:
+    """Why a save cannot be resumed (a :class:`~hkmahjong.cli.tui.save.SaveError`'s ``kind``),
+    in ``lang``: the file and, for an edited record, its first changed line."""
+    if kind == "changed" and line is not None:
+        return tr(lang, "refuse_changed_line", path=path, line=line)
+    if kind == "unreadable":
+        return tr(lang, "refuse_unreadable", path=path, why=errno_text(lang, number))
+    return tr(lang, f"refuse_{kind}", path=path)
 
 
 def tr(lang: str, key: str, **fmt: object) -> str:

@@ -9,12 +9,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from hkmahjong.cli.tui.game import ParlorGame, length_from_option
+from hkmahjong.cli.tui.i18n import save_refusal
 from hkmahjong.cli.tui.render import (
     TileRenderer,
     default_tile_style,
     probe_glyph_width,
     use_wide_glyphs,
 )
+from hkmahjong.cli.tui.save import SaveError
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import Ruleset, load_ruleset
 
@@ -156,13 +158,24 @@ def claim_timer_for(option: float | None, game: ParlorGame) -> float | None:
     return float(value) if isinstance(value, int | float) and value > 0 else None
 
 
+def _refusal(exc: SaveError, lang: str, resume: Path) -> SaveError:
+    """A refused save in the player's language (the detailed English message under ``en``)."""
+    if lang == "en":
+        return exc
+    text = save_refusal(lang, exc.kind, exc.path or str(resume), exc.line, exc.errno)
+    return SaveError(text, kind=exc.kind, path=exc.path, line=exc.line, errno=exc.errno)
+
+
 def play_from_args(args: argparse.Namespace) -> int:
     """``hkmj play``: a new or resumed match from the parsed options.
 
     :raises MahjongError: for bad options or a bad save file (main prints it).
     """
     if args.resume is not None:
-        game = ParlorGame.resume(args.resume, lang=args.lang)
+        try:
+            game = ParlorGame.resume(args.resume, lang=args.lang)
+        except SaveError as exc:
+            raise _refusal(exc, args.lang or "zh-Hant", args.resume) from None
         renderer = tile_renderer(game.lang, args.tiles)
         game.renderer = renderer
         save_path = args.save or args.resume

@@ -49,7 +49,35 @@ _SEALED = ("save_id", "opponents", "wrapped_seed", "lines", "chain")
 
 
 class SaveError(MahjongError):
-    """A save file that cannot be read, does not fit this game, or was changed after saving."""
+    """A save file that cannot be read, does not fit this game, or was changed after saving.
+
+    The message is the detailed English one; ``kind`` (one of :data:`SAVE_REFUSALS`), ``path``,
+    ``line`` and ``errno`` let the game say the refusal in the player's language
+    (:func:`hkmahjong.cli.tui.i18n.save_refusal`).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str = "damaged",
+        path: Path | str | None = None,
+        line: int | None = None,
+        errno: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        if kind not in SAVE_REFUSALS:
+            raise ValueError(f"unknown save refusal kind {kind!r}")
+        self.kind = kind
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.errno = errno
+
+
+SAVE_REFUSALS = ("unreadable", "damaged", "old_version", "changed", "older", "wrong_key", "record")
+"""Why a save is refused: cannot be read; not a usable save; of an older version; changed after
+it was saved (or sealed on another install); an older copy than the last save; a key of another
+match; a record that does not verify as it was saved."""
 
 
 def data_dir() -> Path:
@@ -214,21 +242,25 @@ def read_key(path: Path) -> SaveKey:
     try:
         data = json.loads(kpath.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise SaveError(f"cannot read {kpath}: {exc.strerror}") from None
+        raise SaveError(
+            f"cannot read {kpath}: {exc.strerror}", kind="unreadable", path=kpath, errno=exc.errno
+        ) from None
     except UnicodeDecodeError:
-        raise SaveError(f"{kpath} is not UTF-8 text") from None
+        raise SaveError(f"{kpath} is not UTF-8 text", path=kpath) from None
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{kpath} is not a key file (not JSON: {exc.msg})") from None
+        raise SaveError(f"{kpath} is not a key file (not JSON: {exc.msg})", path=kpath) from None
     if not isinstance(data, dict) or data.get("format") != KEY_FORMAT:
-        raise SaveError(f"{kpath} is not an hkmj play key file (format {KEY_FORMAT!r})")
+        raise SaveError(f"{kpath} is not an hkmj play key file (format {KEY_FORMAT!r})", path=kpath)
     if data.get("version") != KEY_VERSION:
         raise SaveError(
             f"{kpath}: key version {data.get('version')!r}; this version reads {KEY_VERSION} "
-            "(saves of older versions cannot be resumed)"
+            "(saves of older versions cannot be resumed)",
+            kind="old_version",
+            path=kpath,
         )
     unknown = sorted(set(data) - {"format", "version", "lang", "mac", *_SEALED})
     if unknown:
-        raise SaveError(f"{kpath}: unknown field(s) {', '.join(unknown)}")
+        raise SaveError(f"{kpath}: unknown field(s) {', '.join(unknown)}", path=kpath)
     try:
         key = SaveKey(
             str(data["save_id"]),
@@ -240,15 +272,17 @@ def read_key(path: Path) -> SaveKey:
         )
         bytes.fromhex(key.wrapped_seed)
     except KeyError as exc:
-        raise SaveError(f"{kpath}: missing field {exc}") from None
+        raise SaveError(f"{kpath}: missing field {exc}", path=kpath) from None
     except (TypeError, ValueError):
-        raise SaveError(f"{kpath}: a field is malformed") from None
+        raise SaveError(f"{kpath}: a field is malformed", path=kpath) from None
     mac = data.get("mac")
     if not isinstance(mac, str) or not hmac.compare_digest(
         mac, _key_mac(install_secret(), key.sealed())
     ):
         raise SaveError(
             f"{kpath} was changed after it was saved, or saved on another install: "
-            "its seal does not match (the bot level, seed and saved point are sealed)"
+            "its seal does not match (the bot level, seed and saved point are sealed)",
+            kind="changed",
+            path=kpath,
         )
     return key
