@@ -316,6 +316,46 @@ def test_prizes_by_the_published_distribution_and_fees_to_the_house() -> None:
     assert lg.log[-1].kind == "finished" and "#1 P1 251" in lg.log[-1].reason
 
 
+def test_a_share_of_the_fees_joins_the_pool_when_the_league_finishes() -> None:
+    """Issue 18 "prize pool (fees and/or a guarantee)": fee_to_pool 60% of 5 × 10 = 30 joins the
+    pool of 5 × 100 + 1 at the end (531), the other 20 go to the house."""
+    cfg = config(entry_fee=10, stake=100, guarantee=1, rounds=1, fee_to_pool=60)
+    desk, ledger, lid = run_league(cfg, 5)
+    assert desk.get(lid).prize_pool == 531  # before the start: with the guarantee
+    lg = desk.start(lid)
+    assert lg.pool == 501 and lg.fee_share == 30 and lg.prize_pool == 531
+    assert ledger.balance(escrow_of(lid)) == 50  # the fees stay in escrow while it runs
+    points = {1: 50, 2: 40, 3: 30, 4: 20, 5: 10}
+    for r, t, p in seat_points(lg, points):
+        lg = desk.record(lid, r, t, p)
+    assert lg.status == "finished"
+    # 531 × 50% = 265.5 → 265, × 30% = 159.3 → 159, × 20% = 106.2 → 106; remainder 1 to 1st
+    assert users(ledger, 5) == [890 + 266, 890 + 159, 890 + 106, 890, 890]
+    assert ledger.balance(FEES) == 20
+    assert ledger.balance(pool_of(lid)) == 0 and ledger.balance(escrow_of(lid)) == 0
+    assert "fees' share 30 included" in lg.log[-1].reason
+
+
+def test_a_cancelled_league_refunds_every_fee_even_with_a_fee_share() -> None:
+    """滾出 with fee_to_pool: the fees are refunded in full and only the pool (stakes + guarantee)
+    is split, so no fee is both refunded and paid out (seed 002 《滾出》)."""
+    cfg = config(entry_fee=10, stake=100, guarantee=101, rounds=2, fee_to_pool=100)
+    desk, ledger, lid = run_league(cfg, 4)
+    lg = desk.start(lid)
+    for r, t, p in seat_points(lg, {1: 30, 2: 10, 3: -15, 4: -25}):
+        lg = desk.record(lid, r, t, p)
+    lg = desk.cancel(lid, "server migration")
+    # exactly the split without a fee share (test above): 501 split, every fee back
+    assert users(ledger, 4) == [890 + 10 + 63 + 189, 890 + 10 + 63 + 62, 890 + 10 + 62, 900 + 62]
+    assert ledger.balance(FEES) == 0 and ledger.balance(escrow_of(lid)) == 0
+
+
+@pytest.mark.parametrize("pct", [-1, 101, "50"])
+def test_a_fee_share_out_of_range_is_refused(pct: object) -> None:
+    with pytest.raises(LeagueError, match="fee to pool"):
+        config(entry_fee=10, fee_to_pool=pct)
+
+
 def test_prize_amounts_scale_up_when_there_are_fewer_entrants_than_places() -> None:
     assert prize_amounts(100, (50, 30, 20), [9, 8]) == {9: 63, 8: 37}
     assert prize_amounts(7, (100,), [1, 2, 3]) == {1: 7, 2: 0, 3: 0}

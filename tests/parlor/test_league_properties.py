@@ -73,7 +73,7 @@ class World:
 
 
 configs = st.builds(
-    lambda fee, stake, guarantee, prizes, rounds, fill: LeagueConfig.of(
+    lambda fee, stake, guarantee, prizes, rounds, fill, fee_to_pool: LeagueConfig.of(
         "Prop",
         PARLOR,
         signup_opens=T0,
@@ -84,6 +84,7 @@ configs = st.builds(
         prizes=prizes,
         rounds=rounds,
         fill=fill,
+        fee_to_pool=fee_to_pool,
         min_players=4 if fill == "byes" else 2,
         max_players=11,
     ),
@@ -93,6 +94,7 @@ configs = st.builds(
     st.sampled_from(DISTRIBUTIONS),
     st.integers(1, 3),
     st.sampled_from(["bots", "byes"]),
+    st.sampled_from([0, 0, 0, 33, 100]),
 )
 
 
@@ -261,16 +263,18 @@ def test_random_leagues_conserve_jade_pay_once_and_split_by_the_rule(
         results += 1
 
     pool = league.pool
+    share = league.fee_share
     ranked = standings(league)
     event(f"{'finished' if league.over else 'rolled out'}, free={config.free}")
     if league.status == "finished":
         # the published distribution over the places there are entrants for
         got = [world.users()[s.user_id] - paid_in[s.user_id] for s in ranked]
         places = min(len(config.prizes), len(ranked))
-        exact_split_ok(pool, list(config.prizes[:places]), got[:places])
+        exact_split_ok(pool + share, list(config.prizes[:places]), got[:places])
         assert all(g == 0 for g in got[places:])
-        assert world.ledger.balance(FEES) == config.entry_fee * len(registered)
-        assert prize_amounts(pool, config.prizes, [s.user_id for s in ranked]) == dict(
+        assert world.ledger.balance(FEES) == config.entry_fee * len(registered) - share
+        assert share == config.entry_fee * len(registered) * config.fee_to_pool // 100
+        assert prize_amounts(pool + share, config.prizes, [s.user_id for s in ranked]) == dict(
             zip([s.user_id for s in ranked], got, strict=True)
         )
         return

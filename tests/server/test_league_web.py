@@ -132,6 +132,20 @@ def test_the_json_api(client: TestClient) -> None:
     assert client.post(f"/api/leagues/{league.id}/join", headers=token).status_code in (401, 403)
 
 
+def test_the_page_and_the_api_say_what_share_of_the_fees_joins_the_pool(
+    client: TestClient,
+) -> None:
+    league = make(client, "Fee Cup", entry_fee=10, stake=0, guarantee=50, fee_to_pool=80)
+    d = desk(client)
+    auth = client.app.state.auth  # type: ignore[attr-defined]
+    for name in ("Alice", "Bob"):
+        d.join(league.id, auth.register(name, "long password").id, name)
+    body = client.get(f"/api/leagues/{league.id}").json()
+    assert body["fee_to_pool"] == 80 and body["pool"] == 50 + 16  # 80% of 2 × 10
+    html = client.get(f"/leagues/{league.id}?lang=zh-Hant").text
+    assert "手續費的 80% 撥入獎池" in html and "66 玉" in html
+
+
 def _played_league(client: TestClient) -> League:
     """A league with Latin-named entrants, a round played, then rolled out."""
     league = make(client, "Autumn", entry_fee=5, stake=50, fill="byes", rounds=2)

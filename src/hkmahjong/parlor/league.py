@@ -16,8 +16,12 @@ Money, as seed 002 names it (docs/leagues.md):
 - **保證獎池 guarantee** — jade the house adds to the pool from ``system:leagues`` at the start.
 - A **免費聯賽 free league** has neither fee nor stake (its pool, if any, is the house's guarantee).
 
-*Reading:* a fee refunded on 滾出 cannot also be in the pool that 滾出 splits, so the pool is the
-stakes plus the guarantee, and the fee stays outside it (as "buy-in + fee" in every tournament).
+*Reading:* a fee refunded on 滾出 cannot also be in the pool that 滾出 splits, so the fees stay in
+their escrow while the league runs: the pool is the stakes plus the guarantee. A league whose
+prizes are (partly) paid from the fees says so with ``fee_to_pool`` (手續費撥入獎池, a percentage):
+when the league **finishes**, that share of the fee escrow joins the pool before the prizes are
+paid and the rest goes to the house; a cancelled league refunds every fee in full, so a fee is
+never both refunded and paid out.
 
 Cancellation, seed 002 《取消》 (quoted in :func:`cancel`): **滾回 rolled back** (cancelled before it
 starts) refunds every registered player's fee and stake; **滾出 rolled out** (cancelled after it
@@ -188,6 +192,9 @@ class LeagueConfig:
     """The schedule (時限): each round has ``round_minutes`` from when it is seated; a round starts
     as soon as the previous one has ended, and one still being played when its time is up is
     ended by :func:`time_up` (the hands finished count)."""
+    fee_to_pool: int = 0
+    """手續費撥入獎池: the percentage (0..100) of the entry fees that joins the prize pool when the
+    league finishes (the rest goes to the house); every cancellation refunds the fees in full."""
 
     def __post_init__(self) -> None:
         name = self.name.strip() if isinstance(self.name, str) else ""
@@ -249,6 +256,10 @@ class LeagueConfig:
             raise LeagueError(
                 "bad_config", f"round minutes {self.round_minutes!r}: expected 1..10080"
             )
+        if type(self.fee_to_pool) is not int or not 0 <= self.fee_to_pool <= 100:
+            raise LeagueError(
+                "bad_config", f"fee to pool {self.fee_to_pool!r}: expected a percentage 0..100"
+            )
         opens = _aware(self.signup_opens, "sign-up opens")
         closes = _aware(self.signup_closes, "sign-up closes")
         if closes <= opens:
@@ -294,6 +305,7 @@ class LeagueConfig:
             "min_players": self.min_players,
             "max_players": self.max_players,
             "round_minutes": self.round_minutes,
+            "fee_to_pool": self.fee_to_pool,
         }
 
     @classmethod
@@ -437,6 +449,18 @@ class League:
         return self.config.stake * len(self.active) + self.config.guarantee
 
     @property
+    def fee_share(self) -> int:
+        """The jade of the entry fees that joins the pool if the league finishes
+        (``fee_to_pool`` percent of the fees held, rounded down)."""
+        return self.config.entry_fee * len(self.active) * self.config.fee_to_pool // 100
+
+    @property
+    def prize_pool(self) -> int:
+        """What the prizes share if the league finishes: the pool plus the fees' share (before
+        the start, with the guarantee it will add)."""
+        return (self.pool if self.started_at is not None else self.promised_pool) + self.fee_share
+
+    @property
     def current_round(self) -> Round | None:
         """The round being played (the last one seated), or None before the start."""
         return self.rounds[-1] if self.rounds else None
@@ -575,7 +599,9 @@ def describe(config: LeagueConfig) -> str:
         else f"entry fee {config.entry_fee} + stake {config.stake} jade"
     )
     return (
-        f"{config.name}: {money}, guarantee {config.guarantee}, prizes {list(config.prizes)}%, "
+        f"{config.name}: {money}, guarantee {config.guarantee}, "
+        + (f"{config.fee_to_pool}% of the fees to the pool, " if config.fee_to_pool else "")
+        + f"prizes {list(config.prizes)}%, "
         f"{config.rounds} round(s) of {config.length}, {config.fill} fill, "
         f"{config.min_players}..{config.max_players} players, sign-up "
         f"{config.signup_opens:%Y-%m-%d %H:%M}–{config.signup_closes:%Y-%m-%d %H:%M} UTC"
@@ -948,22 +974,27 @@ def time_up(league: League, standing: Mapping[int, Sequence[int]], *, now: datet
 def _finish(league: League, now: datetime) -> Step:
     config = league.config
     table = standings(league)
-    pool = league.pool
+    share = league.fee_share
+    pool = league.pool + share
     prizes = prize_amounts(pool, config.prizes, [s.user_id for s in table])
     payouts = tuple(Payout(u, "prize", a) for u, a in prizes.items() if a)
-    fees = config.entry_fee * len(league.active)
+    fees = config.entry_fee * len(league.active) - share
     lines = ", ".join(f"#{s.rank} {s.name} {prizes.get(s.user_id, 0)}" for s in table)
+    joined = f" (fees' share {share} included)" if share else ""
     after = _logged(
         replace(league, status="finished", ended_at=now, payouts=payouts),
         now,
         "finished",
-        f"pool {pool} paid by the distribution {list(config.prizes)}%: {lines}; "
+        f"pool {pool}{joined} paid by the distribution {list(config.prizes)}%: {lines}; "
         f"fees {fees} to the house",
     )
+    paid: dict[str, int] = {pool_of(league.id): -league.pool}
+    if share:
+        paid[escrow_of(league.id)] = -share
     txns = _txn(
         f"league:{league.id}:prizes",
         "prize",
-        {pool_of(league.id): -pool, **{user_account(u): a for u, a in prizes.items()}},
+        {**paid, **{user_account(u): a for u, a in prizes.items()}},
         f"聯賽獎金 {config.name}",
     ) + _txn(
         f"league:{league.id}:fees",

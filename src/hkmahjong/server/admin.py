@@ -422,8 +422,9 @@ def league_report(store: Store, league: League) -> str:
         "  free league (免費聯賽)"
         if c.free
         else f"  entry fee {c.entry_fee} (手續費) + stake {c.stake} (賭注) jade",
-        f"  pool {league.pool if league.started_at else league.promised_pool} jade (guarantee "
-        f"{c.guarantee}); ledger: {pool} {held[pool]}, {escrow} {held[escrow]}",
+        f"  pool {league.prize_pool} jade (guarantee {c.guarantee}"
+        + (f", {c.fee_to_pool}% of the fees when it finishes" if c.fee_to_pool else "")
+        + f"); ledger: {pool} {held[pool]}, {escrow} {held[escrow]}",
         "  prizes " + ", ".join(f"{_place(i)} {p}%" for i, p in enumerate(c.prizes, start=1)),
         f"  sign-up {c.signup_opens:%Y-%m-%d %H:%M} – {c.signup_closes:%Y-%m-%d %H:%M} UTC, "
         f"{c.min_players}..{c.max_players} players; fill: {c.fill}"

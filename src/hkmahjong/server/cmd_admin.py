@@ -75,6 +75,14 @@ def _register_league(parser: argparse.ArgumentParser) -> None:
     make.add_argument(
         "--guarantee", type=non_negative_int, default=0, help="jade the house adds to the pool"
     )
+    make.add_argument(
+        "--fee-to-pool",
+        type=non_negative_int,
+        default=0,
+        metavar="PERCENT",
+        help="手續費撥入獎池: percent of the entry fees that joins the prize pool when the league "
+        "finishes (0..100; a cancelled league refunds every fee)",
+    )
     make.add_argument("--prizes", default="50,30,20", help="percent of the pool by rank")
     make.add_argument("--rounds", type=positive_int, default=3)
     make.add_argument("--fill", choices=("bots", "byes"), default="bots",
@@ -191,6 +199,7 @@ def _league(store: object, args: argparse.Namespace) -> str:
             entry_fee=args.fee,
             stake=args.stake,
             guarantee=args.guarantee,
+            fee_to_pool=args.fee_to_pool,
             rounds=args.rounds,
             fill=args.fill,
             bot_level=args.bot_level,
@@ -205,7 +214,7 @@ def _league(store: object, args: argparse.Namespace) -> str:
             f"{'id':>5}  {'name':<24} {'status':<11} {'players':>7}  {'pool':>8}  sign-up closes"
         ]
         for lg in rows:
-            pool = lg.pool if lg.started_at else lg.promised_pool
+            pool = lg.prize_pool
             lines.append(
                 f"{lg.id:>5}  {lg.config.name:<24} {lg.status:<11} {len(lg.active):>7}  "
                 f"{pool:>8}  {lg.config.signup_closes:%Y-%m-%d %H:%M} UTC"

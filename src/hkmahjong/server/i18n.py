@@ -722,6 +722,12 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_window": ("報名時間", "报名时间", "Sign-up"),
     "lg_window_v": ("{a} 至 {b}（UTC）", "{a} 至 {b}（UTC）", "{a} to {b} (UTC)"),
     "lg_players_v": ("{a}–{b} 人", "{a}–{b} 人", "{a}–{b} players"),
+    "lg_pool_fees": (
+        "；聯賽完成時手續費的 {pct}% 撥入獎池（已計在內；取消則全數退還手續費）",
+        "；联赛完成时手续费的 {pct}% 拨入奖池（已计在内；取消则全数退还手续费）",
+        "; {pct}% of the entry fees join the pool when the league finishes (included; a "
+        "cancelled league refunds every fee)",
+    ),
     "lg_pool_v": (
         "{pool} 玉（每人賭注 {stake} 玉，另加保證 {g} 玉）",
         "{pool} 玉（每人赌注 {stake} 玉，另加保证 {g} 玉）",

@@ -120,7 +120,7 @@ def league_view(
     t = i18n.tr
     names = {e.user_id: e.name for e in league.entrants}
     you = None if user is None else user.id
-    pool = league.pool if league.started_at else league.promised_pool
+    pool = league.prize_pool
     due = round_deadline(league)
     rounds = [
         RoundView(
@@ -178,7 +178,8 @@ def league_view(
         "rounds_text": t(lang, "lg_rounds_n", n=c.rounds, m=c.round_minutes),
         "window_text": t(lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)),
         "players_text": t(lang, "lg_players_v", a=c.min_players, b=c.max_players),
-        "pool_text": t(lang, "lg_pool_v", pool=pool, stake=c.stake, g=c.guarantee),
+        "pool_text": t(lang, "lg_pool_v", pool=pool, stake=c.stake, g=c.guarantee)
+        + (t(lang, "lg_pool_fees", pct=c.fee_to_pool) if c.fee_to_pool else ""),
         "prizes": [(n, p) for n, p in enumerate(c.prizes, start=1)],
         "fill_text": fill,
         "standings": standings(league) if league.rounds else [],
@@ -207,8 +208,9 @@ def _summary(league: League) -> dict[str, Any]:
         "entry_fee": c.entry_fee,
         "stake": c.stake,
         "free": c.free,
-        "pool": league.pool if league.started_at else league.promised_pool,
+        "pool": league.prize_pool,
         "guarantee": c.guarantee,
+        "fee_to_pool": c.fee_to_pool,
         "prizes": list(c.prizes),
         "rounds": c.rounds,
         "round": len(league.rounds),
