@@ -148,8 +148,11 @@ def test_resume_errors_are_clear(tmp_path: Path) -> None:
 
 def test_cli_errors_exit_cleanly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Bad options end with a one-line error and status 2 before any screen opens."""
-    assert main(["play", "--resume", str(tmp_path / "nope.jsonl")]) == 2
+    assert main(["play", "--resume", str(tmp_path / "nope.jsonl"), "--lang", "en"]) == 2
     assert "cannot read" in capsys.readouterr().err
+    assert main(["play", "--resume", str(tmp_path / "nope.jsonl")]) == 2  # 繁體 by default
+    err = capsys.readouterr().err
+    assert "無法續局：讀不到" in err and "找不到檔案" in err
     with pytest.raises(SystemExit) as stop:  # argparse refuses it (hkmahjong.argtypes)
         main(["play", "--claim-timer", "-3"])
     assert stop.value.code == 2

@@ -69,6 +69,15 @@ BUFFER = 64
 CLOSE_REPLACED = 4409
 
 
+def new_public_id() -> str:
+    """A table's public id: 8 URL-safe characters, never starting with ``-`` or ``_`` (an id
+    such as ``-x3Fq_9a`` would read as an option to ``hkmj admin cancel``)."""
+    while True:
+        candidate = secrets.token_urlsafe(6)
+        if candidate[0].isalnum():
+            return candidate
+
+
 class TableError(MahjongError):
     """A table command refused (``code`` for the API: full, not_seated, balance, …)."""
 
@@ -336,7 +345,7 @@ class Table:
         seed = secrets.token_bytes(32)
         row = TableRow(
             id=0,
-            public_id=public_id or secrets.token_urlsafe(6),
+            public_id=public_id or new_public_id(),
             kind=config.kind,
             status="waiting",
             config=config.to_json(),

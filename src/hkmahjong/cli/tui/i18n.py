@@ -89,6 +89,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Cannot resume: the record in {path} does not verify",
     ),
     "err_missing": ("找不到資料夾", "找不到文件夹", "no such folder"),
+    "err_no_file": ("找不到檔案", "找不到文件", "no such file"),
     "err_denied": ("沒有權限", "没有权限", "permission denied"),
     "err_full": ("磁碟已滿", "磁盘已满", "the disk is full"),
     "err_read_only": ("唯讀磁碟", "只读磁盘", "read-only disk"),
@@ -235,8 +236,9 @@ def save_refusal(lang: str, kind: str, path: str, line: int | None, number: int 
     in ``lang``: the file and, for an edited record, its first changed line."""
     if kind == "changed" and line is not None:
         return tr(lang, "refuse_changed_line", path=path, line=line)
-    if kind == "unreadable":
-        return tr(lang, "refuse_unreadable", path=path, why=errno_text(lang, number))
+    if kind == "unreadable":  # reading: a missing name is the file itself, not a folder
+        why = tr(lang, "err_no_file") if number == errno.ENOENT else errno_text(lang, number)
+        return tr(lang, "refuse_unreadable", path=path, why=why)
     return tr(lang, f"refuse_{kind}", path=path)
 
 
