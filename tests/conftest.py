@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -27,6 +28,23 @@ def load_script(relpath: str, name: str) -> ModuleType:
 def script() -> Callable[[str, str], ModuleType]:
     """:func:`load_script` for tests: ``script("tools/golden.py", "golden_tool")``."""
     return load_script
+
+
+@pytest.fixture(autouse=True)
+def _no_running_loop_of_the_browser(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's sync API (tests/web/browser, a session-scoped browser) keeps its event loop
+    marked as running in the main thread for as long as the browser lives; a test that calls
+    ``asyncio.run`` later in the same xdist worker would be refused ("cannot be called from a
+    running event loop"). Outside the browser tests, hide that loop for the test's duration."""
+    loop = asyncio.events._get_running_loop()
+    if loop is None or request.node.get_closest_marker("browser") is not None:
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
 
 
 @pytest.fixture(autouse=True)
