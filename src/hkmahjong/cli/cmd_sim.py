@@ -36,6 +36,19 @@ SAFETY_CAP = 1000
 """Hands after which a match of another length than ``open`` stops when --hands is not given."""
 
 
+def _progress_line(hand: HandRecord, m: Match) -> str:
+    """The readable line of a finished hand: the standings after it, and who won (or 流局)."""
+    assert hand.result is not None
+    e = m.ledger[-1]
+    r = hand.result
+    what = (
+        "流局 drawn"
+        if r.drawn
+        else "糊 " + " ".join(f"{m.players[(e.dealer + w) % 4]}" for w in r.winners)
+    )
+    return f"{m.standings_row(e)}  {what}"
+
+
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``sim`` options."""
     parser.add_argument(
@@ -155,16 +168,8 @@ def _run_here(args: argparse.Namespace) -> int:
     out = sys.stderr if args.log == "-" else sys.stdout
 
     def progress(hand: HandRecord, m: Match) -> None:
-        if args.quiet or hand.result is None:
-            return
-        e = m.ledger[-1]
-        r = hand.result
-        what = (
-            "流局 drawn"
-            if r.drawn
-            else "糊 " + " ".join(f"{m.players[(e.dealer + w) % 4]}" for w in r.winners)
-        )
-        print(f"{m.standings_row(e)}  {what}", file=out)
+        if not args.quiet and hand.result is not None:
+            print(_progress_line(hand, m), file=out)
 
     if not args.quiet:
         print(match.standings_head(), file=out)
@@ -241,16 +246,8 @@ def play_sim_match(job: SimJob) -> SimResult:
     out = SimResult(job.seed)
 
     def progress(hand: HandRecord, m: Match) -> None:
-        if not job.lines or hand.result is None:
-            return
-        e = m.ledger[-1]
-        r = hand.result
-        what = (
-            "流局 drawn"
-            if r.drawn
-            else "糊 " + " ".join(f"{m.players[(e.dealer + w) % 4]}" for w in r.winners)
-        )
-        out.lines.append(f"{m.standings_row(e)}  {what}")
+        if job.lines and hand.result is not None:
+            out.lines.append(_progress_line(hand, m))
 
     if job.lines:
         out.lines.append(match.standings_head())

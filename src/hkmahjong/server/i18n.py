@@ -1066,6 +1066,18 @@ T2S = str.maketrans(
 the table client's)."""
 
 
+LENGTH_KEYS = {
+    "one-hand": "len_one_hand",
+    "east-round": "len_quarter",
+    "four-rounds": "len_four_rounds",
+    "8-hands": "len_8",
+    "16-hands": "len_16",
+    "bankruptcy": "len_bankrupt",
+    "online": "len_4",
+}
+"""The word key of each match length (a length's name on the league, player and match pages)."""
+
+
 def reason(lang: str, zh: str, en: str) -> str:
     """A payment reason in ``lang``: the 繁體 text, its 简体 form, or the English.
 

@@ -30,15 +30,6 @@ __all__ = ["router"]
 
 router = APIRouter()
 
-_LENGTH_KEYS = {
-    "one-hand": "len_one_hand",
-    "east-round": "len_quarter",
-    "four-rounds": "len_four_rounds",
-    "8-hands": "len_8",
-    "16-hands": "len_16",
-    "bankruptcy": "len_bankrupt",
-    "online": "len_4",
-}
 _HTTP = {
     "not_found": 404,
     "not_entered": 404,
@@ -174,7 +165,7 @@ def league_view(
         if c.free
         else t(lang, "lg_entry", fee=c.entry_fee, stake=c.stake),
         "rules_text": t(lang, "lg_rules_v", name=_rules_name(league, lang), digest=c.digest[:12]),
-        "length_text": t(lang, _LENGTH_KEYS.get(c.length, "len_4")),
+        "length_text": t(lang, i18n.LENGTH_KEYS.get(c.length, "len_4")),
         "rounds_text": t(lang, "lg_rounds_n", n=c.rounds, m=c.round_minutes),
         "window_text": t(lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)),
         "players_text": t(lang, "lg_players_v", a=c.min_players, b=c.max_players),

@@ -34,15 +34,6 @@ MATCHES_PER_PAGE = 20
 RECENT = 10
 KINDS = ("online", "practice")
 _FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
-_LENGTH_KEYS = {
-    "one-hand": "len_one_hand",
-    "east-round": "len_quarter",
-    "four-rounds": "len_four_rounds",
-    "8-hands": "len_8",
-    "16-hands": "len_16",
-    "bankruptcy": "len_bankrupt",
-    "online": "len_4",
-}
 
 
 def _history(request: Request) -> SqlHistory:
@@ -462,7 +453,7 @@ def player_matches(request: Request, name: str) -> HTMLResponse:
 
 
 def _length_text(length: str, lang: str) -> str:
-    key = _LENGTH_KEYS.get(length)
+    key = i18n.LENGTH_KEYS.get(length)
     return i18n.tr(lang, key) if key else length
 
 
