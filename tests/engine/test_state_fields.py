@@ -22,6 +22,7 @@ _NOT_SAVED = {
     "outcome_cache": Saved.CACHE,
     "_legal": Saved.CACHE,
     "_pub": Saved.CACHE,
+    "_issued": Saved.CACHE,
     "initial_events": Saved.OPENING,
 }
 """Every field that to_json does not write, and why; a new field must be saved or listed here."""

@@ -14,6 +14,7 @@ of live hands fit in a server and random play runs fast.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import Enum
@@ -42,7 +43,7 @@ from hkmahjong.engine.events import (
     WinRecord,
 )
 from hkmahjong.engine.settle import settle_records
-from hkmahjong.engine.view import Phase, PlayerView, PublicView
+from hkmahjong.engine.view import Phase, PlayerView, PublicView, _Public
 from hkmahjong.engine.wall import (
     DEAL_POSITIONS,
     DEAL_SIZE,
@@ -74,8 +75,8 @@ __all__ = [
 
 _T = [Tile(i) for i in range(42)]
 _W = list(Wind)
-_Public = tuple[tuple[Meld, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[bool, ...]]
-"""One seat's public part of a view: melds, bonus tiles, discards, claimed flags."""
+_lazy_view = PlayerView._lazy
+_ref = weakref.ref
 _DISCARD = [Action.discard(i) for i in range(34)]
 _CKONG = [Action.concealed_kong(i) for i in range(34)]
 _AKONG = [Action.added_kong(i) for i in range(34)]
@@ -291,6 +292,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("_legal", _four(None), Copy.RESET, Saved.CACHE),
     _F("_pub", _four(None), _LI, Saved.CACHE),
     _F("_win_cache", dict, Copy.DICT, Saved.DERIVED),
+    _F("_issued", list, Copy.RESET, Saved.CACHE),
 )  # fmt: skip
 """Every field of :class:`HandState`, once: its slots, blank state, clone and JSON follow."""
 _WRITTEN = tuple(f for f in FIELDS if f.saved is Saved.YES)
@@ -380,6 +382,7 @@ class HandState:
     _legal: list[list[Action] | None]
     _pub: list[_Public | None]
     _win_cache: dict[int, tuple[Hand, WinContext, ScoreResult]]
+    _issued: list[weakref.ref[PlayerView]]
 
     # ------------------------------------------------------------------------------------------
     # construction
@@ -843,6 +846,8 @@ class HandState:
         if action not in legal:
             self._illegal(seat, action, legal)
         s = int(seat)
+        if self._issued:
+            self._freeze_views()
         ev: list[Event] = []
         self._legal = [None, None, None, None]
         self.outcome_cache = None
@@ -1289,44 +1294,68 @@ class HandState:
     # ------------------------------------------------------------------------------------------
     # views, copies, JSON
     def view(self, seat: Wind) -> PlayerView:
-        """What ``seat`` may see: its own concealed tiles, everything exposed, nothing else."""
+        """What ``seat`` may see: its own concealed tiles, everything exposed, nothing else.
+
+        The view's tuples are read from this state when first asked for; a view still alive when
+        the state next changes is completed first (:meth:`PlayerView._freeze`), so it always
+        shows this moment.
+        """
         s = int(seat)
         phase = self.phase_
         pending = self.pending_tile if phase is _CLAIM or phase is _ROB else -1
-        outcome = self.outcome
-        pub = self._pub
-        p0 = pub[0] or self._public(0)
-        p1 = pub[1] or self._public(1)
-        p2 = pub[2] or self._public(2)
-        p3 = pub[3] or self._public(3)
         if phase is _TURN:
             to_act: tuple[Wind, ...] = (_W[self.current],)
+            outcome = None
         elif phase is _OVER:
             to_act = ()
+            outcome = self.outcome
         else:  # a window: who else may claim (holds a pair, can win) or has decided is hidden
             to_act = (_W[s],) if self.options[s] and self.decisions[s] is None else ()
-        return PlayerView(
-            seat=_W[s],
-            prevailing_wind=self.prevailing_wind,
-            hand_number=self.hand_number,
-            phase=phase,
-            to_act=to_act,
-            current=_W[self.current],
-            concealed=self._concealed(s),
-            last_drawn=_T[self.last_drawn]
+            outcome = None
+        view = _lazy_view(
+            self,
+            _W[s],
+            self.prevailing_wind,
+            self.hand_number,
+            phase,
+            to_act,
+            _W[self.current],
+            _T[self.last_drawn]
             if s == self.current and self.last_drawn >= 0 and phase is _TURN
             else None,
-            melds=(p0[0], p1[0], p2[0], p3[0]),
-            bonus=(p0[1], p1[1], p2[1], p3[1]),
-            discards=(p0[2], p1[2], p2[2], p3[2]),
-            claimed=(p0[3], p1[3], p2[3], p3[3]),
-            concealed_counts=tuple(map(sum, self.hands)),
-            tiles_left=self.tiles_left,
-            pending_tile=_T[pending] if pending >= 0 else None,
-            pending_from=_W[self.pending_from] if pending >= 0 else None,
-            scores=outcome.deltas if outcome is not None else None,
-            outcome=outcome,
+            max(0, self.tail - self.head - self.ruleset.dead_wall),
+            _T[pending] if pending >= 0 else None,
+            _W[self.pending_from] if pending >= 0 else None,
+            outcome,
         )
+        issued = self._issued
+        if len(issued) >= 16:
+            issued[:] = [r for r in issued if r() is not None]
+        issued.append(_ref(view))
+        return view
+
+    def _freeze_views(self) -> None:
+        """Complete the views still alive before this state changes (see :meth:`view`)."""
+        for r in self._issued:
+            v = r()
+            if v is not None:
+                v._freeze()
+        self._issued = []
+
+    def _view_concealed(self, s: int) -> tuple[Tile, ...]:
+        return self._concealed(s)
+
+    def _view_public(self) -> tuple[_Public, _Public, _Public, _Public]:
+        pub = self._pub
+        return (
+            pub[0] or self._public(0),
+            pub[1] or self._public(1),
+            pub[2] or self._public(2),
+            pub[3] or self._public(3),
+        )
+
+    def _view_counts(self) -> tuple[int, ...]:
+        return tuple(map(sum, self.hands))
 
     def public_view(self) -> PublicView:
         """What a spectator (旁觀) may see: everything exposed, no seat's concealed tiles."""

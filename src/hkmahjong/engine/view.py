@@ -7,9 +7,9 @@ what every seat sees, and no concealed tile at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hkmahjong.hand.hand import Hand
 from hkmahjong.hand.meld import Meld
@@ -34,9 +34,79 @@ class Phase(Enum):
     """The hand has ended (win, false win or exhaustive draw)."""
 
 
-@dataclass(frozen=True, slots=True)
+_Public = tuple[tuple[Meld, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[bool, ...]]
+"""One seat's public part of a view: melds, bonus tiles, discards, claimed flags."""
+
+
+class ViewSource(Protocol):
+    """What a lazy :class:`PlayerView` reads from its hand state while the state is unchanged."""
+
+    def _view_concealed(self, s: int) -> tuple[Tile, ...]: ...
+
+    def _view_public(self) -> tuple[_Public, _Public, _Public, _Public]: ...
+
+    def _view_counts(self) -> tuple[int, ...]: ...
+
+
+_FIELDS = (
+    "seat",
+    "prevailing_wind",
+    "hand_number",
+    "phase",
+    "to_act",
+    "current",
+    "concealed",
+    "last_drawn",
+    "melds",
+    "bonus",
+    "discards",
+    "claimed",
+    "concealed_counts",
+    "tiles_left",
+    "pending_tile",
+    "pending_from",
+    "scores",
+    "outcome",
+)
+_EAGER = (
+    "seat",
+    "prevailing_wind",
+    "hand_number",
+    "phase",
+    "to_act",
+    "current",
+    "last_drawn",
+    "tiles_left",
+    "pending_tile",
+    "pending_from",
+    "scores",
+    "outcome",
+)
+
+
 class PlayerView:
-    """玩家視角: everything ``seat`` may see. Per-seat tuples are indexed by seat (東 南 西 北)."""
+    """玩家視角: everything ``seat`` may see. Per-seat tuples are indexed by seat (東 南 西 北).
+
+    Immutable, compared and hashed by its fields like a frozen dataclass. A view from
+    :meth:`HandState.view <hkmahjong.engine.state.HandState.view>` is built lazily: the tuples
+    (own concealed tiles, melds, bonus tiles, discards, claimed flags, concealed counts) are read
+    from the state when first asked for, and a view still alive when the state next changes is
+    completed from the state before the change — so a view always shows the moment it was taken,
+    and a player that reads only a few fields (or none) pays only for those.
+    """
+
+    __slots__ = (
+        *_EAGER,
+        "_concealed",
+        "_public",
+        "_melds",
+        "_bonus",
+        "_discards",
+        "_claimed",
+        "_concealed_counts",
+        "_src",
+        "__weakref__",
+    )
 
     seat: Wind
     prevailing_wind: Wind
@@ -48,18 +118,8 @@ class PlayerView:
     reveal a pair or a ready hand) and who has decided are hidden."""
     current: Wind
     """Whose turn it is (the discarder during a claim window, the kong declarer while robbing)."""
-    concealed: tuple[Tile, ...]
-    """This seat's own concealed tiles, sorted."""
     last_drawn: Tile | None
     """The tile this seat drew last in this turn (None when it did not draw this turn)."""
-    melds: tuple[tuple[Meld, ...], ...]
-    bonus: tuple[tuple[Tile, ...], ...]
-    discards: tuple[tuple[Tile, ...], ...]
-    """Every tile each seat discarded, in order, claimed ones included."""
-    claimed: tuple[tuple[bool, ...], ...]
-    """Parallel to ``discards``: True where that discard was claimed by another seat."""
-    concealed_counts: tuple[int, ...]
-    """How many concealed tiles each seat holds (a public fact)."""
     tiles_left: int
     """Tiles that may still be drawn (the reserved tail excluded)."""
     pending_tile: Tile | None
@@ -69,6 +129,191 @@ class PlayerView:
     """Payments of this hand per seat once it is over, else None."""
     outcome: HandOutcome | None
     """The outcome once the hand is over (every hand is revealed then), else None."""
+    _concealed: tuple[Tile, ...] | None
+    _public: tuple[_Public, _Public, _Public, _Public] | None
+    _melds: tuple[tuple[Meld, ...], ...] | None
+    _bonus: tuple[tuple[Tile, ...], ...] | None
+    _discards: tuple[tuple[Tile, ...], ...] | None
+    _claimed: tuple[tuple[bool, ...], ...] | None
+    _concealed_counts: tuple[int, ...] | None
+    _src: ViewSource | None
+
+    def __init__(
+        self,
+        *,
+        seat: Wind,
+        prevailing_wind: Wind,
+        hand_number: int,
+        phase: Phase,
+        to_act: tuple[Wind, ...],
+        current: Wind,
+        concealed: tuple[Tile, ...],
+        last_drawn: Tile | None,
+        melds: tuple[tuple[Meld, ...], ...],
+        bonus: tuple[tuple[Tile, ...], ...],
+        discards: tuple[tuple[Tile, ...], ...],
+        claimed: tuple[tuple[bool, ...], ...],
+        concealed_counts: tuple[int, ...],
+        tiles_left: int,
+        pending_tile: Tile | None,
+        pending_from: Wind | None,
+        scores: tuple[int | float, ...] | None,
+        outcome: HandOutcome | None,
+    ) -> None:
+        values = (
+            seat, prevailing_wind, hand_number, phase, to_act, current, concealed, last_drawn,
+            melds, bonus, discards, claimed, concealed_counts, tiles_left, pending_tile,
+            pending_from, scores, outcome,
+        )  # fmt: skip
+        _fill(self, values)
+
+    @classmethod
+    def _lazy(
+        cls,
+        src: ViewSource,
+        seat: Wind,
+        prevailing_wind: Wind,
+        hand_number: int,
+        phase: Phase,
+        to_act: tuple[Wind, ...],
+        current: Wind,
+        last_drawn: Tile | None,
+        tiles_left: int,
+        pending_tile: Tile | None,
+        pending_from: Wind | None,
+        outcome: HandOutcome | None,
+    ) -> PlayerView:
+        """A view whose tuples are read from ``src`` on first use (``src`` calls
+        :meth:`_freeze` before it changes while the view is alive)."""
+        self = _new(cls)
+        _set_seat(self, seat)
+        _set_prevailing(self, prevailing_wind)
+        _set_number(self, hand_number)
+        _set_phase(self, phase)
+        _set_to_act(self, to_act)
+        _set_current(self, current)
+        _set_last_drawn(self, last_drawn)
+        _set_tiles_left(self, tiles_left)
+        _set_pending_tile(self, pending_tile)
+        _set_pending_from(self, pending_from)
+        _set_scores(self, outcome.deltas if outcome is not None else None)
+        _set_outcome(self, outcome)
+        _set_concealed(self, None)
+        _set_public(self, None)
+        _set_melds(self, None)
+        _set_bonus(self, None)
+        _set_discards(self, None)
+        _set_claimed(self, None)
+        _set_counts(self, None)
+        _set_src(self, src)
+        return self
+
+    def _freeze(self) -> None:
+        """Read every lazy field from the source now (it is about to change) and let it go."""
+        if self._src is not None:
+            _ = (self.concealed, self.melds, self.bonus, self.discards, self.claimed)
+            _ = self.concealed_counts
+            _set_src(self, None)
+            _set_public(self, None)
+
+    def _pub(self) -> tuple[_Public, _Public, _Public, _Public]:
+        p = self._public
+        if p is None:
+            assert self._src is not None
+            p = self._src._view_public()
+            _set_public(self, p)
+        return p
+
+    @property
+    def concealed(self) -> tuple[Tile, ...]:
+        """This seat's own concealed tiles, sorted."""
+        v = self._concealed
+        if v is None:
+            assert self._src is not None
+            v = self._src._view_concealed(int(self.seat))
+            _set_concealed(self, v)
+        return v
+
+    @property
+    def melds(self) -> tuple[tuple[Meld, ...], ...]:
+        """Each seat's declared melds."""
+        v = self._melds
+        if v is None:
+            p = self._pub()
+            v = (p[0][0], p[1][0], p[2][0], p[3][0])
+            _set_melds(self, v)
+        return v
+
+    @property
+    def bonus(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's exposed bonus tiles."""
+        v = self._bonus
+        if v is None:
+            p = self._pub()
+            v = (p[0][1], p[1][1], p[2][1], p[3][1])
+            _set_bonus(self, v)
+        return v
+
+    @property
+    def discards(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every tile each seat discarded, in order, claimed ones included."""
+        v = self._discards
+        if v is None:
+            p = self._pub()
+            v = (p[0][2], p[1][2], p[2][2], p[3][2])
+            _set_discards(self, v)
+        return v
+
+    @property
+    def claimed(self) -> tuple[tuple[bool, ...], ...]:
+        """Parallel to ``discards``: True where that discard was claimed by another seat."""
+        v = self._claimed
+        if v is None:
+            p = self._pub()
+            v = (p[0][3], p[1][3], p[2][3], p[3][3])
+            _set_claimed(self, v)
+        return v
+
+    @property
+    def concealed_counts(self) -> tuple[int, ...]:
+        """How many concealed tiles each seat holds (a public fact)."""
+        v = self._concealed_counts
+        if v is None:
+            assert self._src is not None
+            v = self._src._view_counts()
+            _set_counts(self, v)
+        return v
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, PlayerView)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in _FIELDS)
+        return f"PlayerView({inner})"
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_view_from_values, self._values())
+
+    def __copy__(self) -> PlayerView:
+        return self
+
+    def __deepcopy__(self, memo: object) -> PlayerView:
+        return self
 
     @property
     def hand(self) -> Hand:
@@ -96,6 +341,66 @@ class PlayerView:
         if self.pending_tile is not None and self.phase is Phase.ROB:
             counts[self.pending_tile] += 1
         return counts
+
+
+@dataclass(frozen=True, slots=True)
+class _ViewFields:
+    """The fields of :class:`PlayerView` as a dataclass declares them, so ``dataclasses.fields``,
+    ``replace`` and ``asdict`` work on a view as on the frozen dataclass it used to be."""
+
+    seat: Wind
+    prevailing_wind: Wind
+    hand_number: int
+    phase: Phase
+    to_act: tuple[Wind, ...]
+    current: Wind
+    concealed: tuple[Tile, ...]
+    last_drawn: Tile | None
+    melds: tuple[tuple[Meld, ...], ...]
+    bonus: tuple[tuple[Tile, ...], ...]
+    discards: tuple[tuple[Tile, ...], ...]
+    claimed: tuple[tuple[bool, ...], ...]
+    concealed_counts: tuple[int, ...]
+    tiles_left: int
+    pending_tile: Tile | None
+    pending_from: Wind | None
+    scores: tuple[int | float, ...] | None
+    outcome: HandOutcome | None
+
+
+type.__setattr__(PlayerView, "__dataclass_fields__", _ViewFields.__dataclass_fields__)
+type.__setattr__(PlayerView, "__dataclass_params__", _ViewFields.__dataclass_params__)  # type: ignore[attr-defined]
+_new = object.__new__
+_slot: dict[str, Any] = {n: PlayerView.__dict__[n].__set__ for n in PlayerView.__slots__}
+(
+    _set_seat, _set_prevailing, _set_number, _set_phase, _set_to_act, _set_current,
+    _set_last_drawn, _set_tiles_left, _set_pending_tile, _set_pending_from, _set_scores,
+    _set_outcome, _set_concealed, _set_public, _set_melds, _set_bonus, _set_discards,
+    _set_claimed, _set_counts, _set_src,
+) = (_slot[n] for n in PlayerView.__slots__ if n != "__weakref__")  # fmt: skip
+_LAZY_SLOTS = {
+    "concealed": "_concealed",
+    "melds": "_melds",
+    "bonus": "_bonus",
+    "discards": "_discards",
+    "claimed": "_claimed",
+    "concealed_counts": "_concealed_counts",
+}
+_FILL = tuple(_slot[_LAZY_SLOTS.get(n, n)] for n in _FIELDS)
+
+
+def _fill(view: PlayerView, values: tuple[Any, ...]) -> None:
+    for setter, value in zip(_FILL, values, strict=True):
+        setter(view, value)
+    _set_public(view, None)
+    _set_src(view, None)
+
+
+def _view_from_values(*values: Any) -> PlayerView:
+    """Rebuild a view from its field values in order (pickle)."""
+    view: PlayerView = _new(PlayerView)
+    _fill(view, values)
+    return view
 
 
 @dataclass(frozen=True, slots=True)
