@@ -18,7 +18,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import Enum
-from itertools import chain
+from itertools import chain, compress
 from typing import Any
 
 from hkmahjong.engine.actions import (
@@ -83,8 +83,16 @@ _AKONG = [Action.added_kong(i) for i in range(34)]
 _CHOW = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
 _REPEAT = [[(_T[k],) * n for n in range(5)] for k in range(34)]
 _chain = chain.from_iterable
+_compress = compress
 _TURN, _CLAIM, _ROB, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
 _SEAT = Visibility.SEAT
+# The events of the hot paths, built once (events are immutable values; sharing one is the same
+# as building an equal one): a discard, a bonus tile and a draw per seat and tile.
+_EV_DISCARD = [[Event(EventKind.DISCARD, w, _T[t]) for t in range(34)] for w in _W]
+_EV_BONUS = [[Event(EventKind.BONUS, w, _T[t]) if t >= 34 else None for t in range(42)]
+             for w in _W]  # fmt: skip
+_EV_DECISION: dict[tuple[Wind, Action], Event] = {}
+"""Claim-window decisions, built on first use: (seat, action) -> its REFEREE event."""
 _JSON_VERSION = 2
 
 Spec = dict[str, Any]
@@ -161,6 +169,14 @@ class PendingKind(Enum):
 
 _NO_DRAW, _HEAD, _KONG, _BONUS = DrawSource.NONE, DrawSource.HEAD, DrawSource.KONG, DrawSource.BONUS
 _NOTHING_PENDING, _ON_DISCARD = PendingKind.NONE, PendingKind.DISCARD
+_EV_DRAW = {
+    src: [
+        [Event(EventKind.DRAW, w, _T[t], detail=src.value, visibility=_SEAT) for t in range(42)]
+        for w in _W
+    ]
+    for src in (_HEAD, _KONG, _BONUS)
+}
+"""The draw events: source -> seat -> tile."""
 _ADDED, _CONCEALED = PendingKind.ADDED, PendingKind.CONCEALED
 
 
@@ -463,13 +479,12 @@ class HandState:
                 for b in pending[seat]:
                     self.bonus[seat].append(_T[b])
                     self._pub[seat] = None
-                    ev.append(Event(EventKind.BONUS, _W[seat], _T[b]))
+                    ev.append(_EV_BONUS[seat][b])  # type: ignore[arg-type]
                     r = self._take(from_tail=True)
                     if r is None:
                         self._exhaust(ev)
                         return self
-                    ev.append(Event(EventKind.DRAW, _W[seat], _T[r], detail=_BONUS.value,
-                                    visibility=_SEAT))  # fmt: skip
+                    ev.append(_EV_DRAW[_BONUS][seat][r])
                     if r >= 34:
                         nxt[seat].append(r)
                     else:
@@ -607,17 +622,17 @@ class HandState:
         self.pung_bar[seat] = 0
         self.win_bar_tiles[seat] = 0
         self.win_bar_fan[seat] = -1
-        ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=source.value, visibility=_SEAT))
+        ev.append(_EV_DRAW[source][seat][t])
         while t >= 34:
             self.bonus[seat].append(_T[t])
             self._pub[seat] = None
-            ev.append(Event(EventKind.BONUS, _W[seat], _T[t]))
+            ev.append(_EV_BONUS[seat][t])  # type: ignore[arg-type]
             t = self._take(from_tail=True)
             if t is None:
                 self._exhaust(ev)
                 return False
             source = _BONUS
-            ev.append(Event(EventKind.DRAW, _W[seat], _T[t], detail=_BONUS.value, visibility=_SEAT))
+            ev.append(_EV_DRAW[_BONUS][seat][t])
         self.hands[seat][t] += 1
         self.last_drawn = t
         self.draw_source = source
@@ -766,10 +781,12 @@ class HandState:
             self._win_cache[-1] = bonus_win
             if len(self.bonus[s]) == 8 or not self.ruleset.bonus_win_decline:
                 return [BONUS_WIN]
+        acts = list(_compress(_DISCARD, counts))
         if self.claimed_tile >= 0:
-            banned = self.claimed_tile if self.ruleset.no_swap_discard else -1
-            return [_DISCARD[k] for k in range(34) if counts[k] and k != banned]
-        acts = [_DISCARD[k] for k in range(34) if counts[k]]
+            banned = self.claimed_tile
+            if self.ruleset.no_swap_discard and counts[banned]:
+                acts.remove(_DISCARD[banned])
+            return acts
         if 4 in counts:
             acts.extend(_CKONG[k] for k in range(34) if counts[k] == 4)
         added = sorted(
@@ -855,8 +872,12 @@ class HandState:
             self._apply_turn(s, action, legal, ev)
         else:
             self.decisions[s] = action
-            ev.append(Event(EventKind.DECISION, seat, detail=action.text,
-                            visibility=Visibility.REFEREE))  # fmt: skip
+            decided = _EV_DECISION.get((seat, action))
+            if decided is None:
+                decided = _EV_DECISION[seat, action] = Event(
+                    EventKind.DECISION, seat, detail=action.text, visibility=Visibility.REFEREE
+                )
+            ev.append(decided)
             if not self.to_act:
                 self._resolve(ev)
         self._legal = [None, None, None, None]
@@ -930,15 +951,27 @@ class HandState:
         self.kong_chain = 0
         self.claimed_tile = -1
         self.kong_fed_by = -1
-        ev.append(Event(EventKind.DISCARD, _W[s], _T[t]))
+        ev.append(_EV_DISCARD[s][t])
         self.pending_tile = t
         self.pending_from = s
         self.pending_kind = _ON_DISCARD
         self._win_cache = {}
         any_option = False
+        hands = self.hands
+        options = self.options
+        loose = self.physical_table
+        chow_seat = (s + 1) % 4 if t < 27 else -1
         for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
+            if hands[o][t] < 2 and o != chow_seat and not loose:
+                # nothing but a win is possible: _claim_options' answer without its other checks
+                if self._try_win(o, t, robbing=False):
+                    options[o] = [PASS, WIN]
+                    any_option = True
+                else:
+                    options[o] = []
+                continue
             opts = self._claim_options(o, t, s)
-            self.options[o] = opts
+            options[o] = opts
             any_option = any_option or bool(opts)
         if any_option:
             self.phase_ = _CLAIM

@@ -59,12 +59,13 @@ DEAL_SIZE = 53
 """Tiles taken from the head by the deal."""
 
 
+_PLAYING = tuple(Tile(k) for k in range(34) for _ in range(4))
+_WITH_BONUS = _PLAYING + tuple(Tile(k) for k in range(34, 42))
+
+
 def full_tile_set(*, bonus_tiles: bool = True) -> list[Tile]:
-    """The 144 tiles (136 without flowers and seasons), sorted."""
-    tiles = [Tile(k) for k in range(34) for _ in range(4)]
-    if bonus_tiles:
-        tiles.extend(Tile(k) for k in range(34, 42))
-    return tiles
+    """The 144 tiles (136 without flowers and seasons), sorted; a new list each call."""
+    return list(_WITH_BONUS if bonus_tiles else _PLAYING)
 
 
 def shuffled_tiles(seed: bytes, *, bonus_tiles: bool = True) -> list[Tile]:
