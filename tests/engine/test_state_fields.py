@@ -23,6 +23,7 @@ _NOT_SAVED = {
     "_legal": Saved.CACHE,
     "_pub": Saved.CACHE,
     "_issued": Saved.CACHE,
+    "_cand": Saved.CACHE,
     "initial_events": Saved.OPENING,
 }
 """Every field that to_json does not write, and why; a new field must be saved or listed here."""

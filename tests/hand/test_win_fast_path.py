@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from hkmahjong.errors import InvalidHandError
 from hkmahjong.hand import is_complete_counts
-from hkmahjong.hand.arrange import _is_complete_reference, _regular
-from hkmahjong.tiles import is_thirteen_orphans
+from hkmahjong.hand.arrange import _is_complete_reference, _regular, win_candidates
+from hkmahjong.tiles import counts34, is_thirteen_orphans, parse_tiles
 
 WALL = [t for t in range(34) for _ in range(4)]
 
@@ -127,3 +127,46 @@ def test_special_shapes_and_errors() -> None:
     assert not is_complete_counts(pairs)
     with pytest.raises(InvalidHandError):
         is_complete_counts(["a"] * 34)  # type: ignore[list-item]
+
+
+def _check_candidates(hand: tuple[list[int], int], seven_pairs: bool) -> None:
+    """Every tile that completes the hand minus one of its tiles is among ``win_candidates``."""
+    counts, melds = hand
+    for drop in {k for k in range(34) if counts[k]}:
+        c = list(counts)
+        c[drop] -= 1
+        mask = win_candidates(bytes(c), melds, seven_pairs=seven_pairs)
+        for t in range(34):
+            if c[t] < 4:
+                c[t] += 1
+                if is_complete_counts(c, melds, seven_pairs=seven_pairs):
+                    assert (mask >> t) & 1, (c, t, melds)
+                c[t] -= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(near_complete(), st.booleans())
+def test_win_candidates_hold_every_winning_tile(
+    hand: tuple[list[int], int], seven_pairs: bool
+) -> None:
+    """The engine's claim scan skips the win check for tiles outside ``win_candidates``: the
+    mask must hold every tile that wins (near-complete hands, each tile dropped in turn)."""
+    _check_candidates(hand, seven_pairs)
+
+
+@pytest.mark.parametrize(
+    ("text", "seven_pairs"),
+    [
+        ("19m19p19s1234567z1z", False),  # 十三幺, each tile dropped
+        ("1122m3344p5566s77z", True),  # 七對子
+        ("11112222333344m", False),
+        ("1112345678999m1m", False),  # 九蓮寶燈 shapes
+    ],
+)
+def test_win_candidates_on_special_hands(text: str, seven_pairs: bool) -> None:
+    """The special shapes and many-sided waits (every tile dropped in turn)."""
+    _check_candidates((counts34_of(text), 0), seven_pairs)
+
+
+def counts34_of(text: str) -> list[int]:
+    return [int(n) for n in counts34(parse_tiles(text))]

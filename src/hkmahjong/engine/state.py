@@ -55,6 +55,7 @@ from hkmahjong.engine.wall import (
 )
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.hand import Hand, is_complete_counts
+from hkmahjong.hand.arrange import win_candidates
 from hkmahjong.hand.meld import Meld, MeldKind
 from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.scoring import ScoreResult, WinContext, score_hand
@@ -309,6 +310,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("_pub", _four(None), _LI, Saved.CACHE),
     _F("_win_cache", dict, Copy.DICT, Saved.DERIVED),
     _F("_issued", list, Copy.RESET, Saved.CACHE),
+    _F("_cand", _four(-1), _LI, Saved.CACHE),
 )  # fmt: skip
 """Every field of :class:`HandState`, once: its slots, blank state, clone and JSON follow."""
 _WRITTEN = tuple(f for f in FIELDS if f.saved is Saved.YES)
@@ -399,6 +401,9 @@ class HandState:
     _pub: list[_Public | None]
     _win_cache: dict[int, tuple[Hand, WinContext, ScoreResult]]
     _issued: list[weakref.ref[PlayerView]]
+    _cand: list[int]
+    """Per seat: the ``win_candidates`` mask of its concealed tiles, or -1 when not known (every
+    change of a seat's concealed tiles sets -1)."""
 
     # ------------------------------------------------------------------------------------------
     # construction
@@ -634,6 +639,7 @@ class HandState:
             source = _BONUS
             ev.append(_EV_DRAW[_BONUS][seat][t])
         self.hands[seat][t] += 1
+        self._cand[seat] = -1
         self.last_drawn = t
         self.draw_source = source
         return True
@@ -942,6 +948,7 @@ class HandState:
 
     def _discard(self, s: int, t: int, ev: list[Event]) -> None:
         self.hands[s][t] -= 1
+        self._cand[s] = -1
         self.rivers[s].append(_T[t])
         self.taken[s].append(False)
         self._pub[s] = None
@@ -961,10 +968,18 @@ class HandState:
         options = self.options
         loose = self.physical_table
         chow_seat = (s + 1) % 4 if t < 27 else -1
+        cands = self._cand
         for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
-            if hands[o][t] < 2 and o != chow_seat and not loose:
-                # nothing but a win is possible: _claim_options' answer without its other checks
-                if self._try_win(o, t, robbing=False):
+            counts = hands[o]
+            if counts[t] < 2 and o != chow_seat and not loose:
+                # nothing but a win is possible: _claim_options' answer without its other checks,
+                # and no win check for a tile outside the seat's win candidates (kept per hand)
+                mask = cands[o]
+                if mask < 0:
+                    mask = cands[o] = win_candidates(
+                        bytes(counts), len(self.melds[o]), seven_pairs=self.ruleset.seven_pairs
+                    )
+                if (mask >> t) & 1 and self._try_win(o, t, robbing=False):
                     options[o] = [PASS, WIN]
                     any_option = True
                 else:
@@ -1001,6 +1016,7 @@ class HandState:
         self.pending_tile = t
         self.pending_from = s
         self._win_cache = {}
+        self._cand[s] = -1
         if added:
             self.hands[s][t] -= 1
             self.pending_kind = _ADDED
@@ -1115,7 +1131,9 @@ class HandState:
             melds = self.melds[d]
             melds.pop()  # the robbed concealed kong falls back to a concealed pung
             self.hands[d][t] += 3
+            self._cand[d] = -1
         self.hands[s][t] += 1
+        self._cand[s] = -1
         self.phase_ = _OVER
 
     def _exposed_counts(self) -> list[int]:
@@ -1149,6 +1167,7 @@ class HandState:
         self.taken[d][-1] = True
         self._pub[d] = None
         counts = self.hands[s]
+        self._cand[s] = -1
         src = (s - d) % 4
         kind = action.kind
         if kind is ActionKind.PUNG:

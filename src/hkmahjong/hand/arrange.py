@@ -17,7 +17,7 @@ from hkmahjong.hand.hand import Hand, HandStatus
 from hkmahjong.hand.meld import Meld, MeldKind
 from hkmahjong.tiles import KINDS, NUM_KINDS, ORPHAN_INDICES, is_thirteen_orphans
 
-__all__ = ["arrangements", "is_complete", "is_complete_counts", "meld_group"]
+__all__ = ["arrangements", "is_complete", "is_complete_counts", "meld_group", "win_candidates"]
 
 
 def meld_group(meld: Meld) -> Group:
@@ -279,6 +279,43 @@ def _is_complete_reference(
     if seven_pairs and not b.translate(None, _ZERO_TWO) and b.count(2) == 7:
         return True
     return thirteen_orphans and _is_orphans(counts)
+
+
+_SUIT_MASKS = (0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27)
+_ALL_MASK = (1 << 34) - 1
+_ORPHAN_MASK = sum(1 << k for k in ORPHAN_INDICES)
+_Z7 = bytes(7)
+
+
+def win_candidates(b: bytes, meld_count: int, *, seven_pairs: bool = False) -> int:
+    """Tiles that might complete the concealed counts ``b`` (34 bytes): bit ``t`` is set for
+    every tile ``t`` with ``is_complete_counts(b + t, meld_count, seven_pairs=...)`` — and
+    possibly others (a superset: the exact check still decides).
+
+    A regular win adds one tile to one suit, so the other three suits must already split exactly
+    into sets and at most one pair: with two suits that do not, no tile completes a regular hand;
+    with one, only that suit's tiles may. 十三幺 needs only terminals and honours in hand, 七對子
+    (when asked) six pairs and the one single. Counts must be 0-4 (callers hold real hands).
+    """
+    if not _D9:
+        _load()
+    d9 = _D9
+    odd = -1
+    for i, code in enumerate(
+        (d9.get(b[0:9]), d9.get(b[9:18]), d9.get(b[18:27]), _D7.get(b[27:34]))
+    ):
+        if code is None or code == _MAYBE_SPECIAL:
+            if odd >= 0:
+                odd = 4  # two suits that do not split: no regular win
+                break
+            odd = i
+    mask = _ALL_MASK if odd < 0 else (_SUIT_MASKS[odd] if odd < 4 else 0)
+    if meld_count == 0:
+        if b[1:8] == b[10:17] == b[19:26] == _Z7:
+            mask |= _ORPHAN_MASK
+        if seven_pairs and b.count(1) == 1:
+            mask |= 1 << b.index(1)
+    return mask
 
 
 def _valid(counts: Sequence[int]) -> bool:

@@ -1,0 +1,41 @@
+"""The claim scan after a discard takes shortcuts (issue 16); its answers are the full check's.
+
+After a discard, a seat that holds fewer than two of the tile, is not the chow seat and cannot
+declare a false win can only win on it; the engine then checks the win only when the tile is
+among the seat's ``win_candidates`` (a mask kept per seat and forgotten whenever its concealed
+tiles change). These tests compare, at every claim window of random play over every preset and
+switch grid, each seat's options with ``_claim_options`` (the full check), and every kept mask
+with a fresh one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from hkmahjong.engine import Phase
+from hkmahjong.engine.state import HandState, PendingKind
+from hkmahjong.hand.arrange import win_candidates
+
+
+def test_claim_options_and_kept_masks_match_the_full_check(
+    play_states: Callable[..., Iterator[HandState]],
+) -> None:
+    windows = masks = 0
+    for state in play_states("claim-scan", 3):
+        for o in range(4):
+            mask = state._cand[o]
+            if mask >= 0:
+                counts = state.hands[o]
+                fresh = win_candidates(
+                    bytes(counts), len(state.melds[o]), seven_pairs=state.ruleset.seven_pairs
+                )
+                assert mask == fresh, (o, counts)
+                masks += 1
+        if state.phase is Phase.CLAIM and state.pending_kind is PendingKind.DISCARD:
+            d, t = state.pending_from, state.pending_tile
+            for o in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4):
+                if state.decisions[o] is None:
+                    full = state.clone()._claim_options(o, t, d)
+                    assert state.options[o] == full, (o, t, d)
+            windows += 1
+    assert windows > 50 and masks > 500
