@@ -1,4 +1,4 @@
-"""Engine benchmark: complete hands/s with random-legal players (one core), memory per live
+"""Engine benchmark: complete hands per CPU-second with random-legal players (one core), memory per live
 HandState, and — with ``--full`` — the 100,000-hand random-play invariant run.
 
     .venv/bin/python bench/bench_engine.py            # short: ~300 hands, a few seconds
@@ -16,7 +16,9 @@ import argparse
 import dataclasses
 import gc
 import json
+import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -44,19 +46,19 @@ from riichienv.agents import RandomAgent
 n = int(sys.argv[1])
 env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=1)   # 0 = one hand (一局)
 agents = [RandomAgent(seed=i) for i in range(4)]
-start = time.perf_counter()
+start = time.process_time()
 for _ in range(n):
     obs = env.reset()
     while not env.done():
         obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
-print(n / (time.perf_counter() - start))
+print(n / (time.process_time() - start))
 """
 
 
 def hands_per_second(
     preset: str, hands: int, seed: str = "bench", *, views: bool = True
 ) -> tuple[float, int]:
-    """Complete hands/s with random-legal players; (hands/s, actions).
+    """Complete hands per CPU-second with random-legal players; (hands/s, actions).
 
     ``views=True`` plays through :func:`play_hand`, building each deciding seat's ``PlayerView``
     as a bot would get it; ``views=False`` is the bare engine loop (legal actions, apply).
@@ -67,7 +69,7 @@ def hands_per_second(
     play_hand(HandState.new(ruleset, seed=b"warm-up"), players)  # lazy tables, caches
     rng = random.Random(seed)
     actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for n in range(hands):
         state = HandState.new(ruleset, seed=hand_seed(match_seed, n), hand_number=n)
         if views:
@@ -78,7 +80,7 @@ def hands_per_second(
             legal = state.legal_actions(seat)
             state.apply(seat, legal[rng.randrange(len(legal))])
             actions += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return hands / elapsed, actions
 
 
@@ -251,29 +253,59 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--invariant-hands", type=int, default=100_000)
     ap.add_argument("--roundtrip-every", type=int, default=1, help="JSON round trip period")
     ap.add_argument("--riichienv-python", default="/tmp/riichi_venv/bin/python")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="interleaved rounds (hkmahjong bare, with views, riichienv); medians are printed",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON line at the end")
     args = ap.parse_args(argv)
 
-    bare, _ = hands_per_second(args.preset, args.hands, views=False)
-    rate, _ = hands_per_second(args.preset, args.hands, views=True)
+    bares: list[float] = []
+    rates: list[float] = []
+    refs: list[float] = []
+    for _ in range(max(1, args.rounds)):
+        bares.append(hands_per_second(args.preset, args.hands, views=False)[0])
+        rates.append(hands_per_second(args.preset, args.hands, views=True)[0])
+        one = riichienv_hands_per_second(args.riichienv_python, max(50, args.hands))
+        if one is not None:
+            refs.append(one)
+    bare, rate = statistics.median(bares), statistics.median(rates)
+    if args.rounds > 1:
+        print(
+            f"{args.rounds} interleaved rounds, CPU time, medians; load average "
+            f"{os.getloadavg()[0]:.1f}"
+        )
     print(
-        f"hkmahjong  {args.preset}: {bare:8.0f} complete hands/s, engine loop (random legal, "
+        f"hkmahjong  {args.preset}: {bare:8.0f} complete hands per CPU-s, engine loop (random legal, "
         f"1 core, {args.hands} hands); target {TARGET_HANDS_PER_S}: "
         f"{bare / TARGET_HANDS_PER_S:.2f}x"
     )
     print(
-        f"hkmahjong  {args.preset}: {rate:8.0f} complete hands/s with a PlayerView per decision "
+        f"hkmahjong  {args.preset}: {rate:8.0f} complete hands per CPU-s with a PlayerView per decision "
         f"(as bots see it); target: {rate / TARGET_HANDS_PER_S:.2f}x"
     )
-    ref = riichienv_hands_per_second(args.riichienv_python, max(50, args.hands))
+    ref = statistics.median(refs) if refs else None
     if ref is None:
         print(f"riichienv : not available at {args.riichienv_python} (see the module docstring)")
     else:
-        print(f"riichienv : {ref:8.0f} riichi hands/s (Rust, random agent, same machine, same run)")
+        print(
+            f"riichienv : {ref:8.0f} riichi hands per CPU-s (Rust, random agent, same machine, same run)"
+        )
         print(
             f"ratio hkmahjong / riichienv = {bare / ref:.2f} (engine loop), "
             f"{rate / ref:.2f} (with views)"
         )
+        if len(refs) > 1:
+            per_round_bare = [b / r for b, r in zip(bares, refs, strict=True)]
+            per_round_views = [v / r for v, r in zip(rates, refs, strict=True)]
+            print(
+                "per-round ratios: engine loop "
+                + " ".join(f"{x:.2f}" for x in per_round_bare)
+                + "; with views "
+                + " ".join(f"{x:.2f}" for x in per_round_views)
+            )
     clones = clones_per_second(args.preset)
     print(f"clone     : {clones:8.0f} HandState.clone() per second (200 live states, 1 core)")
     mem = bytes_per_state(args.preset)

@@ -795,10 +795,10 @@ class HandState:
             return acts
         if 4 in counts:
             acts.extend(_CKONG[k] for k in range(34) if counts[k] == 4)
-        added = sorted(
-            m.first for m in self.melds[s] if m.kind is MeldKind.PUNG and counts[m.first]
-        )
-        acts.extend(_AKONG[k] for k in added)
+        melds = self.melds[s]
+        if melds:
+            added = sorted(m.first for m in melds if m.kind is MeldKind.PUNG and counts[m.first])
+            acts.extend(_AKONG[k] for k in added)
         win = self._self_draw_result(s)
         if win is not None:
             self._win_cache[s] = win
@@ -858,13 +858,17 @@ class HandState:
         :raises IllegalActionError: naming the action, seat, phase and the legal actions; the
             state is unchanged.
         """
-        if isinstance(action, str):
-            action = Action.from_text(action)
-        elif not isinstance(action, Action):
-            raise IllegalActionError(f"{action!r} is not an action (use Action or its text form)")
-        if not isinstance(seat, int) or not 0 <= int(seat) <= 3:
-            raise IllegalActionError(f"seat {seat!r} is not a seat (E, S, W or N)")
-        seat = _W[int(seat)]
+        if action.__class__ is not Action:
+            if isinstance(action, str):
+                action = Action.from_text(action)
+            elif not isinstance(action, Action):
+                raise IllegalActionError(
+                    f"{action!r} is not an action (use Action or its text form)"
+                )
+        if seat.__class__ is not Wind:
+            if not isinstance(seat, int) or not 0 <= int(seat) <= 3:
+                raise IllegalActionError(f"seat {seat!r} is not a seat (E, S, W or N)")
+            seat = _W[int(seat)]
         legal = self._legal_for(seat)
         if action not in legal:
             self._illegal(seat, action, legal)
