@@ -114,9 +114,9 @@ def play_hand(
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
         who = controllers[seat]
-        choice = check_choice(
-            who.choose(state.view(seat), legal), legal, f"{who!r} at {seat.letter}"
-        )
+        choice = who.choose(state.view(seat), legal)
+        if choice.__class__ is not Action or choice not in legal:  # the message only if needed
+            choice = check_choice(choice, legal, f"{who!r} at {seat.letter}")
         new = state.apply(seat, choice)
         if hand is not None:
             hand.actions.append(ActionRecord(seat, choice.text, digest_of(new)))
@@ -167,7 +167,9 @@ def run_match(
             legal = runner.legal(seat)
             who = controllers[runner.player_at(seat)]
             choice = who.choose(runner.view(seat), legal)
-            step = runner.apply(seat, check_choice(choice, legal, f"{who!r} at {seat.letter}"))
+            if choice.__class__ is not Action or choice not in legal:
+                choice = check_choice(choice, legal, f"{who!r} at {seat.letter}")
+            step = runner.apply(seat, choice)
             if write is not None:
                 for line in step.lines:
                     write(line + "\n")
