@@ -43,7 +43,7 @@ from hkmahjong.engine.events import (
     WinRecord,
 )
 from hkmahjong.engine.settle import settle_records
-from hkmahjong.engine.view import Phase, PlayerView, PublicView, _Public
+from hkmahjong.engine.view import Phase, PlayerView, PublicView, _Public, _Scalars
 from hkmahjong.engine.wall import (
     DEAL_POSITIONS,
     DEAL_SIZE,
@@ -1352,11 +1352,18 @@ class HandState:
     def view(self, seat: Wind) -> PlayerView:
         """What ``seat`` may see: its own concealed tiles, everything exposed, nothing else.
 
-        The view's tuples are read from this state when first asked for; a view still alive when
+        The view's fields are read from this state when first asked for; a view still alive when
         the state next changes is completed first (:meth:`PlayerView._freeze`), so it always
         shows this moment.
         """
-        s = int(seat)
+        view = _lazy_view(self, _W[int(seat)])
+        issued = self._issued
+        if len(issued) >= 16:
+            issued[:] = [r for r in issued if r() is not None]
+        issued.append(_ref(view))
+        return view
+
+    def _view_scalars(self, s: int) -> _Scalars:
         phase = self.phase_
         pending = self.pending_tile if phase is _CLAIM or phase is _ROB else -1
         if phase is _TURN:
@@ -1368,9 +1375,7 @@ class HandState:
         else:  # a window: who else may claim (holds a pair, can win) or has decided is hidden
             to_act = (_W[s],) if self.options[s] and self.decisions[s] is None else ()
             outcome = None
-        view = _lazy_view(
-            self,
-            _W[s],
+        return (
             self.prevailing_wind,
             self.hand_number,
             phase,
@@ -1382,13 +1387,9 @@ class HandState:
             max(0, self.tail - self.head - self.ruleset.dead_wall),
             _T[pending] if pending >= 0 else None,
             _W[self.pending_from] if pending >= 0 else None,
+            outcome.deltas if outcome is not None else None,
             outcome,
         )
-        issued = self._issued
-        if len(issued) >= 16:
-            issued[:] = [r for r in issued if r() is not None]
-        issued.append(_ref(view))
-        return view
 
     def _freeze_views(self) -> None:
         """Complete the views still alive before this state changes (see :meth:`view`)."""

@@ -38,8 +38,26 @@ _Public = tuple[tuple[Meld, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[bool
 """One seat's public part of a view: melds, bonus tiles, discards, claimed flags."""
 
 
+_Scalars = tuple[
+    Wind,  # prevailing_wind
+    int,  # hand_number
+    Phase,  # phase
+    tuple[Wind, ...],  # to_act
+    Wind,  # current
+    "Tile | None",  # last_drawn
+    int,  # tiles_left
+    "Tile | None",  # pending_tile
+    "Wind | None",  # pending_from
+    "tuple[int | float, ...] | None",  # scores
+    "HandOutcome | None",  # outcome
+]
+"""A view's scalar fields, in this order."""
+
+
 class ViewSource(Protocol):
     """What a lazy :class:`PlayerView` reads from its hand state while the state is unchanged."""
+
+    def _view_scalars(self, s: int) -> _Scalars: ...
 
     def _view_concealed(self, s: int) -> tuple[Tile, ...]: ...
 
@@ -68,74 +86,42 @@ _FIELDS = (
     "scores",
     "outcome",
 )
-_EAGER = (
-    "seat",
-    "prevailing_wind",
-    "hand_number",
-    "phase",
-    "to_act",
-    "current",
-    "last_drawn",
-    "tiles_left",
-    "pending_tile",
-    "pending_from",
-    "scores",
-    "outcome",
-)
 
 
 class PlayerView:
     """玩家視角: everything ``seat`` may see. Per-seat tuples are indexed by seat (東 南 西 北).
 
     Immutable, compared and hashed by its fields like a frozen dataclass. A view from
-    :meth:`HandState.view <hkmahjong.engine.state.HandState.view>` is built lazily: the tuples
-    (own concealed tiles, melds, bonus tiles, discards, claimed flags, concealed counts) are read
-    from the state when first asked for, and a view still alive when the state next changes is
-    completed from the state before the change — so a view always shows the moment it was taken,
-    and a player that reads only a few fields (or none) pays only for those.
+    :meth:`HandState.view <hkmahjong.engine.state.HandState.view>` is built lazily: only its seat
+    is set, and the other fields are read from the state when first asked for (the scalars
+    together, each tuple on its own); a view still alive when the state next changes is completed
+    from the state before the change — so a view always shows the moment it was taken, and a
+    player that reads few fields (or none) pays only for those.
     """
 
     __slots__ = (
-        *_EAGER,
-        "_concealed",
-        "_public",
-        "_melds",
-        "_bonus",
-        "_discards",
-        "_claimed",
-        "_concealed_counts",
-        "_src",
         "__weakref__",
+        "_bonus",
+        "_claimed",
+        "_concealed",
+        "_concealed_counts",
+        "_discards",
+        "_melds",
+        "_public",
+        "_s",
+        "_src",
+        "seat",
     )
 
     seat: Wind
-    prevailing_wind: Wind
-    hand_number: int
-    phase: Phase
-    to_act: tuple[Wind, ...]
-    """Seats that must decide now, as far as this seat may know: on a turn the current seat; in a
-    claim or robbing window only this seat, if it must decide — who else may claim (which would
-    reveal a pair or a ready hand) and who has decided are hidden."""
-    current: Wind
-    """Whose turn it is (the discarder during a claim window, the kong declarer while robbing)."""
-    last_drawn: Tile | None
-    """The tile this seat drew last in this turn (None when it did not draw this turn)."""
-    tiles_left: int
-    """Tiles that may still be drawn (the reserved tail excluded)."""
-    pending_tile: Tile | None
-    """The discard being claimed or the kong tile that may be robbed, else None."""
-    pending_from: Wind | None
-    scores: tuple[int | float, ...] | None
-    """Payments of this hand per seat once it is over, else None."""
-    outcome: HandOutcome | None
-    """The outcome once the hand is over (every hand is revealed then), else None."""
-    _concealed: tuple[Tile, ...] | None
-    _public: tuple[_Public, _Public, _Public, _Public] | None
-    _melds: tuple[tuple[Meld, ...], ...] | None
-    _bonus: tuple[tuple[Tile, ...], ...] | None
-    _discards: tuple[tuple[Tile, ...], ...] | None
-    _claimed: tuple[tuple[bool, ...], ...] | None
-    _concealed_counts: tuple[int, ...] | None
+    _s: _Scalars
+    _concealed: tuple[Tile, ...]
+    _public: tuple[_Public, _Public, _Public, _Public]
+    _melds: tuple[tuple[Meld, ...], ...]
+    _bonus: tuple[tuple[Tile, ...], ...]
+    _discards: tuple[tuple[Tile, ...], ...]
+    _claimed: tuple[tuple[bool, ...], ...]
+    _concealed_counts: tuple[int, ...]
     _src: ViewSource | None
 
     def __init__(
@@ -168,124 +154,168 @@ class PlayerView:
         _fill(self, values)
 
     @classmethod
-    def _lazy(
-        cls,
-        src: ViewSource,
-        seat: Wind,
-        prevailing_wind: Wind,
-        hand_number: int,
-        phase: Phase,
-        to_act: tuple[Wind, ...],
-        current: Wind,
-        last_drawn: Tile | None,
-        tiles_left: int,
-        pending_tile: Tile | None,
-        pending_from: Wind | None,
-        outcome: HandOutcome | None,
-    ) -> PlayerView:
-        """A view whose tuples are read from ``src`` on first use (``src`` calls
+    def _lazy(cls, src: ViewSource, seat: Wind) -> PlayerView:
+        """A view of ``seat`` whose fields are read from ``src`` on first use (``src`` calls
         :meth:`_freeze` before it changes while the view is alive)."""
         self = _new(cls)
         _set_seat(self, seat)
-        _set_prevailing(self, prevailing_wind)
-        _set_number(self, hand_number)
-        _set_phase(self, phase)
-        _set_to_act(self, to_act)
-        _set_current(self, current)
-        _set_last_drawn(self, last_drawn)
-        _set_tiles_left(self, tiles_left)
-        _set_pending_tile(self, pending_tile)
-        _set_pending_from(self, pending_from)
-        _set_scores(self, outcome.deltas if outcome is not None else None)
-        _set_outcome(self, outcome)
-        _set_concealed(self, None)
-        _set_public(self, None)
-        _set_melds(self, None)
-        _set_bonus(self, None)
-        _set_discards(self, None)
-        _set_claimed(self, None)
-        _set_counts(self, None)
         _set_src(self, src)
         return self
 
     def _freeze(self) -> None:
-        """Read every lazy field from the source now (it is about to change) and let it go."""
+        """Read every field from the source now (it is about to change) and let it go."""
         if self._src is not None:
-            _ = (self.concealed, self.melds, self.bonus, self.discards, self.claimed)
-            _ = self.concealed_counts
+            self._values()
             _set_src(self, None)
-            _set_public(self, None)
+
+    def _scalars(self) -> _Scalars:
+        try:
+            return self._s
+        except AttributeError:
+            assert self._src is not None
+            v = self._src._view_scalars(int(self.seat))
+            _set_s(self, v)
+            return v
 
     def _pub(self) -> tuple[_Public, _Public, _Public, _Public]:
-        p = self._public
-        if p is None:
+        try:
+            return self._public
+        except AttributeError:
             assert self._src is not None
             p = self._src._view_public()
             _set_public(self, p)
-        return p
+            return p
+
+    @property
+    def prevailing_wind(self) -> Wind:
+        """圈風: the prevailing wind."""
+        return self._scalars()[0]
+
+    @property
+    def hand_number(self) -> int:
+        """The hand's number in its match."""
+        return self._scalars()[1]
+
+    @property
+    def phase(self) -> Phase:
+        """Where the hand is."""
+        return self._scalars()[2]
+
+    @property
+    def to_act(self) -> tuple[Wind, ...]:
+        """Seats that must decide now, as far as this seat may know: on a turn the current seat;
+        in a claim or robbing window only this seat, if it must decide — who else may claim
+        (which would reveal a pair or a ready hand) and who has decided are hidden."""
+        return self._scalars()[3]
+
+    @property
+    def current(self) -> Wind:
+        """Whose turn it is (the discarder during a claim window, the kong declarer while
+        robbing)."""
+        return self._scalars()[4]
+
+    @property
+    def last_drawn(self) -> Tile | None:
+        """The tile this seat drew last in this turn (None when it did not draw this turn)."""
+        return self._scalars()[5]
+
+    @property
+    def tiles_left(self) -> int:
+        """Tiles that may still be drawn (the reserved tail excluded)."""
+        return self._scalars()[6]
+
+    @property
+    def pending_tile(self) -> Tile | None:
+        """The discard being claimed or the kong tile that may be robbed, else None."""
+        return self._scalars()[7]
+
+    @property
+    def pending_from(self) -> Wind | None:
+        """Who discarded (or declared the kong of) the pending tile, else None."""
+        return self._scalars()[8]
+
+    @property
+    def scores(self) -> tuple[int | float, ...] | None:
+        """Payments of this hand per seat once it is over, else None."""
+        return self._scalars()[9]
+
+    @property
+    def outcome(self) -> HandOutcome | None:
+        """The outcome once the hand is over (every hand is revealed then), else None."""
+        return self._scalars()[10]
 
     @property
     def concealed(self) -> tuple[Tile, ...]:
         """This seat's own concealed tiles, sorted."""
-        v = self._concealed
-        if v is None:
+        try:
+            return self._concealed
+        except AttributeError:
             assert self._src is not None
             v = self._src._view_concealed(int(self.seat))
             _set_concealed(self, v)
-        return v
+            return v
 
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
         """Each seat's declared melds."""
-        v = self._melds
-        if v is None:
+        try:
+            return self._melds
+        except AttributeError:
             p = self._pub()
             v = (p[0][0], p[1][0], p[2][0], p[3][0])
             _set_melds(self, v)
-        return v
+            return v
 
     @property
     def bonus(self) -> tuple[tuple[Tile, ...], ...]:
         """Each seat's exposed bonus tiles."""
-        v = self._bonus
-        if v is None:
+        try:
+            return self._bonus
+        except AttributeError:
             p = self._pub()
             v = (p[0][1], p[1][1], p[2][1], p[3][1])
             _set_bonus(self, v)
-        return v
+            return v
 
     @property
     def discards(self) -> tuple[tuple[Tile, ...], ...]:
         """Every tile each seat discarded, in order, claimed ones included."""
-        v = self._discards
-        if v is None:
+        try:
+            return self._discards
+        except AttributeError:
             p = self._pub()
             v = (p[0][2], p[1][2], p[2][2], p[3][2])
             _set_discards(self, v)
-        return v
+            return v
 
     @property
     def claimed(self) -> tuple[tuple[bool, ...], ...]:
         """Parallel to ``discards``: True where that discard was claimed by another seat."""
-        v = self._claimed
-        if v is None:
+        try:
+            return self._claimed
+        except AttributeError:
             p = self._pub()
             v = (p[0][3], p[1][3], p[2][3], p[3][3])
             _set_claimed(self, v)
-        return v
+            return v
 
     @property
     def concealed_counts(self) -> tuple[int, ...]:
         """How many concealed tiles each seat holds (a public fact)."""
-        v = self._concealed_counts
-        if v is None:
+        try:
+            return self._concealed_counts
+        except AttributeError:
             assert self._src is not None
             v = self._src._view_counts()
             _set_counts(self, v)
-        return v
+            return v
 
     def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in _FIELDS)
+        return (
+            self.seat, *self._scalars()[:5], self.concealed, self.last_drawn, self.melds,
+            self.bonus, self.discards, self.claimed, self.concealed_counts,
+            *self._scalars()[6:],
+        )  # fmt: skip
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -303,7 +333,7 @@ class PlayerView:
         return hash(self._values())
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in _FIELDS)
+        inner = ", ".join(f"{n}={v!r}" for n, v in zip(_FIELDS, self._values(), strict=True))
         return f"PlayerView({inner})"
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
@@ -371,28 +401,31 @@ class _ViewFields:
 type.__setattr__(PlayerView, "__dataclass_fields__", _ViewFields.__dataclass_fields__)
 type.__setattr__(PlayerView, "__dataclass_params__", _ViewFields.__dataclass_params__)  # type: ignore[attr-defined]
 _new = object.__new__
-_slot: dict[str, Any] = {n: PlayerView.__dict__[n].__set__ for n in PlayerView.__slots__}
-(
-    _set_seat, _set_prevailing, _set_number, _set_phase, _set_to_act, _set_current,
-    _set_last_drawn, _set_tiles_left, _set_pending_tile, _set_pending_from, _set_scores,
-    _set_outcome, _set_concealed, _set_public, _set_melds, _set_bonus, _set_discards,
-    _set_claimed, _set_counts, _set_src,
-) = (_slot[n] for n in PlayerView.__slots__ if n != "__weakref__")  # fmt: skip
-_LAZY_SLOTS = {
-    "concealed": "_concealed",
-    "melds": "_melds",
-    "bonus": "_bonus",
-    "discards": "_discards",
-    "claimed": "_claimed",
-    "concealed_counts": "_concealed_counts",
-}
-_FILL = tuple(_slot[_LAZY_SLOTS.get(n, n)] for n in _FIELDS)
+_slot = {n: PlayerView.__dict__[n] for n in PlayerView.__slots__ if n != "__weakref__"}
+_set_seat, _set_s, _set_concealed, _set_public = (
+    _slot[n].__set__ for n in ("seat", "_s", "_concealed", "_public")
+)
+_set_melds, _set_bonus, _set_discards, _set_claimed, _set_counts, _set_src = (
+    _slot[n].__set__
+    for n in ("_melds", "_bonus", "_discards", "_claimed", "_concealed_counts", "_src")
+)
 
 
 def _fill(view: PlayerView, values: tuple[Any, ...]) -> None:
-    for setter, value in zip(_FILL, values, strict=True):
-        setter(view, value)
-    _set_public(view, None)
+    """Set every field of ``view`` from ``values`` (in :data:`_FIELDS` order)."""
+    (
+        seat, prevailing, number, phase, to_act, current, concealed, last_drawn, melds, bonus,
+        discards, claimed, counts, tiles_left, pending_tile, pending_from, scores, outcome,
+    ) = values  # fmt: skip
+    _set_seat(view, seat)
+    _set_s(view, (prevailing, number, phase, to_act, current, last_drawn, tiles_left,
+                  pending_tile, pending_from, scores, outcome))  # fmt: skip
+    _set_concealed(view, concealed)
+    _set_melds(view, melds)
+    _set_bonus(view, bonus)
+    _set_discards(view, discards)
+    _set_claimed(view, claimed)
+    _set_counts(view, counts)
     _set_src(view, None)
 
 
