@@ -25,6 +25,7 @@ from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.server import api, auth, health, leagues, pages, players, replays, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.headers import SecurityHeaders
+from hkmahjong.server.heap import HeapKeeper, HeapSettings
 from hkmahjong.server.limits import BodySizeLimit
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -88,6 +89,7 @@ def create_app(
     """
     settings = (settings or Settings.from_env()).with_secret()
     league_sync = _league_sync()
+    heap = HeapSettings.from_env() if settle_heap else HeapSettings(0, 0)
     owned = store is None
     if store is None:
         store = Store.open(settings.database_url)
@@ -99,11 +101,15 @@ def create_app(
         await lobby.start()  # rebuild every unfinished table from its log
         league_tables: LeagueTables = app.state.league_tables
         await league_tables.start()  # open, collect and close league tables; then every few s
+        keeper = HeapKeeper(heap)
+        app.state.heap = keeper
         if settle_heap:
             _settle_heap()
+            keeper.start()
         try:
             yield
         finally:
+            await keeper.stop()
             await league_tables.stop()
             await lobby.stop()
             if owned:

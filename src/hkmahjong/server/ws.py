@@ -98,6 +98,9 @@ class WsConnection:
             None if self.frames is not None else asyncio.create_task(self._write())
         )
         self._texts: list[str] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop the first frame was sent in (asked once: each ``get_running_loop`` costs a
+        ``getpid`` system call in CPython 3.11, and a busy server sends thousands a second)."""
 
     def _put(self, item: tuple[str, Any]) -> None:
         self.outbox.append(item)
@@ -111,7 +114,10 @@ class WsConnection:
             return
         if self.frames is not None:
             if not self._texts:
-                _flush_soon(self)
+                loop = self._loop
+                if loop is None:
+                    loop = self._loop = asyncio.get_running_loop()
+                _flush_soon(self, loop)
             self._texts.append(text)
             return
         if len(self.outbox) >= OUTBOX_LIMIT:
@@ -183,10 +189,12 @@ def _flush_all() -> None:
         conn.flush()
 
 
-def _flush_soon(conn: WsConnection) -> None:
-    """Flush ``conn`` when the running callback is done (one loop callback for all of them)."""
-    loop = asyncio.get_running_loop()
-    if _dirty_loop != [loop]:  # another loop's leftovers (it stopped before flushing them)
+def _flush_soon(conn: WsConnection, loop: asyncio.AbstractEventLoop) -> None:
+    """Flush ``conn`` when the running callback of ``loop`` (the running one) is done (one loop
+    callback for all of them)."""
+    if (
+        not _dirty_loop or _dirty_loop[0] is not loop
+    ):  # another loop's leftovers (it stopped before flushing them)
         _dirty.clear()
         _dirty_loop[:] = [loop]
     if not _dirty:
