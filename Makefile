@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run play test lint typecheck layers unit postgres browser bench rl-check compiled clean
+.PHONY: run play test lint typecheck layers unit postgres redis browser bench rl-check compiled clean cluster-demo
 
 RL_STAMP := $(VENV)/.installed-rl-stamp
 
@@ -46,12 +46,16 @@ layers: $(STAMP)
 postgres:
 	tools/ensure_postgres.sh
 
+# Several server processes (docs/deploy.md): their tests and demo use a local Redis as well.
+redis:
+	tools/ensure_redis.sh
+
 # The browser tests drive Debian's chromium: install it (and a CJK font) with apt-get when missing.
 browser:
 	sh tools/install_browser.sh
 
 # --dist loadgroup: the tests marked xdist_group("ray") share one worker, so one Ray instance.
-unit: $(RL_STAMP) postgres browser
+unit: $(RL_STAMP) postgres redis browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup src tests
 
 test: lint typecheck layers unit

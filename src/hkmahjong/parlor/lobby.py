@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hkmahjong.engine.match import MatchLength
@@ -22,7 +22,7 @@ from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopClock
 from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
-from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableStore
+from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableRow, TableStore
 from hkmahjong.parlor.seats import BOT_LEVELS
 from hkmahjong.parlor.table import Table, TableConfig, TableError
 from hkmahjong.parlor.wire import JSON, dumps
@@ -62,6 +62,11 @@ class Lobby:
         self.version = 0
         self.watchers: set[Connection] = set()
         self._watch: asyncio.Task[None] | None = None
+        self.remote_listing: list[JSON] = []
+        """The open online tables of the other server processes (several processes: kept up to
+        date by ``hkmahjong.server.cluster``), listed after this process's own."""
+        self.on_listing: Callable[[], None] | None = None
+        """Called when this process's listing changed (several processes: tell the others)."""
 
     def _kwargs(self) -> dict[str, Any]:
         return {
@@ -71,28 +76,56 @@ class Lobby:
             "watch_limit": self.watch_limit,
         }
 
-    async def start(self, *, watch: bool = True) -> list[str]:
-        """Rebuild and start every table that is not over; the public ids rebuilt. Then watch
+    async def start(self, *, watch: bool = True, rebuild: bool = True) -> list[str]:
+        """Rebuild and start every table that is not over (unless ``rebuild`` is false: several
+        processes adopt tables one by one, :meth:`adopt`); the public ids rebuilt. Then watch
         for tables closed elsewhere (unless ``watch`` is false).
 
         A table whose log does not replay is aborted with the reason logged, its stakes and fees
         refunded (:meth:`Table.restore`); one whose settings cannot even be read is aborted too.
         """
         rebuilt = []
-        for row in await self.store.open_tables():
-            try:
-                table = await Table.restore(self.store, row, **self._kwargs())
-            except MahjongError as exc:
-                log.error("table %s cannot be rebuilt: %s", row.public_id, exc)
-                await self.store.audit(row.id, "aborted", f"the table cannot be rebuilt: {exc}")
-                await self.store.set_status(row.id, "aborted")
-                continue
-            self.tables[row.public_id] = table
-            await table.start()
-            rebuilt.append(row.public_id)
+        for row in await self.store.open_tables() if rebuild else []:
+            if await self._rebuild(row) is not None:
+                rebuilt.append(row.public_id)
         if watch and self._watch is None:
             self._watch = asyncio.create_task(self._watch_closed(), name="lobby-watch")
         return rebuilt
+
+    async def adopt(self, row: TableRow) -> Table | None:
+        """Rebuild one table from the store and start it, and tell the lobby's watchers (None:
+        it could not be rebuilt and was aborted)."""
+        table = await self._rebuild(row)
+        if table is not None:
+            self._changed(table)
+        return table
+
+    async def _rebuild(self, row: TableRow) -> Table | None:
+        try:
+            table = await Table.restore(self.store, row, **self._kwargs())
+        except MahjongError as exc:
+            log.error("table %s cannot be rebuilt: %s", row.public_id, exc)
+            await self.store.audit(row.id, "aborted", f"the table cannot be rebuilt: {exc}")
+            await self.store.set_status(row.id, "aborted")
+            return None
+        self.tables[row.public_id] = table
+        await table.start()
+        return table
+
+    async def drop(self, public_id: str, code: int, reason: str) -> bool:
+        """Stop a live table here without any change to the store (another process took it
+        over, or this one hands it over) and close its sockets with ``code`` so that the clients
+        reconnect; False when it was not live here."""
+        table = self.tables.pop(public_id, None)
+        if table is None:
+            return False
+        await table.stop()
+        for seat in table.seats:
+            if seat.conn is not None:
+                seat.conn.close(code, reason)
+        table.gallery.close_all(code, reason)
+        self._changed(table)
+        return True
 
     async def stop(self) -> None:
         """Stop watching and every actor (tables stay as stored)."""
@@ -226,7 +259,12 @@ class Lobby:
         return await self.online(user, get_preset("parlor"))
 
     def listing(self) -> list[JSON]:
-        """The open online tables anyone may see (private ones and league tables left out)."""
+        """The open online tables anyone may see (private ones and league tables left out);
+        several processes: this one's, then the others' (:attr:`remote_listing`)."""
+        return self.local_listing() + self.remote_listing
+
+    def local_listing(self) -> list[JSON]:
+        """The open online tables of this process anyone may see."""
         out = []
         for table in self.tables.values():
             if (
@@ -252,6 +290,12 @@ class Lobby:
     def _changed(self, table: Table) -> None:
         if table.config.kind != "online" or table.config.private or table.config.league:
             return
+        self.refresh()
+        if self.on_listing is not None:
+            self.on_listing()
+
+    def refresh(self) -> None:
+        """Send the listing (a new version) to every lobby watcher."""
         self.version += 1
         if self.watchers:
             text = dumps(proto.lobby_msg(self.version, self.listing()))

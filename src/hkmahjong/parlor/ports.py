@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Connection",
+    "LeaseLostError",
     "LogConflictError",
     "MemoryConnection",
     "MemoryTableStore",
@@ -40,6 +41,11 @@ class LogConflictError(MahjongError):
 
 class TableClosedError(LogConflictError):
     """An append to the log of a table that is over (cancelled elsewhere, e.g. by the admin)."""
+
+
+class LeaseLostError(LogConflictError):
+    """A write for a table this process no longer owns (several server processes: another one
+    took the table over, so this one may commit nothing more for it; docs/deploy.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from pwdlib import PasswordHash
@@ -31,6 +32,9 @@ from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.tables import SqlTableStore
+
+if TYPE_CHECKING:
+    from hkmahjong.server.cluster.node import Cluster, ClusterConfig
 
 __all__ = ["create_app"]
 
@@ -73,6 +77,7 @@ def create_app(
     store: Store | None = None,
     password_hash: PasswordHash | None = None,
     settle_heap: bool = False,
+    cluster: ClusterConfig | None = None,
 ) -> FastAPI:
     """The parlor's app for ``settings`` (default: :meth:`Settings.from_env`).
 
@@ -86,6 +91,10 @@ def create_app(
     ``lobby`` (:class:`~hkmahjong.parlor.lobby.Lobby`: the live tables, rebuilt at start),
     ``leagues`` (:class:`~hkmahjong.parlor.league.LeagueDesk` on the store), ``league_tables``
     (:class:`~hkmahjong.parlor.league_tables.LeagueTables`: league rounds at the lobby's tables).
+
+    ``cluster`` (several processes on one PostgreSQL and one Redis, docs/deploy.md): tables are
+    owned by lease and fenced, taken over from processes that died, reached from any process
+    (``app.state.cluster``, :class:`~hkmahjong.server.cluster.node.Cluster`).
     """
     settings = (settings or Settings.from_env()).with_secret()
     league_sync = _league_sync()
@@ -94,13 +103,22 @@ def create_app(
     if store is None:
         store = Store.open(settings.database_url)
     opened: Store = store
+    node: Cluster | None = None
+    if cluster is not None:
+        from hkmahjong.server.cluster.node import Cluster
+
+        node = Cluster(cluster, store, address=settings.url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lobby: Lobby = app.state.lobby
-        await lobby.start()  # rebuild every unfinished table from its log
         league_tables: LeagueTables = app.state.league_tables
-        await league_tables.start()  # open, collect and close league tables; then every few s
+        if node is None:
+            await lobby.start()  # rebuild every unfinished table from its log
+            await league_tables.start()  # open, collect and close league tables; every few s
+        else:  # take over the tables no live process owns, one by one (docs/deploy.md)
+            await lobby.start(rebuild=False)
+            await node.start(lobby)
         keeper = HeapKeeper(heap)
         app.state.heap = keeper
         if settle_heap:
@@ -111,6 +129,8 @@ def create_app(
         finally:
             await keeper.stop()
             await league_tables.stop()
+            if node is not None:
+                await node.stop()  # hand every table over at once
             await lobby.stop()
             if owned:
                 opened.close()
@@ -133,8 +153,8 @@ def create_app(
         discard_delay_ms=c.discard_delay_ms,
     )
     lobby = Lobby(
-        SqlTableStore(store),
-        ledger=app.state.auth.ledger,
+        SqlTableStore(store) if node is None else node.tables,
+        ledger=app.state.auth.ledger if node is None else node.ledger,
         online_clocks=online,
         watch_limit=settings.max_spectators,
     )
@@ -148,6 +168,12 @@ def create_app(
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.state.cluster = node
+    if node is not None:
+        from hkmahjong.server.cluster.forward import ForwardTables
+
+        node.app = app
+        app.add_middleware(ForwardTables, cluster=node)
     app.include_router(health.router)
     app.include_router(auth.router)
     app.include_router(api.router)

@@ -35,6 +35,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="database URL, e.g. postgresql://user@127.0.0.1:5432/parlor (default: SQLite file)",
     )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="several processes (docs/deploy.md): the shared Redis, e.g. redis://127.0.0.1:6379/0 "
+        "(default: $HKMJ_REDIS_URL; none: one process); needs a PostgreSQL --db",
+    )
     parser.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     parser.add_argument(
         "--port", type=port_number, default=None, help="port (default 8000; 0 picks a free one)"
@@ -68,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         from sqlalchemy.engine import make_url
 
         from hkmahjong.server.app import create_app
+        from hkmahjong.server.cluster.node import ClusterConfig
         from hkmahjong.server.ws import websocket_protocol
     except ImportError as exc:
         print(f"{INSTALL_HINT}; missing module: {exc.name}", file=sys.stderr)
@@ -75,13 +83,23 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env(
         data_dir=args.data_dir, db_url=args.db, host=args.host, port=args.port
     )
-    app = create_app(settings, settle_heap=True)
+    try:
+        cluster = ClusterConfig.from_env(getattr(args, "redis", None))
+    except ValueError as exc:
+        print(f"hkmj serve: {exc}", file=sys.stderr)
+        return 2
+    if cluster is not None and not settings.database_url.startswith("postgresql"):
+        print("hkmj serve: several processes (--redis) need a PostgreSQL --db", file=sys.stderr)
+        return 2
+    app = create_app(settings, settle_heap=True, cluster=cluster)
     sock = _bind(settings.host, settings.port)
     port = sock.getsockname()[1]
     shown = Settings(data_dir=settings.data_dir, host=settings.host, port=port)
     database = make_url(settings.database_url).render_as_string(hide_password=True)
     print(f"麻雀館 hkmj parlor: open {shown.url}", flush=True)
     print(f"database: {database}  (Ctrl-C stops)", flush=True)
+    if cluster is not None:
+        print(f"cluster node {cluster.owner}: lease {cluster.lease_s:g} s", flush=True)
     # No permessage-deflate: the table's frames are small JSON, and each compressed connection
     # would hold ~40 KiB of zlib state and spend CPU on every frame (docs/server.md, Capacity).
     # The websocket protocol is uvicorn's websockets-sansio with a direct frame writer, serving

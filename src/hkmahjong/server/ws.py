@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import unquote
 
 from fastapi import APIRouter, WebSocket
@@ -25,13 +25,25 @@ from websockets.http11 import Request
 
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.lobby import Lobby
+from hkmahjong.parlor.ports import Connection
+from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.server.auth import current_user
 from hkmahjong.server.wsframes import EXTENSION, FrameWriter, ParlorWebSocketProtocol
 
-__all__ = ["RATE_BURST", "RATE_PER_SECOND", "TokenBucket", "WsConnection", "router"]
+__all__ = [
+    "RATE_BURST",
+    "RATE_PER_SECOND",
+    "Elsewhere",
+    "TokenBucket",
+    "WsConnection",
+    "bind",
+    "router",
+]
 
 router = APIRouter()
+
+C = TypeVar("C", bound=Connection)
 
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
@@ -218,29 +230,33 @@ def lobby_of(ws: HTTPConnection) -> Lobby:
 
 
 @dataclass(slots=True)
-class _Attached:
+class _Attached(Generic[C]):
     """A connection admitted to a table: its frames go to ``deliver``; ``detach`` at the end."""
 
-    conn: WsConnection
+    conn: C
     deliver: Callable[[str | bytes], None]
     detach: Callable[[], None]
 
 
-def _attach(
-    http: HTTPConnection, public_id: str, make: Callable[[], WsConnection]
-) -> _Attached | tuple[int, str]:
-    """Who is at the other end of a table's socket: a seated player, else a spectator (旁觀,
-    public information only, after the table's delay); or the close code and reason that
-    refuse it."""
-    if not _origin_ok(http):
-        return 4403, "bad origin"
-    user = current_user(http)
-    table = lobby_of(http).get(public_id)
-    if table is None:
-        return 4404, "no such table"
-    player = None if user is None else table.player_of(user.id)
+class Elsewhere(Protocol):
+    """Tables live in other server processes (``app.state.cluster``, docs/deploy.md)."""
+
+    def attach(
+        self, public_id: str, user_id: int | None, invite: str | None, conn: WsConnection
+    ) -> _Attached[WsConnection]:
+        """Admit ``conn`` to a table that is not live in this process."""
+        ...
+
+
+def bind(
+    table: Table, user_id: int | None, invite: str | None, make: Callable[[], C]
+) -> _Attached[C] | tuple[int, str]:
+    """Admit a client to ``table``: as the seated player ``user_id`` holds, else as a spectator
+    (旁觀, public information only, after the table's delay); or the close code and reason that
+    refuse it. ``make`` makes the connection once admitted."""
+    player = None if user_id is None else table.player_of(user_id)
     if player is None:
-        if table.row.private and http.query_params.get("invite") != table.row.invite_token:
+        if table.row.private and invite != table.row.invite_token:
             return 4403, "this table is private: its invite link is needed to watch"
         conn = make()
         table.watch(conn)
@@ -255,6 +271,25 @@ def _attach(
         lambda data: table.receive(seated, conn, data),
         lambda: table.disconnect(seated, conn),
     )
+
+
+def _attach(
+    http: HTTPConnection, public_id: str, make: Callable[[], WsConnection]
+) -> _Attached[WsConnection] | tuple[int, str]:
+    """Who is at the other end of a table's socket (:func:`bind`), or the close code and reason
+    that refuse it; a table live in another server process is reached through it."""
+    if not _origin_ok(http):
+        return 4403, "bad origin"
+    user = current_user(http)
+    user_id = None if user is None else user.id
+    invite = http.query_params.get("invite")
+    table = lobby_of(http).get(public_id)
+    if table is None:
+        elsewhere: Elsewhere | None = getattr(http.app.state, "cluster", None)
+        if elsewhere is None:
+            return 4404, "no such table"
+        return elsewhere.attach(public_id, user_id, invite, make())
+    return bind(table, user_id, invite, make)
 
 
 class _Inbound:
@@ -332,7 +367,7 @@ class _NativeSocket:
 
     __slots__ = ("attached", "inbound", "timer")
 
-    def __init__(self, attached: _Attached) -> None:
+    def __init__(self, attached: _Attached[WsConnection]) -> None:
         self.attached = attached
         self.inbound: _Inbound | None = _Inbound(attached.conn, attached.deliver)
         self.timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(

@@ -29,6 +29,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "Account",
     "Base",
+    "ClusterNode",
     "HandDetail",
     "HandFan",
     "HandResultRow",
@@ -41,6 +42,7 @@ __all__ = [
     "RatingRow",
     "SessionRow",
     "TableAudit",
+    "TableLease",
     "TableLog",
     "TableSeat",
     "UTCDateTime",
@@ -367,3 +369,27 @@ class RatingRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     __table_args__ = (Index("ix_ratings_family_ordinal", "family", "ordinal"),)
+
+
+class ClusterNode(Base):
+    """節點 one ``hkmj serve --cluster`` process: alive while ``expires_at`` (database time) is in
+    the future; it renews the row every third of its lease (docs/deploy.md)."""
+
+    __tablename__ = "cluster_nodes"
+
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(200), default="")
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TableLease(Base):
+    """租約 which process owns a table, and the fencing token: ``epoch`` grows by one at every
+    take-over, and every write for the table checks (owner, epoch) in its own transaction."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    acquired_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

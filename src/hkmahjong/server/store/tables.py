@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 from hkmahjong.parlor.history import TableResults
 from hkmahjong.parlor.ports import (
     OPEN_STATUSES,
+    LeaseLostError,
     LogConflictError,
     SeatRow,
     TableClosedError,
@@ -65,6 +66,8 @@ class _Append:
     lines: list[str]
     future: asyncio.Future[None] | None = None
     loop: asyncio.AbstractEventLoop | None = None
+    fence: tuple[str, int] | None = None
+    """(owner, epoch) the table's lease must still hold (several processes), or None."""
 
 
 class LogWriter:
@@ -88,6 +91,13 @@ class LogWriter:
             "SELECT t.status, (SELECT max(l.seq) FROM table_log l WHERE l.table_id = t.id) "
             f"FROM parlor_tables t WHERE t.id = {mark}"
         )
+        self._fenced_sql = (
+            "SELECT t.status, (SELECT max(l.seq) FROM table_log l WHERE l.table_id = t.id), "
+            "f.owner, f.epoch FROM parlor_tables t JOIN table_leases f ON f.table_id = t.id "
+            f"WHERE t.id = {mark} FOR SHARE OF f"
+        )
+        """With a lease (several processes): the lease row is locked against a take-over until
+        this transaction ends, so a process that lost a table can commit nothing more for it."""
         self._insert_sql = (
             "INSERT INTO table_log (table_id, seq, line, created_at) "
             f"VALUES ({mark}, {mark}, {mark}, {mark})"
@@ -99,13 +109,21 @@ class LogWriter:
         self.batches = 0
         self.appends = 0
 
-    async def append(self, table_id: int, seq: int, lines: Sequence[str]) -> None:
-        """Commit ``lines`` as log lines ``seq…`` of the table; returns once committed.
+    async def append(
+        self,
+        table_id: int,
+        seq: int,
+        lines: Sequence[str],
+        fence: tuple[str, int] | None = None,
+    ) -> None:
+        """Commit ``lines`` as log lines ``seq…`` of the table; returns once committed
+        (``fence``: the lease (owner, epoch) it must still hold, in the same transaction).
 
         :raises LogConflictError: when ``seq`` is not the next line number.
+        :raises LeaseLostError: when the table's lease is no longer ``fence``.
         """
         loop = asyncio.get_running_loop()
-        item = _Append(table_id, seq, list(lines), loop.create_future(), loop)
+        item = _Append(table_id, seq, list(lines), loop.create_future(), loop, fence)
         if self._thread is None or not self._thread.is_alive():
             with self._lock:
                 if self._thread is None or not self._thread.is_alive():
@@ -173,8 +191,21 @@ class LogWriter:
                         cur.execute("BEGIN IMMEDIATE")
                     for item in batch:
                         if item.table_id not in have:
-                            cur.execute(self._last_sql, (item.table_id,))
-                            found = cur.fetchone()
+                            if item.fence is not None:
+                                cur.execute(self._fenced_sql, (item.table_id,))
+                                found = cur.fetchone()
+                                if found is None or tuple(found[2:]) != item.fence:
+                                    results.append(
+                                        LeaseLostError(
+                                            f"table {item.table_id}: its lease is no longer "
+                                            f"{item.fence}"
+                                        )
+                                    )
+                                    continue
+                                found = found[:2]
+                            else:
+                                cur.execute(self._last_sql, (item.table_id,))
+                                found = cur.fetchone()
                             status, last = (None, None) if found is None else found
                             if status not in OPEN_STATUSES:
                                 results.append(
