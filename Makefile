@@ -50,6 +50,11 @@ postgres:
 redis:
 	tools/ensure_redis.sh
 
+# Two hkmj serve processes behind one address (http://127.0.0.1:8000/), on the local PostgreSQL
+# (database hkmj_demo) and Redis: docs/deploy.md. Ctrl-C stops them gracefully.
+cluster-demo: $(STAMP) postgres redis
+	$(BIN)/python tools/cluster_demo.py
+
 # The browser tests drive Debian's chromium: install it (and a CJK font) with apt-get when missing.
 browser:
 	sh tools/install_browser.sh

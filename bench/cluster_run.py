@@ -181,6 +181,14 @@ class Server:
                 self.owner = more.split()[2].rstrip(":")
                 break
 
+    def cpu_s(self) -> float:
+        """The process's CPU time so far (user + system, from /proc)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
@@ -297,12 +305,27 @@ async def post(http: httpx.AsyncClient, run: Run, who: Account, path: str, body:
 
 
 async def open_table(http: httpx.AsyncClient, run: Run, a: Account, b: Account, length: str) -> str:
+    """An online table made by ``a`` and joined by ``b`` (each request to a process at random)."""
     made = await post(http, run, a, "/api/tables",
                       {"kind": "online", "stake": STAKE, "length": length})  # fmt: skip
     public_id = str(made["id"])
     await post(http, run, b, f"/api/tables/{public_id}/join", {})
-    await post(http, run, a, f"/api/tables/{public_id}/bots", {"level": "easy"})
     return public_id
+
+
+async def lobbies_list(http: httpx.AsyncClient, run: Run, tables: list[str]) -> float:
+    """Seconds until every process's ``/api/lobby`` lists every one of these waiting tables
+    (listings travel through Redis); -1 when they do not within 5 s."""
+    started = time.monotonic()
+    while time.monotonic() - started < 5:
+        seen = []
+        for server in run.servers:
+            listing = (await http.get(server.url + "/api/lobby")).json()
+            seen.append({t["id"] for t in listing} >= set(tables))
+        if all(seen):
+            return round(time.monotonic() - started, 2)
+        await asyncio.sleep(0.05)
+    return -1.0
 
 
 def owned_by(db: Database, owner: str) -> set[int]:
@@ -335,18 +358,28 @@ async def killer(
 ) -> None:
     """Kill ``--kills`` processes at seeded moments, each replaced a moment later; time each
     take-over (the victim's open tables all owned by a live process again)."""
-    for _ in range(args.kills):
+    events = ["kill"] * args.kills + ["stop"] * args.stops
+    run.rng.shuffle(events)
+    for event in events:
         await asyncio.sleep(run.rng.uniform(args.kill_after[0], args.kill_after[1]))
         live = [s for s in run.servers if s.proc.poll() is None]
         victim = run.rng.choice(live)
         held = await asyncio.to_thread(owned_by, db, victim.owner)
-        victim.kill()
+        if event == "kill":
+            victim.kill()
+        else:  # SIGTERM: a graceful stop hands the tables over at once
+            stopping = asyncio.create_task(asyncio.to_thread(victim.stop))
         killed = time.monotonic()
         fresh = asyncio.create_task(asyncio.to_thread(make))
         while not await asyncio.to_thread(live_owned, db, held, victim.owner):
             await asyncio.sleep(0.05)
-        takeovers.append({"tables": len(held), "seconds": round(time.monotonic() - killed, 2)})
+        took = round(time.monotonic() - killed, 2)
+        takeovers.append({"how": event, "tables": len(held), "seconds": took})
         run.servers.append(await fresh)
+        if event == "stop":
+            code = await stopping
+            if code not in (0, -signal.SIGTERM):
+                run.errors.append(f"a graceful stop exited with {code}")
 
 
 def check(db: Database, tables: list[str]) -> dict[str, Any]:
@@ -427,10 +460,18 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             servers.append(await asyncio.to_thread(make))
         run = Run(servers, random.Random(args.seed))
         started = time.monotonic()
+        cpu0 = sum(s.cpu_s() for s in servers)
         async with httpx.AsyncClient(timeout=20) as http:
             tables = await asyncio.gather(
                 *(open_table(http, run, accounts[2 * k], accounts[2 * k + 1], args.length)
                   for k in range(args.tables))
+            )  # fmt: skip
+            result["lobby_s"] = await lobbies_list(http, run, list(tables))
+            if result["lobby_s"] < 0:
+                result.setdefault("problems", []).append("a process's lobby misses tables")
+            await asyncio.gather(
+                *(post(http, run, accounts[2 * k], f"/api/tables/{t}/bots", {"level": "easy"})
+                  for k, t in enumerate(tables))
             )  # fmt: skip
         clients = [
             Client(run, public_id, accounts[2 * k + i], args.seed * 1000 + 2 * k + i)
@@ -449,13 +490,24 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 break
             await asyncio.sleep(0.25)
         result["seconds"] = round(time.monotonic() - started, 1)
+        cpu = sum(s.cpu_s() for s in servers if s.proc.poll() is None) - cpu0
+        result["server_cpu_s"] = round(cpu, 2)  # meaningful without kills
         for task in [*playing, kills]:
             task.cancel()
         await asyncio.gather(*playing, kills, return_exceptions=True)
         result["takeovers"] = takeovers
+        if run.errors:
+            result.setdefault("problems", []).extend(run.errors)
         result["reconnects"] = run.reconnects
         result["client_acts"] = run.acts
-        result.update(await asyncio.to_thread(check, db, list(tables)))
+        checked = await asyncio.to_thread(check, db, list(tables))
+        checked["problems"] = result.get("problems", []) + checked["problems"]
+        result.update(checked)
+        if result["actions"]:
+            result["actions_per_s"] = round(result["actions"] / result["seconds"], 1)
+            result["server_cpu_ms_per_action"] = round(
+                1000 * result["server_cpu_s"] / result["actions"], 2
+            )
     finally:
         exits = [s.stop() for s in servers if s.proc.poll() is None]
         result["graceful_exits"] = exits
@@ -479,6 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=3)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--kills", type=int, default=2)
+    parser.add_argument("--stops", type=int, default=0, help="graceful stops (SIGTERM) as well")
     parser.add_argument("--kill-after", type=float, nargs=2, default=(2.0, 6.0),
                         metavar=("MIN", "MAX"), help="seconds before each kill (uniform)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=19)

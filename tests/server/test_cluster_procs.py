@@ -3,7 +3,9 @@ end to end: bench/cluster_run.py starts three processes, opens four online table
 people and two bots) through requests sent to processes at random, and plays them to the end
 with scripted websocket clients that connect (and reconnect after every close) to a process at
 random — so seats are served through other processes, HTTP joins are forwarded to the table's
-owner — while two processes are killed with SIGKILL at seeded random moments and replaced.
+owner, every process's lobby lists every table — while two processes are killed with SIGKILL
+and one is stopped with SIGTERM (a graceful stop: its tables handed over at once) at seeded random
+moments, each replaced.
 
 Every table must end, every game record must pass the engine's verify, the ledger must balance
 (every transaction sums to zero, every escrow is empty) and every player's jade must be exactly
@@ -30,7 +32,8 @@ def test_tables_survive_processes_killed_mid_match(pg_url: str) -> None:
     admin = pg_url.rsplit("/", 1)[0] + "/postgres"
     done = subprocess.run(
         [sys.executable, str(RUN), "--procs", "3", "--tables", "4", "--kills", "2",
-         "--kill-after", "1", "5", "--seed", "19", "--budget", "45", "--pg-admin", admin,
+         "--stops", "1", "--kill-after", "1", "4", "--seed", "19", "--budget", "45",
+         "--pg-admin", admin,
          "--json"],
         capture_output=True,
         text=True,
@@ -40,7 +43,8 @@ def test_tables_survive_processes_killed_mid_match(pg_url: str) -> None:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["problems"] == [], result
     assert result["finished"] == result["verified"] == 4, result
-    assert len(result["takeovers"]) == 2, result
+    assert sorted(t["how"] for t in result["takeovers"]) == ["kill", "kill", "stop"], result
+    assert 0 <= result["lobby_s"] < 5, result  # every process lists every process's tables
     assert result["hands"] == 16, result  # four hands a table, none lost, none twice
     assert all(code in (0, -15) for code in result["graceful_exits"]), result
     assert done.returncode == 0

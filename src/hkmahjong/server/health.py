@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
 from sqlalchemy import text
 
@@ -24,13 +24,23 @@ class Health(BaseModel):
     version: str
     database: str
     revision: str | None
+    node: str | None = None
+    """Several processes (docs/deploy.md): this process's name in the cluster."""
+    tables: int | None = None
+    """Several processes: the open tables live in this process now."""
 
 
 @router.get("/healthz", response_model=Health)
-def healthz(store: Annotated[Store, Depends(get_store)]) -> Health:
+def healthz(request: Request, store: Annotated[Store, Depends(get_store)]) -> Health:
     """Answer when the server runs and its database answers."""
     with store.session() as session:
         session.execute(text("SELECT 1"))
+    cluster = getattr(request.app.state, "cluster", None)
     return Health(
-        status="ok", version=__version__, database=store.dialect, revision=store.revision()
+        status="ok",
+        version=__version__,
+        database=store.dialect,
+        revision=store.revision(),
+        node=None if cluster is None else cluster.owner,
+        tables=None if cluster is None else cluster.live_tables(),
     )

@@ -154,6 +154,11 @@ class Cluster:
         self.adopted = 0
         self.dropped = 0
 
+    def live_tables(self) -> int:
+        """How many open tables are live in this process."""
+        lobby = self.lobby
+        return 0 if lobby is None else sum(1 for t in lobby.tables.values() if t.open)
+
     @property
     def every(self) -> float:
         """How often the heartbeat and the sweep run: a third of the lease."""

@@ -15,13 +15,14 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = ["MIGRATIONS", "Store", "alembic_config", "make_engine"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x686B6D6A  # "hkmj": the advisory lock held while migrating PostgreSQL
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +104,20 @@ class Store:
         return self.engine.dialect.name
 
     def migrate(self) -> None:
-        """Apply every Alembic revision not yet applied (a no-op when the schema is current)."""
-        command.upgrade(alembic_config(self.engine), "head")
+        """Apply every Alembic revision not yet applied (a no-op when the schema is current).
+
+        On PostgreSQL under an advisory lock: several server processes starting at once on one
+        database migrate it one after the other (the later ones find it current).
+        """
+        if self.dialect != "postgresql":
+            command.upgrade(alembic_config(self.engine), "head")
+            return
+        with self.engine.connect() as lock:
+            lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
+            try:
+                command.upgrade(alembic_config(self.engine), "head")
+            finally:
+                lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
 
     def revision(self) -> str | None:
         """The schema revision the database is at (None before the first migration)."""
