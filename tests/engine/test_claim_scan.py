@@ -3,9 +3,10 @@
 After a discard, a seat that holds fewer than two of the tile, is not the chow seat and cannot
 declare a false win can only win on it; the engine then checks the win only when the tile is
 among the seat's ``win_candidates`` (a mask kept per seat and forgotten whenever its concealed
-tiles change). These tests compare, at every claim window of random play over every preset and
-switch grid, each seat's options with ``_claim_options`` (the full check), and every kept mask
-with a fresh one.
+tiles change), and a drawn tile outside the mask skips the self-drawn win check. These tests
+compare, at every claim window of random play over every preset and switch grid, each seat's
+options with ``_claim_options`` (the full check) and every kept mask with a fresh one, and check
+that no skipped self-drawn check would have found a win.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from collections.abc import Callable, Iterator
 
 from hkmahjong.engine import Phase
 from hkmahjong.engine.state import HandState, PendingKind
-from hkmahjong.hand.arrange import win_candidates
+from hkmahjong.hand.arrange import is_complete_counts, win_candidates
 
 
 def test_claim_options_and_kept_masks_match_the_full_check(
     play_states: Callable[..., Iterator[HandState]],
 ) -> None:
-    windows = masks = 0
+    windows = masks = misses = 0
     for state in play_states("claim-scan", 3):
         for o in range(4):
             mask = state._cand[o]
@@ -38,4 +39,10 @@ def test_claim_options_and_kept_masks_match_the_full_check(
                     full = state.clone()._claim_options(o, t, d)
                     assert state.options[o] == full, (o, t, d)
             windows += 1
-    assert windows > 50 and masks > 500
+        if state.phase is Phase.TURN and state._draw_misses:
+            s = state.current
+            counts = state.hands[s]
+            seven = state.ruleset.seven_pairs
+            assert not is_complete_counts(counts, len(state.melds[s]), seven_pairs=seven)
+            misses += 1
+    assert windows > 50 and masks > 500 and misses > 200

@@ -24,6 +24,7 @@ _NOT_SAVED = {
     "_pub": Saved.CACHE,
     "_issued": Saved.CACHE,
     "_cand": Saved.CACHE,
+    "_draw_misses": Saved.CACHE,
     "initial_events": Saved.OPENING,
 }
 """Every field that to_json does not write, and why; a new field must be saved or listed here."""

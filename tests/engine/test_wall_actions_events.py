@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import pytest
 
 from hkmahjong.engine import Action, ActionKind, Event, EventKind, Visibility
@@ -12,6 +15,7 @@ from hkmahjong.engine.wall import (
     build_wall,
     full_tile_set,
     roll_dice,
+    shuffled_kinds,
     shuffled_tiles,
     stacked_wall,
 )
@@ -30,6 +34,19 @@ def test_shuffle_and_dice_are_deterministic_permutations() -> None:
     assert all(len(d) == 3 and all(1 <= x <= 6 for x in d) for d in dice)
     assert len({sum(d) for d in dice}) > 10
     assert roll_dice(b"z") == roll_dice(b"z")
+
+
+def test_the_written_out_shuffle_is_random_shuffle() -> None:
+    """RULES.md §3.1, issue 16: the engine's shuffle (written out, no call per tile) gives the
+    walls ``random.Random.shuffle`` gives, for 500 seeds with and without bonus tiles."""
+    for i in range(500):
+        seed = f"shuffle-{i}".encode()
+        for bonus in (True, False):
+            rng = random.Random(hashlib.sha256(b"hkmahjong/wall\x00" + seed).digest())
+            tiles = full_tile_set(bonus_tiles=bonus)
+            rng.shuffle(tiles)
+            assert shuffled_tiles(seed, bonus_tiles=bonus) == tiles
+            assert shuffled_kinds(seed, bonus_tiles=bonus) == [int(t) for t in tiles]
 
 
 @pytest.mark.parametrize(

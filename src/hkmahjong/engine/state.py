@@ -51,7 +51,7 @@ from hkmahjong.engine.wall import (
     build_wall,
     full_tile_set,
     roll_dice,
-    shuffled_tiles,
+    shuffled_kinds,
 )
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.hand import Hand, is_complete_counts
@@ -311,6 +311,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("_win_cache", dict, Copy.DICT, Saved.DERIVED),
     _F("_issued", list, Copy.RESET, Saved.CACHE),
     _F("_cand", _four(-1), _LI, Saved.CACHE),
+    _F("_draw_misses", bool, _SH, Saved.CACHE),
 )  # fmt: skip
 """Every field of :class:`HandState`, once: its slots, blank state, clone and JSON follow."""
 _WRITTEN = tuple(f for f in FIELDS if f.saved is Saved.YES)
@@ -404,6 +405,8 @@ class HandState:
     _cand: list[int]
     """Per seat: the ``win_candidates`` mask of its concealed tiles, or -1 when not known (every
     change of a seat's concealed tiles sets -1)."""
+    _draw_misses: bool
+    """The current seat's last draw is outside its hand's win candidates (no self-drawn win)."""
 
     # ------------------------------------------------------------------------------------------
     # construction
@@ -445,10 +448,9 @@ class HandState:
         self.hand_number = int(hand_number)
         self.physical_table = bool(physical_table)
         if wall is None:
-            tiles = shuffled_tiles(self.seed, bonus_tiles=ruleset.bonus_tiles)
+            kinds = shuffled_kinds(self.seed, bonus_tiles=ruleset.bonus_tiles)
             self.dice = roll_dice(self.seed)
-            built, self.break_text = build_wall(tiles, self.dice)
-            self.wall = [int(t) for t in built]
+            self.wall, self.break_text = build_wall(kinds, self.dice)
         else:
             want = full_tile_set(bonus_tiles=ruleset.bonus_tiles)
             if sorted(int(t) for t in wall) != [int(t) for t in want]:
@@ -638,8 +640,12 @@ class HandState:
                 return False
             source = _BONUS
             ev.append(_EV_DRAW[_BONUS][seat][t])
+        cands = self._cand
+        mask = cands[seat]
+        # a drawn tile outside the hand's win candidates cannot make a self-drawn win
+        self._draw_misses = mask >= 0 and not (mask >> t) & 1
+        cands[seat] = -1
         self.hands[seat][t] += 1
-        self._cand[seat] = -1
         self.last_drawn = t
         self.draw_source = source
         return True
@@ -753,7 +759,7 @@ class HandState:
         return True
 
     def _self_draw_result(self, s: int) -> tuple[Hand, WinContext, ScoreResult] | None:
-        if self.win_barred[s]:
+        if self.win_barred[s] or self._draw_misses:
             return None
         counts = self.hands[s]
         if not is_complete_counts(counts, len(self.melds[s]), seven_pairs=self.ruleset.seven_pairs):
@@ -953,6 +959,7 @@ class HandState:
     def _discard(self, s: int, t: int, ev: list[Event]) -> None:
         self.hands[s][t] -= 1
         self._cand[s] = -1
+        self._draw_misses = False
         self.rivers[s].append(_T[t])
         self.taken[s].append(False)
         self._pub[s] = None
@@ -1172,6 +1179,7 @@ class HandState:
         self._pub[d] = None
         counts = self.hands[s]
         self._cand[s] = -1
+        self._draw_misses = False
         src = (s - d) % 4
         kind = action.kind
         if kind is ActionKind.PUNG:

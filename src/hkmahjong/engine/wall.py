@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 from hkmahjong.errors import MahjongError
 from hkmahjong.tiles import Tile, Wind, parse_tiles
@@ -31,9 +32,13 @@ __all__ = [
     "build_wall",
     "full_tile_set",
     "roll_dice",
+    "shuffled_kinds",
     "shuffled_tiles",
     "stacked_wall",
 ]
+
+
+_T = TypeVar("_T", Tile, int)
 
 
 class WallError(MahjongError):
@@ -68,16 +73,39 @@ def full_tile_set(*, bonus_tiles: bool = True) -> list[Tile]:
     return list(_WITH_BONUS if bonus_tiles else _PLAYING)
 
 
+_PLAYING_KINDS = tuple(int(t) for t in _PLAYING)
+_WITH_BONUS_KINDS = tuple(int(t) for t in _WITH_BONUS)
+_TILES = tuple(Tile(k) for k in range(42))
+
+
 def shuffled_tiles(seed: bytes, *, bonus_tiles: bool = True) -> list[Tile]:
     """洗牌: the full tile set shuffled deterministically from ``seed`` (SHA-256 seeded).
 
     >>> shuffled_tiles(b"x") == shuffled_tiles(b"x")
     True
     """
+    return [_TILES[k] for k in shuffled_kinds(seed, bonus_tiles=bonus_tiles)]
+
+
+def shuffled_kinds(seed: bytes, *, bonus_tiles: bool = True) -> list[int]:
+    """:func:`shuffled_tiles` as tile numbers (what the engine keeps): the same order.
+
+    The shuffle is ``random.Random.shuffle``'s (Fisher-Yates from the last position, each index
+    drawn by ``getrandbits`` with rejection, as ``_randbelow`` does) written out, so a wall costs
+    no method call per tile; tests/engine/test_wall_actions_events.py checks it against
+    ``Random.shuffle`` for many seeds.
+    """
     rng = random.Random(hashlib.sha256(b"hkmahjong/wall\x00" + bytes(seed)).digest())
-    tiles = full_tile_set(bonus_tiles=bonus_tiles)
-    rng.shuffle(tiles)
-    return tiles
+    x = list(_WITH_BONUS_KINDS if bonus_tiles else _PLAYING_KINDS)
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+    return x
 
 
 def roll_dice(seed: bytes) -> tuple[int, int, int]:
@@ -86,7 +114,7 @@ def roll_dice(seed: bytes) -> tuple[int, int, int]:
     return (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
 
 
-def build_wall(tiles: Sequence[Tile], dice: tuple[int, int, int]) -> tuple[list[Tile], str]:
+def build_wall(tiles: Sequence[_T], dice: tuple[int, int, int]) -> tuple[list[_T], str]:
     """砌牌 and 開牌: stack ``tiles`` into four walls, break at the dice; the wall in draw order.
 
     ``tiles`` are laid stack by stack (top, bottom) into the walls in draw order E, N, W, S, each
@@ -105,7 +133,7 @@ def build_wall(tiles: Sequence[Tile], dice: tuple[int, int, int]) -> tuple[list[
     wall_seat = Wind((total - 1) % 4)
     # In draw order the walls are E, N, W, S: seat s's wall starts at stack per_wall * ((4-s) % 4).
     start_stack = (per_wall * ((4 - wall_seat) % 4) + total) % stacks
-    wall: list[Tile] = []
+    wall: list[_T] = []
     for k in range(stacks):
         s = (start_stack + k) % stacks
         wall.append(tiles[2 * s])
