@@ -1,12 +1,12 @@
 """The claim scan after a discard takes shortcuts (issue 16); its answers are the full check's.
 
-After a discard, a seat that holds fewer than two of the tile, is not the chow seat and cannot
-declare a false win can only win on it; the engine then checks the win only when the tile is
-among the seat's ``win_candidates`` (a mask kept per seat and forgotten whenever its concealed
-tiles change), and a drawn tile outside the mask skips the self-drawn win check. These tests
-compare, at every claim window of random play over every preset and switch grid, each seat's
-options with ``_claim_options`` (the full check) and every kept mask with a fresh one, and check
-that no skipped self-drawn check would have found a win.
+A win on a discard is checked only when the tile is among the seat's ``win_candidates`` (a mask
+kept per seat and forgotten whenever its concealed tiles change); a seat that holds fewer than
+two of the tile, is not the chow seat and cannot declare a false win is asked nothing else; a
+drawn tile outside the mask skips the self-drawn win check. These tests compare, at every claim
+window of random play over every preset and switch grid, each seat's options with the full check
+(``_claim_options`` on a copy whose masks hold every tile) and every kept mask with a fresh one,
+and check that no skipped self-drawn check would have found a win.
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def test_claim_options_and_kept_masks_match_the_full_check(
             d, t = state.pending_from, state.pending_tile
             for o in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4):
                 if state.decisions[o] is None:
-                    full = state.clone()._claim_options(o, t, d)
+                    copy = state.clone()
+                    copy._cand = [(1 << 34) - 1] * 4  # every tile a candidate: the full check
+                    full = copy._claim_options(o, t, d)
                     assert state.options[o] == full, (o, t, d)
             windows += 1
         if state.phase is Phase.TURN and state._draw_misses:

@@ -821,7 +821,12 @@ class HandState:
         counts = self.hands[s]
         n = counts[t]
         chow_seat = s == (d + 1) % 4 and t < 27
-        can_win = self._try_win(s, t, robbing=False)
+        mask = self._cand[s]
+        if mask < 0:
+            mask = self._cand[s] = win_candidates(
+                bytes(counts), len(self.melds[s]), seven_pairs=rs.seven_pairs
+            )
+        can_win = bool((mask >> t) & 1) and self._try_win(s, t, robbing=False)
         false_win = not can_win and self.physical_table and not self.win_barred[s]
         if n < 2 and not chow_seat and not can_win and not false_win:
             return []
