@@ -622,10 +622,15 @@ class HandState:
 
     def _draw(self, seat: int, source: DrawSource, ev: list[Event]) -> bool:
         """摸牌 for ``seat`` (head or tail), exposing and replacing bonus tiles; False = 流局."""
-        t = self._take(from_tail=source is not _HEAD)
-        if t is None:
+        if self.tail - self.head <= self.ruleset.dead_wall:  # as _take, written out
             self._exhaust(ev)
             return False
+        if source is _HEAD:
+            t = self.wall[self.head]
+            self.head += 1
+        else:
+            self.tail -= 1
+            t = self.wall[self.tail]
         self.pung_bar[seat] = 0
         self.win_bar_tiles[seat] = 0
         self.win_bar_fan[seat] = -1
@@ -887,8 +892,7 @@ class HandState:
         if self._issued:
             self._freeze_views()
         ev: list[Event] = []
-        self._legal = [None, None, None, None]
-        self.outcome_cache = None
+        self.outcome_cache = None  # (the legal-action cache is reset once the action is applied)
         if self.phase_ is _TURN:
             self._apply_turn(s, action, legal, ev)
         else:
