@@ -639,10 +639,11 @@ class HandState:
             self.bonus[seat].append(_T[t])
             self._pub[seat] = None
             ev.append(_EV_BONUS[seat][t])  # type: ignore[arg-type]
-            t = self._take(from_tail=True)
-            if t is None:
+            r = self._take(from_tail=True)
+            if r is None:
                 self._exhaust(ev)
                 return False
+            t = r
             source = _BONUS
             ev.append(_EV_DRAW[_BONUS][seat][t])
         cands = self._cand
