@@ -11,7 +11,8 @@ prefix; seeds two registered accounts per table (user, session, starting grant: 
 ``--lease`` seconds, fast table clocks); opens ``--tables`` online tables through the public API,
 each request sent to a process chosen at random (stake 100, two people and two bots, ``--length``);
 connects each person's scripted client to a process chosen at random — again after every close
-(a process stopped or killed, the table moved). Meanwhile it kills ``--kills`` processes with
+(a process stopped or killed, the table moved); ``--placement owner`` connects it to the table's
+owner instead (no relayed seats: what the relaying costs). Meanwhile it kills ``--kills`` processes with
 SIGKILL at seeded random moments (``--seed``), each replaced by a new process a moment later, and
 times each take-over: from the kill until every table the victim owned has a live owner again.
 
@@ -215,10 +216,27 @@ class Run:
     reconnects: int = 0
     acts: int = 0
     errors: list[str] = field(default_factory=list)
+    db: Database | None = None
+    """With ``--placement owner``: where to look up each table's owner."""
 
     def url(self) -> str:
         live = [s for s in self.servers if s.proc.poll() is None]
         return self.rng.choice(live).url
+
+    async def socket_url(self, public_id: str) -> str:
+        """A process at random, or (``--placement owner``) the table's owner when it is live."""
+        if self.db is not None:
+            rows = await asyncio.to_thread(
+                self.db.query,
+                "SELECT l.owner FROM table_leases l JOIN parlor_tables t ON t.id = l.table_id "
+                "WHERE t.public_id = :p",
+                p=public_id,
+            )
+            owner = rows[0][0] if rows else None
+            for server in self.servers:
+                if server.owner == owner and server.proc.poll() is None:
+                    return server.url
+        return self.url()
 
 
 class Client:
@@ -235,7 +253,8 @@ class Client:
 
     async def play(self) -> None:
         while not self.finished:
-            url = self.run.url().replace("http://", "ws://") + f"/ws/table/{self.public_id}"
+            url = await self.run.socket_url(self.public_id)
+            url = url.replace("http://", "ws://") + f"/ws/table/{self.public_id}"
             try:
                 async with websockets.connect(
                     url,
@@ -447,6 +466,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="hkmj-cluster-"))
     servers: list[Server] = []
     result: dict[str, Any] = {"procs": args.procs, "tables": args.tables, "kills": args.kills,
+                              "placement": args.placement,
                               "seed": args.seed, "length": args.length, "lease_s": args.lease}  # fmt: skip
     try:
         accounts = await asyncio.to_thread(seed_accounts, db, 2 * args.tables)
@@ -459,6 +479,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         for _ in range(args.procs):
             servers.append(await asyncio.to_thread(make))
         run = Run(servers, random.Random(args.seed))
+        if args.placement == "owner":
+            run.db = db
         started = time.monotonic()
         cpu0 = sum(s.cpu_s() for s in servers)
         async with httpx.AsyncClient(timeout=20) as http:
@@ -535,6 +557,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-after", type=float, nargs=2, default=(2.0, 6.0),
                         metavar=("MIN", "MAX"), help="seconds before each kill (uniform)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--placement", choices=["random", "owner"], default="random",
+                        help="which process each table socket connects to")  # fmt: skip
     parser.add_argument("--length", default="online", help="match length (online: 4 hands)")
     parser.add_argument("--lease", type=float, default=2.0)
     parser.add_argument("--budget", type=float, default=50.0)
