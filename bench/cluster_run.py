@@ -241,15 +241,20 @@ class Run:
 
 class Client:
     """One person's scripted client: answers each prompt (least gap 1/8 s), ``ready`` after
-    each hand, reconnects to a process at random after every close until the match is over."""
+    each hand, reconnects to a process at random after every close until the match is over.
+    Without an account: a spectator (旁觀), until stopped. Either checks what it is shown: no
+    draw of another seat (a spectator: of any seat) may carry its tile."""
 
-    def __init__(self, run: Run, public_id: str, account: Account, seed: int) -> None:
+    def __init__(self, run: Run, public_id: str, account: Account | None, seed: int) -> None:
         self.run = run
         self.public_id = public_id
         self.account = account
         self.rng = random.Random(seed)
         self.finished = False
         self.last = 0.0
+        self.player: int | None = None
+        self.seat: str | None = None
+        self.events = 0
 
     async def play(self) -> None:
         while not self.finished:
@@ -258,7 +263,11 @@ class Client:
             try:
                 async with websockets.connect(
                     url,
-                    additional_headers={"Cookie": f"{SESSION_COOKIE}={self.account.token}"},
+                    additional_headers=(
+                        {}
+                        if self.account is None
+                        else {"Cookie": f"{SESSION_COOKIE}={self.account.token}"}
+                    ),
                     open_timeout=5,
                     ping_interval=None,
                 ) as ws:
@@ -275,7 +284,20 @@ class Client:
 
     async def _on(self, ws: Any, msg: dict[str, Any]) -> None:
         t = msg["t"]
+        if t == "event":
+            ev = msg["event"]
+            self.events += 1
+            if ev["kind"] == "draw" and ev["tile"] is not None and ev["seat"] != self.seat:
+                self.run.errors.append(f"{self.public_id}: seat {self.seat} was shown {ev}")
+            return
+        if t == "hand":
+            for letter, player in msg["seats"].items():
+                if player == self.player and self.player is not None:
+                    self.seat = letter
         if t == "snapshot":
+            self.player = msg["table"]["you"]
+            view = msg.get("view")
+            self.seat = None if view is None else view.get("seat")
             if msg["table"]["status"] in OVER:
                 self.finished = True
             elif msg.get("prompt") is not None:
@@ -500,9 +522,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             for k, public_id in enumerate(tables)
             for i in range(2)
         ]
+        watchers = [
+            Client(run, public_id, None, args.seed * 1000 + 999 - k)
+            for k, public_id in enumerate(tables)
+            for _ in range(args.spectators)
+        ]
         takeovers: list[dict[str, Any]] = []
         kills = asyncio.create_task(killer(run, db, args, make, takeovers))
-        playing = [asyncio.create_task(c.play()) for c in clients]
+        playing = [asyncio.create_task(c.play()) for c in clients + watchers]
         deadline = started + args.budget
         while time.monotonic() < deadline:
             statuses = await asyncio.to_thread(
@@ -518,6 +545,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             task.cancel()
         await asyncio.gather(*playing, kills, return_exceptions=True)
         result["takeovers"] = takeovers
+        result["spectator_events"] = sum(w.events for w in watchers)
         if run.errors:
             result.setdefault("problems", []).extend(run.errors)
         result["reconnects"] = run.reconnects
@@ -553,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=3)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--kills", type=int, default=2)
+    parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
     parser.add_argument("--stops", type=int, default=0, help="graceful stops (SIGTERM) as well")
     parser.add_argument("--kill-after", type=float, nargs=2, default=(2.0, 6.0),
                         metavar=("MIN", "MAX"), help="seconds before each kill (uniform)")  # fmt: skip

@@ -5,7 +5,8 @@ with scripted websocket clients that connect (and reconnect after every close) t
 random — so seats are served through other processes, HTTP joins are forwarded to the table's
 owner, every process's lobby lists every table — while two processes are killed with SIGKILL
 and one is stopped with SIGTERM (a graceful stop: its tables handed over at once) at seeded random
-moments, each replaced.
+moments, each replaced. A spectator per table watches through processes at random too; no client
+may be shown the tile of a draw that is not its own (a spectator: of any draw).
 
 Every table must end, every game record must pass the engine's verify, the ledger must balance
 (every transaction sums to zero, every escrow is empty) and every player's jade must be exactly
@@ -32,7 +33,8 @@ def test_tables_survive_processes_killed_mid_match(pg_url: str) -> None:
     admin = pg_url.rsplit("/", 1)[0] + "/postgres"
     done = subprocess.run(
         [sys.executable, str(RUN), "--procs", "3", "--tables", "4", "--kills", "2",
-         "--stops", "1", "--kill-after", "1", "4", "--seed", "19", "--budget", "45",
+         "--stops", "1", "--spectators", "1", "--kill-after", "1", "4", "--seed", "19",
+         "--budget", "45",
          "--pg-admin", admin,
          "--json"],
         capture_output=True,
@@ -45,6 +47,7 @@ def test_tables_survive_processes_killed_mid_match(pg_url: str) -> None:
     assert result["finished"] == result["verified"] == 4, result
     assert sorted(t["how"] for t in result["takeovers"]) == ["kill", "kill", "stop"], result
     assert 0 <= result["lobby_s"] < 5, result  # every process lists every process's tables
+    assert result["spectator_events"] > 0, result  # and no draw's tile shown to anyone else
     assert result["hands"] == 16, result  # four hands a table, none lost, none twice
     assert all(code in (0, -15) for code in result["graceful_exits"]), result
     assert done.returncode == 0

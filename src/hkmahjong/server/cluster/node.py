@@ -151,6 +151,8 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._listing_due = False
+        self._lobby_dirty = False
+        self._lobby_reading = False
         self.adopted = 0
         self.dropped = 0
 
@@ -257,6 +259,7 @@ class Cluster:
             for owner in gone:
                 with contextlib.suppress(Exception):
                     await self.bus.forget_listing(owner)
+        self._refresh_soon()  # a lost lobby message is made good within one sweep
 
     # --- tables ---------------------------------------------------------------------------------
     async def adopt(self, table_id: int) -> Table | None:
@@ -437,15 +440,29 @@ class Cluster:
 
     def _lobby_heard(self, owner: str) -> None:
         if owner != self.owner:
+            self._refresh_soon()
+
+    def _refresh_soon(self) -> None:
+        """Read the other processes' listings again: one read at a time, and one more after it
+        when something changed meanwhile (an older read never overwrites a newer one)."""
+        self._lobby_dirty = True
+        if not self._lobby_reading:
+            self._lobby_reading = True
             self._spawn(self._refresh_lobby(), "lobby-refresh")
 
     async def _refresh_lobby(self) -> None:
-        if self.bus is None or self.lobby is None:
-            return
-        listings = await self.bus.listings()
-        merged: list[Any] = []
-        for owner, listing in sorted(listings.items()):
-            if owner != self.owner and (owner in self.live or not self.live):
-                merged.extend(listing)
-        self.lobby.remote_listing = merged
-        self.lobby.refresh()
+        try:
+            while self._lobby_dirty and self.bus is not None and self.lobby is not None:
+                self._lobby_dirty = False
+                listings = await self.bus.listings()
+                merged: list[Any] = []
+                for owner, listing in sorted(listings.items()):
+                    if owner != self.owner and (owner in self.live or not self.live):
+                        merged.extend(listing)
+                if merged != self.lobby.remote_listing:
+                    self.lobby.remote_listing = merged
+                    self.lobby.refresh()
+        except Exception:  # Redis away: the next sweep reads again
+            log.exception("cluster: reading the lobby listings failed")
+        finally:
+            self._lobby_reading = False
