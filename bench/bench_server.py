@@ -63,7 +63,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 from pwdlib import PasswordHash
@@ -72,6 +72,7 @@ from sqlalchemy import create_engine, text
 
 from hkmahjong.parlor.ledger import starting_grant
 from hkmahjong.server.auth import SESSION_COOKIE, Auth, hash_token
+from hkmahjong.server.heap import HeapKeeper, HeapSettings
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.ledger import post_in
@@ -99,6 +100,7 @@ def conditions(db: str) -> dict[str, Any]:
         "python": platform.python_version(),
         "platform": platform.platform(),
         "database": db,
+        "client_loop": type(asyncio.get_event_loop_policy()).__module__.split(".")[0],
     }
 
 
@@ -329,8 +331,8 @@ class WsClient(asyncio.Protocol):
         self.fragments: list[bytes] = []
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # uvloop's transports are not asyncio.Transport subclasses, but have its methods
+        self.transport = cast(asyncio.Transport, transport)
         transport.write(
             (
                 f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
@@ -820,6 +822,18 @@ async def flat_out(args: argparse.Namespace, db: Database) -> dict[str, Any]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    # The client process holds thousands of sockets' state too: without the server's heap
+    # keeper its own full collections stop it for hundreds of milliseconds, which the
+    # latencies it measures would include.
+    keeper = HeapKeeper(HeapSettings())
+    keeper.start()
+    try:
+        return await _run(args)
+    finally:
+        await keeper.stop()
+
+
+async def _run(args: argparse.Namespace) -> dict[str, Any]:
     started = time.monotonic()
     deadline = started + args.budget
     root = Path(tempfile.mkdtemp(prefix="hkmj-bench-"))
@@ -829,7 +843,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     c = result["conditions"]
     print(
         f"conditions: {c['cpus']} CPUs, load average {c['load_avg_at_start']} at start, "
-        f"Python {c['python']}, {c['database']}, {c['platform']}"
+        f"Python {c['python']}, {c['database']}, client loop {c['client_loop']}, "
+        f"{c['platform']}"
     )
     print(
         f"curve: steps {','.join(map(str, args.steps))} (max {args.max_tables}), "
@@ -919,6 +934,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="measure every step, also past the first whose p99 is >= 100 ms",
     )
+    parser.add_argument(
+        "--client-loop",
+        choices=["uvloop", "asyncio"],
+        default="uvloop",
+        help="the client process's event loop (default uvloop, as the server's)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="say when each window starts")
     parser.add_argument("--keep", action="store_true", help="keep the data dirs and server logs")
@@ -930,6 +951,10 @@ def main(argv: list[str] | None = None) -> int:
     need = 8 * max(args.steps) + 256
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
+    if args.client_loop == "uvloop":
+        import uvloop  # uvicorn's [standard] loop, installed with the server extra
+
+        uvloop.install()
     result = asyncio.run(run(args))
     summary(result)
     if args.json:

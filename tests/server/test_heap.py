@@ -42,15 +42,29 @@ def test_a_tick_freezes_what_is_alive_and_the_collector_no_longer_walks_it() -> 
     assert not any(id(n) in walked for n in alive)
 
 
-def test_a_cycle_that_dies_after_its_freeze_waits_for_the_sweep_which_frees_it() -> None:
+def test_a_cycle_already_dead_at_the_tick_is_collected_not_frozen() -> None:
     keeper = HeapKeeper(HeapSettings(freeze_s=1.0, sweep_s=900.0))
-    ref = _cycle()  # garbage already, but not yet collected …
     gc.disable()
     try:
-        a = ref()
+        ref = _cycle()  # dead as soon as made: only the collector can free it
+        assert ref() is not None
+        keeper.tick()
+        assert ref() is None
+        assert keeper.ticks == 1
+        assert 0 <= keeper.tick_ms_max <= keeper.tick_ms_total
+    finally:
+        gc.enable()
+
+
+def test_a_cycle_that_dies_after_its_freeze_waits_for_the_sweep_which_frees_it() -> None:
+    keeper = HeapKeeper(HeapSettings(freeze_s=1.0, sweep_s=900.0))
+    gc.disable()
+    try:
+        ref = _cycle()
+        a = ref()  # alive at the tick …
         assert a is not None
-        keeper.tick()  # … frozen with the living
-        del a
+        keeper.tick()  # … so frozen with the living
+        del a  # and now dead
         gc.collect()  # a full collection does not look at frozen objects
         assert ref() is not None
         report = keeper.sweep()

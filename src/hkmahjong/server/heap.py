@@ -8,15 +8,16 @@ full collection walks all of it: at 800–1,000 tables, pauses of 250–730 ms e
 so (measured with ``bench/bench_server.py``), which every table feels, and a fifth of the
 server's CPU in collections.
 
-:class:`HeapKeeper` keeps the generations small instead. Every ``freeze_s`` it calls
-``gc.freeze()``: what is alive moves to the permanent generation (the collector's lists are
-spliced, not walked), so the collections CPython runs by itself only ever see the last moments'
-objects, and it raises the first threshold to ``young`` (fewer, larger young collections).
-Frozen objects are still freed by reference counting; only a cycle that dies *after* it was
-frozen waits for the sweep: every ``sweep_s`` the keeper unfreezes everything and runs one full
-collection (its pause and what it freed are logged), then freezes again. Cyclic garbage is rare
-here (about five objects a second at 300 tables: SQLAlchemy's statement caches), so a sweep every
-fifteen minutes holds little. ``hkmj serve`` runs a keeper: ``HKMJ_GC_FREEZE_SECONDS`` (default 1;
+:class:`HeapKeeper` keeps the generations small instead. Every ``freeze_s`` it runs a young
+collection (the cycles that died since the last tick: an upgraded connection's HTTP protocol and
+its parser, say) and calls ``gc.freeze()``: what survived moves to the permanent generation (the
+collector's lists are spliced, not walked), so no collection ever walks more than about a
+second's survivors. It also raises the first threshold to ``young`` (fewer, larger young
+collections). Frozen objects are still freed by reference counting; only a cycle that dies
+*after* it was frozen waits for the sweep: every ``sweep_s`` the keeper unfreezes everything and
+runs one full collection (its pause and what it freed are logged), then freezes again. Such
+cycles are rare here (about five objects a second at 300 tables: SQLAlchemy's statement caches).
+``hkmj serve`` runs a keeper: ``HKMJ_GC_FREEZE_SECONDS`` (default 1;
 0 turns the keeper off and leaves the collector as CPython sets it), ``HKMJ_GC_SWEEP_SECONDS``
 (default 900), ``HKMJ_GC_YOUNG`` (default 10000; CPython's is 700).
 """
@@ -99,6 +100,10 @@ class HeapKeeper:
     def __init__(self, settings: HeapSettings) -> None:
         self.settings = settings
         self.sweeps: list[SweepReport] = []
+        self.ticks = 0
+        self.tick_ms_total = 0.0
+        """Milliseconds spent in ticks (young collection + freeze), and the longest one."""
+        self.tick_ms_max = 0.0
         self._task: asyncio.Task[None] | None = None
         self._last_sweep = time.monotonic()
 
@@ -123,13 +128,18 @@ class HeapKeeper:
                 await task
 
     def tick(self) -> None:
-        """One step: the sweep when it is due, else a freeze (which costs nothing: the
-        collector's lists are moved, not walked)."""
+        """One step: the sweep when it is due, else a young collection and a freeze."""
         sweep = self.settings.sweep_s
         if sweep > 0 and time.monotonic() - self._last_sweep >= sweep:
             self.sweep()
             return
+        start = time.perf_counter()
+        gc.collect(1)
         gc.freeze()
+        ms = (time.perf_counter() - start) * 1000
+        self.ticks += 1
+        self.tick_ms_total += ms
+        self.tick_ms_max = max(self.tick_ms_max, ms)
 
     def sweep(self) -> SweepReport:
         """Unfreeze everything, run a full collection, freeze the survivors again."""
