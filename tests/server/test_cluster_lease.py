@@ -120,3 +120,18 @@ def test_table_keys() -> None:
     assert table_of_key("hand:table:7:3") == 7
     assert table_of_key("buyin:table:12") == 12
     assert table_of_key("grant:user:3") is None
+
+
+def test_one_process_leads_the_leagues_at_a_time(pg: Store) -> None:
+    a_book, *_ = _node(pg, "node-a")
+    b_book, *_ = _node(pg, "node-b")
+    try:
+        assert a_book.try_lead() is True
+        assert b_book.try_lead() is False
+        assert a_book.try_lead() is True  # still (its connection is alive)
+        a_book.resign()  # stopped, or its connection died with it
+        assert b_book.try_lead() is True
+        assert a_book.try_lead() is False
+    finally:
+        a_book.resign()
+        b_book.resign()

@@ -165,6 +165,8 @@ def create_app(
     app.state.lobby = lobby
     app.state.leagues = LeagueDesk(SqlLeagueStore(store))
     app.state.league_tables = LeagueTables(lobby, app.state.leagues, interval=league_sync)
+    if node is not None:
+        node.league_tables = app.state.league_tables  # played by the leader only
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

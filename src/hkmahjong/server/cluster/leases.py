@@ -13,7 +13,9 @@ it only ever grows) and the node's row goes.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -21,7 +23,9 @@ from sqlalchemy.orm import Session
 from hkmahjong.parlor.ports import OPEN_STATUSES, LeaseLostError
 from hkmahjong.server.store.db import Store
 
-__all__ = ["LeaseBook", "Located", "check_fence"]
+__all__ = ["LEAD_LOCK", "LeaseBook", "Located", "check_fence"]
+
+LEAD_LOCK = 0x686B6C67  # "hklg": the advisory lock of the process that plays the leagues' rounds
 
 _OPEN = ", ".join(f"'{s}'" for s in OPEN_STATUSES)
 _ALIVE = "EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.owner = {col} AND n.expires_at > now())"
@@ -62,6 +66,42 @@ class LeaseBook:
         self.owner = owner
         self.ttl = ttl
         self.address = address
+        self._lead: Any = None
+        """The connection holding :data:`LEAD_LOCK` while this process leads."""
+
+    def try_lead(self) -> bool:
+        """Whether this process leads (plays the leagues' rounds): it holds a session advisory
+        lock on a connection of its own, released by PostgreSQL the moment that connection
+        ends (the process stopped or died). Checked again at every call."""
+        if self._lead is not None:
+            try:
+                self._lead.execute(text("SELECT 1"))
+                self._lead.commit()
+                return True
+            except Exception:  # the connection broke: the lock went with it
+                self.resign()
+        conn = self.store.engine.connect()
+        try:
+            got = bool(
+                conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LEAD_LOCK}).scalar()
+            )
+            conn.commit()
+        except Exception:
+            conn.close()
+            raise
+        if not got:
+            conn.close()
+            return False
+        self._lead = conn
+        return True
+
+    def resign(self) -> None:
+        """Stop leading (close the connection that holds the lock)."""
+        conn, self._lead = self._lead, None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # already broken
+                conn.invalidate()  # really closed, not returned to the pool with the lock
+                conn.close()
 
     def heartbeat(self) -> None:
         """Renew this node's row (make it on the first call): alive for ``ttl`` more seconds."""

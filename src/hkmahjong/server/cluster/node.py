@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.ports import OPEN_STATUSES
 from hkmahjong.parlor.table import Table
@@ -155,6 +156,10 @@ class Cluster:
         self._lobby_reading = False
         self.adopted = 0
         self.dropped = 0
+        self.league_tables: LeagueTables | None = None
+        """The leagues' rounds: played by one process at a time, the leader, which alone owns
+        the league tables (their rounds read and close tables live in this process)."""
+        self.leader = False
 
     def live_tables(self) -> int:
         """How many open tables are live in this process."""
@@ -208,6 +213,10 @@ class Cluster:
             for public_id in list(lobby.tables):
                 await lobby.drop(public_id, CLOSE_MOVED, "the server stops; reconnect")
         self.fences.held.clear()
+        if self.league_tables is not None and self.leader:
+            await self.league_tables.stop()
+        self.leader = False
+        await self._db(self.book.resign)
         try:
             await self._db(self.book.leave)
         except Exception:
@@ -233,6 +242,7 @@ class Cluster:
         """Heartbeat; drop the tables whose lease another process took; take over those no live
         process owns; close the sockets whose other end is no longer alive."""
         await self._db(self.book.heartbeat)
+        await self._lead()
         live: set[str] = await self._db(self.book.live_nodes)
         gone = self.live - live
         self.live = live
@@ -261,6 +271,21 @@ class Cluster:
                     await self.bus.forget_listing(owner)
         self._refresh_soon()  # a lost lobby message is made good within one sweep
 
+    async def _lead(self) -> None:
+        """Become the leader when no process is (the leagues' rounds start here), or notice
+        that this process no longer is (they stop)."""
+        leads: bool = await self._db(self.book.try_lead)
+        if leads == self.leader:
+            return
+        self.leader = leads
+        if self.league_tables is None:
+            return
+        if leads:
+            log.info("cluster %s: leading (the leagues' rounds are played here)", self.owner)
+            self._spawn(self.league_tables.start(), "league-tables-start")
+        else:
+            await self.league_tables.stop()
+
     # --- tables ---------------------------------------------------------------------------------
     async def adopt(self, table_id: int) -> Table | None:
         """Take the table over if no live process owns it: acquire its lease (the epoch grows)
@@ -277,6 +302,9 @@ class Cluster:
         assert lobby is not None
         if table_id in self.fences.held:
             return next((t for t in lobby.tables.values() if t.id == table_id), None)
+        found = await self.tables.get(table_id)
+        if found is not None and found.config.get("league") is not None and not self.leader:
+            return None  # a league's table: the leader takes it
         epoch = await self._db(self.book.acquire, table_id)
         if epoch is None:
             return None
