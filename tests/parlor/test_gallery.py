@@ -199,6 +199,34 @@ def test_a_spectator_resyncs_after_a_short_drop() -> None:
     asyncio.run(run())
 
 
+def test_a_spectator_back_after_play_went_on_unwatched_gets_a_snapshot() -> None:
+    """Released while nobody watched, messages are numbered but not kept (nor encoded): a
+    spectator back with an older ``since`` gets a snapshot, never a resync with a hole."""
+
+    async def run() -> None:
+        table, _, clock = await _bot_table()
+        first = _watch(table)
+        await table.start()
+        await settle(table, clock, 4.0)
+        since = _msgs(first)[-1]["v"]
+        table.unwatch(first)
+        await settle(table, clock, 6.0)  # discards released with no spectator
+        again = MemoryConnection()
+        table.watch(again)
+        table.watch_receive(again, json.dumps({"t": "hello", "proto": 1, "epoch": table.epoch,
+                                               "since": since}))  # fmt: skip
+        for _ in range(100):
+            await settle(table, clock, 0.01, step=0.01)
+            if again.frames:
+                break
+        first_msg = _msgs(again)[0]
+        assert first_msg["t"] == "snapshot"
+        assert first_msg["v"] > since
+        await table.stop()
+
+    asyncio.run(run())
+
+
 def test_a_rebuilt_table_shows_spectators_a_settled_point() -> None:
     """After a restart mid-hand the table is rebuilt from its log; a spectator's snapshot stands
     where the replayed stream had been released to (a turn, one discard behind)."""

@@ -154,8 +154,8 @@ class Gallery:
 
     def _hello(self, conn: Connection, msg: proto.Hello) -> None:
         missed = None
-        if msg.epoch == self.epoch and msg.since is not None:
-            missed = self.buffer.after(msg.since)
+        if msg.epoch == self.epoch and msg.since is not None and self.buffer.last == self.v:
+            missed = self.buffer.after(msg.since)  # (released unwatched: not kept, a snapshot)
         if missed is not None:
             for text in missed:
                 conn.send(text)
@@ -225,6 +225,10 @@ class Gallery:
     def _release(self, n: int) -> None:
         for _ in range(n):
             seg = self._pending.popleft()
+            if not self.watchers:  # nobody to send them to: numbered, not encoded nor kept
+                self.v += len(seg.messages)
+                self._frontier = seg.point
+                continue
             for msg in seg.messages:
                 self.v += 1
                 msg["v"] = self.v
