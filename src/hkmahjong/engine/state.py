@@ -535,10 +535,13 @@ class HandState:
         if phase is _OVER:
             return ()
         d = self.pending_from
+        options, decisions = self.options, self.decisions
         return tuple(
-            _W[s]
-            for s in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4)
-            if self.options[s] and self.decisions[s] is None
+            [
+                _W[s]
+                for s in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4)
+                if options[s] and decisions[s] is None
+            ]
         )
 
     def legal_actions(self, seat: Wind) -> list[Action]:
@@ -1095,6 +1098,11 @@ class HandState:
             a = self.decisions[s]
             if self.options[s] and a is not None:
                 decisions.append((_W[s], a))
+        if all(a is PASS for _, a in decisions):  # everyone passed: no claim, no win
+            for w, _ in decisions:
+                self._bar_passed(int(w), t)
+            self._nobody_claims(ev)
+            return
         exempt: list[Wind] = []
         if rs.thirteen_orphans_head_bump_exempt:
             for w, a in decisions:
@@ -1102,24 +1110,12 @@ class HandState:
                     exempt.append(w)
         res = resolve(decisions, multiple_winners=rs.multiple_winners, thirteen_exempt=exempt)
         for w, a in decisions:
-            s = int(w)
-            opts = self.options[s]
-            if WIN in opts and a is not WIN and rs.pass_rule is not PassRule.NONE:
-                self.win_bar_tiles[s] |= 1 << t
-                if rs.pass_rule is PassRule.SAME_WAIT:
-                    fan = self._win_cache[s][2].total_fan
-                    self.win_bar_fan[s] = max(self.win_bar_fan[s], fan)
-            if (
-                rs.pung_pass_rule
-                and PUNG in opts
-                and a.kind
-                not in (
-                    ActionKind.PUNG,
-                    ActionKind.KONG,
-                    ActionKind.WIN,
-                )
-            ):
-                self.pung_bar[s] |= 1 << t
+            if a is not WIN:
+                s = int(w)
+                if a.kind is ActionKind.PUNG or a.kind is ActionKind.KONG:
+                    self._bar_passed_win(s, t)
+                else:
+                    self._bar_passed(s, t)
         for w in res.false_winners:
             self._false_win(int(w), self_drawn=False, tile=t, ev=ev)
         if res.winners:
@@ -1142,6 +1138,22 @@ class HandState:
             self._claim(int(res.claimer), res.claim, ev)
             return
         self._nobody_claims(ev)
+
+    def _bar_passed(self, s: int, t: int) -> None:
+        """``s`` let ``t`` go without winning or taking it as a pung or kong: the pass rules
+        (過水 on a win it could have made, 過碰 on a pung it could have claimed)."""
+        self._bar_passed_win(s, t)
+        if self.ruleset.pung_pass_rule and PUNG in self.options[s]:
+            self.pung_bar[s] |= 1 << t
+
+    def _bar_passed_win(self, s: int, t: int) -> None:
+        """``s`` could have won on ``t`` and did not: 過水 by the ruleset's pass rule."""
+        rs = self.ruleset
+        if WIN in self.options[s] and rs.pass_rule is not PassRule.NONE:
+            self.win_bar_tiles[s] |= 1 << t
+            if rs.pass_rule is PassRule.SAME_WAIT:
+                fan = self._win_cache[s][2].total_fan
+                self.win_bar_fan[s] = max(self.win_bar_fan[s], fan)
 
     def _give_tile(self, s: int, t: int) -> None:
         d = self.pending_from
