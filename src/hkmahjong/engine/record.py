@@ -115,7 +115,7 @@ def _seed_hex(value: object, line: int, source: str, what: str) -> bytes:
     return seed
 
 
-@dataclass
+@dataclass(slots=True)
 class ActionRecord:
     """One action in a hand: which seat did what (text form), and the digest of the events it made."""
 
