@@ -215,6 +215,7 @@ class Run:
     rng: random.Random
     reconnects: int = 0
     acts: int = 0
+    retried: int = 0
     errors: list[str] = field(default_factory=list)
     db: Database | None = None
     """With ``--placement owner``: where to look up each table's owner."""
@@ -327,7 +328,7 @@ class Client:
 async def post(http: httpx.AsyncClient, run: Run, who: Account, path: str, body: Any) -> Any:
     """A POST to a process at random (session cookie + CSRF header), retried while processes
     come and go."""
-    for _ in range(20):
+    for attempt in range(20):
         try:
             r = await http.post(
                 run.url() + path,
@@ -339,6 +340,9 @@ async def post(http: httpx.AsyncClient, run: Run, who: Account, path: str, body:
             continue
         if r.status_code == 200:
             return r.json()
+        if attempt and r.status_code == 409 and path != "/api/tables":
+            run.retried += 1  # an earlier try was applied though its answer was lost
+            return {}
         if r.status_code < 500 and r.status_code != 404:
             raise SystemExit(f"{path}: {r.status_code} {r.text[:300]}")
         await asyncio.sleep(0.3)
@@ -367,6 +371,20 @@ async def lobbies_list(http: httpx.AsyncClient, run: Run, tables: list[str]) -> 
             return round(time.monotonic() - started, 2)
         await asyncio.sleep(0.05)
     return -1.0
+
+
+async def quick_pair(http: httpx.AsyncClient, servers: list[Server], who: list[Account]) -> bool:
+    """Two people ask for a quick match, each at another process: the same table?"""
+    ids = []
+    for server, account in zip(servers[:2], who, strict=True):
+        r = await http.post(
+            server.url + "/api/quick",
+            json={},
+            headers={"Cookie": f"{SESSION_COOKIE}={account.token}", "X-CSRF-Token": account.csrf},
+        )
+        ids.append(r.json().get("id"))
+        await asyncio.sleep(0.5)  # the first table's listing reaches Redis (50 ms) meanwhile
+    return ids[0] is not None and ids[0] == ids[1]
 
 
 def owned_by(db: Database, owner: str) -> set[int]:
@@ -491,7 +509,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                               "placement": args.placement,
                               "seed": args.seed, "length": args.length, "lease_s": args.lease}  # fmt: skip
     try:
-        accounts = await asyncio.to_thread(seed_accounts, db, 2 * args.tables)
+        accounts = await asyncio.to_thread(seed_accounts, db, 2 * args.tables + 2)
         counter = iter(range(1000))
 
         def make() -> Server:
@@ -505,7 +523,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             run.db = db
         started = time.monotonic()
         cpu0 = sum(s.cpu_s() for s in servers)
-        async with httpx.AsyncClient(timeout=20) as http:
+        async with httpx.AsyncClient(timeout=30) as http:
+            if len(servers) > 1:  # quick match pairs people who asked different processes
+                # (first: the tables below are quick-match tables too until their bots sit)
+                result["quick_paired"] = await quick_pair(http, servers, accounts[-2:])
+                if not result["quick_paired"]:
+                    result.setdefault("problems", []).append("quick match did not pair")
             tables = await asyncio.gather(
                 *(open_table(http, run, accounts[2 * k], accounts[2 * k + 1], args.length)
                   for k in range(args.tables))
@@ -549,6 +572,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         if run.errors:
             result.setdefault("problems", []).extend(run.errors)
         result["reconnects"] = run.reconnects
+        result["http_retried"] = run.retried
         result["client_acts"] = run.acts
         checked = await asyncio.to_thread(check, db, list(tables))
         checked["problems"] = result.get("problems", []) + checked["problems"]

@@ -3,7 +3,8 @@ end to end: bench/cluster_run.py starts three processes, opens four online table
 people and two bots) through requests sent to processes at random, and plays them to the end
 with scripted websocket clients that connect (and reconnect after every close) to a process at
 random — so seats are served through other processes, HTTP joins are forwarded to the table's
-owner, every process's lobby lists every table — while two processes are killed with SIGKILL
+owner, every process's lobby lists every table, two people asking two processes for a quick match
+meet at one table — while two processes are killed with SIGKILL
 and one is stopped with SIGTERM (a graceful stop: its tables handed over at once) at seeded random
 moments, each replaced. A spectator per table watches through processes at random too; no client
 may be shown the tile of a draw that is not its own (a spectator: of any draw).
@@ -48,6 +49,7 @@ def test_tables_survive_processes_killed_mid_match(pg_url: str) -> None:
     assert sorted(t["how"] for t in result["takeovers"]) == ["kill", "kill", "stop"], result
     assert 0 <= result["lobby_s"] < 5, result  # every process lists every process's tables
     assert result["spectator_events"] > 0, result  # and no draw's tile shown to anyone else
+    assert result["quick_paired"], result  # quick match pairs people at different processes
     assert result["hands"] == 16, result  # four hands a table, none lost, none twice
     assert all(code in (0, -15) for code in result["graceful_exits"]), result
     assert done.returncode == 0

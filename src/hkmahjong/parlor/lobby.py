@@ -28,7 +28,7 @@ from hkmahjong.parlor.table import Table, TableConfig, TableError
 from hkmahjong.parlor.wire import JSON, dumps
 from hkmahjong.rules import Ruleset, get_preset
 
-__all__ = ["PRACTICE_LENGTHS", "QUICK_STAKE", "WATCH_SECONDS", "Lobby"]
+__all__ = ["PRACTICE_LENGTHS", "QUICK_STAKE", "WATCH_SECONDS", "Lobby", "quick_listed"]
 
 log = logging.getLogger(__name__)
 
@@ -243,6 +243,14 @@ class Lobby:
 
     async def quick(self, user: tuple[int, str]) -> Table:
         """快速配對: a seat at an open default online table, or a new one."""
+        table = self.quick_table()
+        if table is not None:
+            await table.join(user[0], user[1])
+            return table
+        return await self.online(user, get_preset("parlor"))
+
+    def quick_table(self) -> Table | None:
+        """An open default online table with a free seat here (quick match), or None."""
         for table in self.tables.values():
             if (
                 table.status == "waiting"
@@ -254,9 +262,8 @@ class Lobby:
                 and table.config.length == MatchLength.ONLINE.value
                 and any(s.kind == "empty" for s in table.seats)
             ):
-                await table.join(user[0], user[1])
                 return table
-        return await self.online(user, get_preset("parlor"))
+        return None
 
     def listing(self) -> list[JSON]:
         """The open online tables anyone may see (private ones and league tables left out);
@@ -301,3 +308,18 @@ class Lobby:
             text = dumps(proto.lobby_msg(self.version, self.listing()))
             for conn in list(self.watchers):
                 conn.send(text)
+
+
+def quick_listed(info: JSON) -> bool:
+    """Whether a lobby listing entry (another process's table) is a quick-match table with a
+    free seat: the same test as :meth:`Lobby.quick_table`, on the listed facts."""
+    return (
+        info.get("status") == "waiting"
+        and info.get("kind") == "online"
+        and not info.get("private")
+        and info.get("stake") == QUICK_STAKE
+        and info.get("fee", 0) == 0
+        and (info.get("rules") or {}).get("preset") == "parlor"
+        and info.get("length") == MatchLength.ONLINE.value
+        and any(p.get("kind") == "empty" for p in info.get("players", []))
+    )

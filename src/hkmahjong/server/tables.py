@@ -216,8 +216,14 @@ async def quick_match(
     """Quick match: the default online table (parlor rules, 四局, the fixed stake)."""
     if user.is_guest:
         raise _fail("guest", "guests play practice tables; register to play online", 403)
+    lobby = _lobby(request)
+    cluster = getattr(request.app.state, "cluster", None)
+    if cluster is not None and lobby.quick_table() is None:  # one waiting in another process?
+        public_id = await cluster.quick_join(user.id, user.name)
+        if public_id is not None:
+            return Created(id=public_id, url=f"/table/{public_id}", invite=None)
     try:
-        table = await _lobby(request).quick(_who(user))
+        table = await lobby.quick(_who(user))
     except TableError as exc:
         raise _fail(exc.code, exc.message) from None
     return Created(id=table.public_id, url=f"/table/{table.public_id}", invite=None)

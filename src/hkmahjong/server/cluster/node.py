@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hkmahjong.parlor.league_tables import LeagueTables
-from hkmahjong.parlor.lobby import Lobby
+from hkmahjong.parlor.lobby import Lobby, quick_listed
 from hkmahjong.parlor.ports import OPEN_STATUSES
-from hkmahjong.parlor.table import Table
+from hkmahjong.parlor.table import Table, TableError
 from hkmahjong.server.cluster.bus import Bus, Message
 from hkmahjong.server.cluster.leases import LeaseBook, Located
 from hkmahjong.server.cluster.store import ClusterTableStore, FencedLedger, Fences
@@ -412,6 +412,8 @@ class Cluster:
                 got.detach()
         elif kind == "req":
             self._spawn(self._serve_forwarded(m), f"req-{m['r']}")
+        elif kind == "join":
+            self._spawn(self._serve_join(m), f"join-{m['r']}")
         elif kind == "resp":
             future = self.requests.pop(m["r"], None)
             if future is not None and not future.done():
@@ -437,15 +439,7 @@ class Cluster:
 
         :raises TimeoutError: when no answer comes in ``timeout`` seconds.
         """
-        assert self.bus is not None
-        rid = secrets.token_hex(8)
-        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
-        self.requests[rid] = future
-        self.bus.send(owner, {**request, "k": "req", "r": rid, "o": self.owner})
-        try:
-            return await asyncio.wait_for(future, timeout)
-        finally:
-            self.requests.pop(rid, None)
+        return await self.call(owner, "req", request, timeout)
 
     async def _serve_forwarded(self, m: Message) -> None:
         from hkmahjong.server.cluster.forward import serve_request
@@ -453,6 +447,54 @@ class Cluster:
         answer = await serve_request(self.app, m)
         assert self.bus is not None
         self.bus.send(str(m["o"]), {**answer, "k": "resp", "r": m["r"]})
+
+    # --- quick match across processes --------------------------------------------------------------
+    async def quick_join(self, user_id: int, name: str) -> str | None:
+        """快速配對 at another process's waiting quick-match table: the public id of the table
+        joined, or None (none listed, or every one refused: full, started, the balance)."""
+        if self.bus is None:
+            return None
+        listings = await self.bus.listings()
+        for owner, listing in sorted(listings.items()):
+            if owner == self.owner or owner not in self.live:
+                continue
+            for info in listing:
+                if not quick_listed(info):
+                    continue
+                request = {"p": info["id"], "u": user_id, "n": name}
+                try:
+                    answer = await self.call(owner, "join", request, timeout=5.0)
+                except TimeoutError:
+                    break
+                if answer.get("ok"):
+                    return str(info["id"])
+        return None
+
+    async def call(self, owner: str, kind: str, message: Message, timeout: float) -> Message:
+        """Send a request of ``kind`` to the process ``owner`` and wait for its answer.
+
+        :raises TimeoutError: when no answer comes in ``timeout`` seconds.
+        """
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self.requests[rid] = future
+        self.send(owner, {**message, "k": kind, "r": rid, "o": self.owner})
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self.requests.pop(rid, None)
+
+    async def _serve_join(self, m: Message) -> None:
+        assert self.lobby is not None
+        table = self.lobby.get(str(m["p"]))
+        answer: Message = {"ok": False}
+        if table is not None:
+            try:
+                await table.join(int(m["u"]), str(m["n"]))
+                answer = {"ok": True}
+            except TableError as exc:
+                answer = {"ok": False, "code": exc.code}
+        self.send(str(m["o"]), {**answer, "k": "resp", "r": m["r"]})
 
     # --- the lobby ----------------------------------------------------------------------------------
     def _listing_changed(self) -> None:

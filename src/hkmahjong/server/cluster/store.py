@@ -27,7 +27,13 @@ from hkmahjong.parlor.ports import (
 from hkmahjong.server.cluster.leases import LeaseBook, check_fence
 from hkmahjong.server.store.db import Store
 from hkmahjong.server.store.ledger import RETRIES, SqlLedger, _retryable, post_in
-from hkmahjong.server.store.models import ParlorTable, TableAudit, TableLog, TableSeat
+from hkmahjong.server.store.models import (
+    ParlorTable,
+    TableAudit,
+    TableLease,
+    TableLog,
+    TableSeat,
+)
 from hkmahjong.server.store.tables import SqlTableStore
 
 __all__ = ["ClusterTableStore", "FencedLedger", "Fences", "table_of_key"]
@@ -74,11 +80,35 @@ class ClusterTableStore(SqlTableStore):
 
     # --- sync bodies, fenced ------------------------------------------------------------------
     def _create(self, row: TableRow, seats: Sequence[SeatRow]) -> int:
-        table_id = super()._create(row, seats)
-        epoch = self.book.acquire(table_id)
-        if epoch is None:  # pragma: no cover - a new table's lease is free
-            raise LeaseLostError(f"table {table_id}: its new lease is held elsewhere")
-        self.fences.held[table_id] = (self.book.owner, epoch)
+        """The table, its seats and its lease (this process's, epoch 1) in one transaction: no
+        other process ever sees the new table without an owner (it would take it over)."""
+        with self.store.session() as s:
+            t = ParlorTable(
+                public_id=row.public_id,
+                kind=row.kind,
+                status=row.status,
+                config=row.config,
+                ruleset_digest=row.ruleset_digest,
+                creator_id=row.creator_id,
+                private=row.private,
+                invite_token=row.invite_token,
+                match_seed=row.match_seed,
+            )
+            s.add(t)
+            s.flush()
+            table_id = int(t.id)
+            for seat in seats:
+                s.add(
+                    TableSeat(
+                        table_id=table_id,
+                        player=seat.player,
+                        user_id=seat.user_id,
+                        bot_level=seat.bot,
+                        status=seat.status,
+                    )
+                )
+            s.add(TableLease(table_id=table_id, owner=self.book.owner, epoch=1))
+        self.fences.held[table_id] = (self.book.owner, 1)
         return table_id
 
     def _set_status(self, table_id: int, status: str) -> None:
