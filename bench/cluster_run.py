@@ -89,6 +89,7 @@ class Account:
     user_id: int
     token: str
     csrf: str
+    name: str = ""
 
 
 class Database:
@@ -135,7 +136,8 @@ def seed_accounts(db: Database, count: int) -> list[Account]:
                 s.add(SessionRow(token_hash=hash_token(token), user_id=u.id, created_at=now,
                                  expires_at=now + timedelta(days=1)))  # fmt: skip
                 post_in(s, starting_grant(u.id, GRANT))
-                accounts.append(Account(u.id, token, auth.csrf_for(hash_token(token))))
+                csrf = auth.csrf_for(hash_token(token))
+                accounts.append(Account(u.id, token, csrf, u.name))
     finally:
         store.close()
     return accounts
@@ -152,6 +154,7 @@ class Server:
             "HKMJ_CLUSTER_PREFIX": prefix,
             "HKMJ_LEASE_SECONDS": str(lease),
             "HKMJ_TABLE_CLOCKS": json.dumps(CLOCKS),
+            "HKMJ_LEAGUE_SYNC_SECONDS": "0.5",
         }
         args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--host", "127.0.0.1",
                 "--port", "0", "--db", db.url.replace("+psycopg", ""), "--data-dir",
@@ -387,6 +390,36 @@ async def quick_pair(http: httpx.AsyncClient, servers: list[Server], who: list[A
     return ids[0] is not None and ids[0] == ids[1]
 
 
+def make_league(db: Database, entrants: list[Account]) -> int:
+    """A league of one round at one table for these four people (no fee, no stake), started:
+    the leader process opens its table (docs/leagues.md)."""
+    from hkmahjong.server.admin import create_league, league_desk
+
+    store = Store.open(db.url)
+    try:
+        league = create_league(store, "Cluster Cup", rounds=1, bot_level="easy", prizes="100")
+        desk = league_desk(store)
+        for a in entrants:
+            desk.join(league.id, a.user_id, a.name)
+        desk.start(league.id, early=True)
+        return league.id
+    finally:
+        store.close()
+
+
+async def league_tables(db: Database, seconds: float) -> list[str]:
+    """The public ids of the league's tables once one is open (none after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        rows = await asyncio.to_thread(
+            db.query, "SELECT public_id FROM parlor_tables WHERE public_id LIKE 'lg%'"
+        )
+        if rows:
+            return [str(r[0]) for r in rows]
+        await asyncio.sleep(0.2)
+    return []
+
+
 def owned_by(db: Database, owner: str) -> set[int]:
     rows = db.query(
         "SELECT l.table_id FROM table_leases l JOIN parlor_tables t ON t.id = l.table_id "
@@ -433,7 +466,13 @@ async def killer(
         while not await asyncio.to_thread(live_owned, db, held, victim.owner):
             await asyncio.sleep(0.05)
         took = round(time.monotonic() - killed, 2)
-        takeovers.append({"how": event, "tables": len(held), "seconds": took})
+        league_held = await asyncio.to_thread(
+            db.query,
+            "SELECT count(*) FROM parlor_tables WHERE id = ANY(:ids) AND public_id LIKE 'lg%'",
+            ids=list(held),
+        )
+        takeovers.append({"how": event, "tables": len(held), "seconds": took,
+                          "league_tables": int(league_held[0][0])})  # fmt: skip
         run.servers.append(await fresh)
         if event == "stop":
             code = await stopping
@@ -445,12 +484,13 @@ def check(db: Database, tables: list[str]) -> dict[str, Any]:
     """Every table over and finished, every record verified, the ledger exact."""
     problems: list[str] = []
     rows = db.query(
-        "SELECT id, public_id, status, match_seed FROM parlor_tables WHERE public_id = ANY(:p)",
+        "SELECT id, public_id, status, match_seed, config FROM parlor_tables "
+        "WHERE public_id = ANY(:p)",
         p=tables,
     )
     expected: dict[str, int] = {}
     verified = hands = actions = 0
-    for tid, public_id, status, seed in rows:
+    for tid, public_id, status, seed, config in rows:
         if status != "finished":
             tail = db.query(
                 "SELECT seq, left(line, 160) FROM table_log WHERE table_id = :t "
@@ -475,9 +515,10 @@ def check(db: Database, tables: list[str]) -> dict[str, Any]:
         owners: list[int | None] = [None] * 4
         for player, user_id in seats:
             owners[int(player)] = None if user_id is None else int(user_id)
-        for p, share in enumerate(stakes.staked_shares(STAKE, totals)):
+        stake = int(config.get("stake") or 0)
+        for p, share in enumerate(stakes.staked_shares(stake, totals) if stake else []):
             key = stakes.owner_of(owners[p])
-            expected[key] = expected.get(key, 0) + share - STAKE
+            expected[key] = expected.get(key, 0) + share - stake
     balances = {k: int(v) for k, v in db.query(
         "SELECT a.key, COALESCE(SUM(r.amount), 0) FROM accounts a "
         "LEFT JOIN ledger_rows r ON r.account_id = a.id GROUP BY a.key")}  # fmt: skip
@@ -509,7 +550,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                               "placement": args.placement,
                               "seed": args.seed, "length": args.length, "lease_s": args.lease}  # fmt: skip
     try:
-        accounts = await asyncio.to_thread(seed_accounts, db, 2 * args.tables + 2)
+        extra = 2 + (4 if args.league else 0)  # the quick-match pair, the league's entrants
+        accounts = await asyncio.to_thread(seed_accounts, db, 2 * args.tables + extra)
         counter = iter(range(1000))
 
         def make() -> Server:
@@ -545,6 +587,18 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             for k, public_id in enumerate(tables)
             for i in range(2)
         ]
+        tables = list(tables)
+        league = None
+        if args.league:  # a league round at one table, played where the leader process is
+            entrants = accounts[2 * args.tables : 2 * args.tables + 4]
+            league = await asyncio.to_thread(make_league, db, entrants)
+            found = await league_tables(db, 20)
+            if not found:
+                result.setdefault("problems", []).append("no league table was opened")
+            for public_id in found[:1]:
+                tables.append(public_id)
+                clients += [Client(run, public_id, a, args.seed * 77 + i)
+                            for i, a in enumerate(entrants)]  # fmt: skip
         watchers = [
             Client(run, public_id, None, args.seed * 1000 + 999 - k)
             for k, public_id in enumerate(tables)
@@ -558,7 +612,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             statuses = await asyncio.to_thread(
                 db.query, "SELECT status FROM parlor_tables WHERE public_id = ANY(:p)", p=tables
             )
-            if all(s[0] in OVER for s in statuses) and kills.done():
+            league_over = league is None or (
+                await asyncio.to_thread(
+                    db.query, "SELECT status FROM leagues WHERE id = :i", i=league
+                )
+            )[0][0] in ("finished", "cancelled")
+            if all(s[0] in OVER for s in statuses) and kills.done() and league_over:
                 break
             await asyncio.sleep(0.25)
         result["seconds"] = round(time.monotonic() - started, 1)
@@ -574,6 +633,13 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         result["reconnects"] = run.reconnects
         result["http_retried"] = run.retried
         result["client_acts"] = run.acts
+        if league is not None:
+            rows = await asyncio.to_thread(
+                db.query, "SELECT status FROM leagues WHERE id = :i", i=league
+            )
+            result["league"] = rows[0][0]
+            if result["league"] != "finished":
+                result.setdefault("problems", []).append(f"the league is {result['league']}")
         checked = await asyncio.to_thread(check, db, list(tables))
         checked["problems"] = result.get("problems", []) + checked["problems"]
         result.update(checked)
@@ -605,6 +671,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=3)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--kills", type=int, default=2)
+    parser.add_argument("--league", action="store_true",
+                        help="a league round too, played by the leader process")  # fmt: skip
     parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
     parser.add_argument("--stops", type=int, default=0, help="graceful stops (SIGTERM) as well")
     parser.add_argument("--kill-after", type=float, nargs=2, default=(2.0, 6.0),

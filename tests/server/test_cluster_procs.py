@@ -1,10 +1,10 @@
 """Several ``hkmj serve`` processes on one PostgreSQL and one Redis (issue 19, docs/deploy.md),
-end to end: bench/cluster_run.py starts three processes, opens four online tables (stake 100, two
-people and two bots) through requests sent to processes at random, and plays them to the end
+end to end: bench/cluster_run.py starts three processes, opens three online tables (stake 100, two
+people and two bots) and a league of one round for four people through requests sent to processes at random, and plays them to the end
 with scripted websocket clients that connect (and reconnect after every close) to a process at
 random — so seats are served through other processes, HTTP joins are forwarded to the table's
 owner, every process's lobby lists every table, two people asking two processes for a quick match
-meet at one table — while two processes are killed with SIGKILL
+meet at one table, a league round is played by the leader process (and taken over with it) — while two processes are killed with SIGKILL
 and one is stopped with SIGTERM (a graceful stop: its tables handed over at once) at seeded random
 moments, each replaced. A spectator per table watches through processes at random too; no client
 may be shown the tile of a draw that is not its own (a spectator: of any draw).
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.slow
 def test_tables_survive_processes_killed_mid_match(pg_url: str) -> None:
     admin = pg_url.rsplit("/", 1)[0] + "/postgres"
     done = subprocess.run(
-        [sys.executable, str(RUN), "--procs", "3", "--tables", "4", "--kills", "2",
+        [sys.executable, str(RUN), "--procs", "3", "--tables", "3", "--league", "--kills", "2",
          "--stops", "1", "--spectators", "1", "--kill-after", "1", "4", "--seed", "19",
          "--budget", "45",
          "--pg-admin", admin,
@@ -51,5 +51,6 @@ def test_tables_survive_processes_killed_mid_match(pg_url: str) -> None:
     assert result["spectator_events"] > 0, result  # and no draw's tile shown to anyone else
     assert result["quick_paired"], result  # quick match pairs people at different processes
     assert result["hands"] == 16, result  # four hands a table, none lost, none twice
+    assert result["league"] == "finished", result
     assert all(code in (0, -15) for code in result["graceful_exits"]), result
     assert done.returncode == 0
