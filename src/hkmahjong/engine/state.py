@@ -659,7 +659,7 @@ class HandState:
         self.draw_source = source
         return True
 
-    def _begin_turn(self, seat: int, ev: list[Event]) -> None:
+    def _begin_turn(self, seat: int, ev: list[Event], *, closed: bool = False) -> None:
         self.go += 1
         self.current = seat
         self.phase_ = _TURN
@@ -667,7 +667,8 @@ class HandState:
         self.chain_from_rep = False
         self.kong_fed_by = -1
         self.claimed_tile = -1
-        self._close_window()
+        if not closed:
+            self._close_window()
         self._draw(seat, _HEAD, ev)
 
     def _close_window(self) -> None:
@@ -1015,7 +1016,15 @@ class HandState:
         if any_option:
             self.phase_ = _CLAIM
             return
-        self._nobody_claims(ev)
+        # nobody can claim: the window is already as _close_window leaves it (fresh empty
+        # options, no decision, no scored win) but for the pending discard itself
+        if self.tail - self.head - self.ruleset.dead_wall <= 0:
+            self._exhaust(ev)
+            return
+        self.pending_tile = -1
+        self.pending_from = -1
+        self.pending_kind = _NOTHING_PENDING
+        self._begin_turn((s + 1) % 4, ev, closed=True)
 
     def _nobody_claims(self, ev: list[Event]) -> None:
         d = self.pending_from
