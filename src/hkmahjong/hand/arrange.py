@@ -133,6 +133,10 @@ def arrangements(hand: Hand, *, seven_pairs: bool = False) -> list[Arrangement]:
 
 _D9: dict[bytes, int] = {}
 _D7: dict[bytes, int] = {}
+_R9: frozenset[bytes] = frozenset()
+"""Number-suit vectors that split exactly into sets and at most one pair (for win_candidates)."""
+_R7: frozenset[bytes] = frozenset()
+"""The same for honours."""
 _X9 = b""
 """Per number-suit vector (base-5 index): its code in ``_D9``, or 255 (``NOT_EXACT``)."""
 _VALID = bytes(range(5))
@@ -150,8 +154,9 @@ def _vectors(size: int, digits: tuple[int, ...], only: tuple[int, ...] | None) -
 
 
 def _load() -> None:
-    global _D9, _D7, _X9
+    global _D9, _D7, _X9, _R9, _R7
     t = _fast.tables()
+    _R7 = frozenset(t.exact7_by_counts)
     d9 = dict(t.exact9_by_counts)
     x9 = bytearray(t.exact9)
     for v in _vectors(9, (0, 2), None) + _vectors(9, (0, 1, 2), (0, 8)):
@@ -163,6 +168,7 @@ def _load() -> None:
     _X9 = bytes(x9)
     _D7 = d7
     _D9 = d9
+    _R9 = frozenset(t.exact9_by_counts)
 
 
 def _index(vector: bytes) -> int:
@@ -297,19 +303,19 @@ def win_candidates(b: bytes, meld_count: int, *, seven_pairs: bool = False) -> i
     with one, only that suit's tiles may. 十三幺 needs only terminals and honours in hand, 七對子
     (when asked) six pairs and the one single. Counts must be 0-4 (callers hold real hands).
     """
-    if not _D9:
+    r9 = _R9
+    if not r9:
         _load()
-    d9 = _D9
-    odd = -1
-    for i, code in enumerate(
-        (d9.get(b[0:9]), d9.get(b[9:18]), d9.get(b[18:27]), _D7.get(b[27:34]))
-    ):
-        if code is None or code == _MAYBE_SPECIAL:
-            if odd >= 0:
-                odd = 4  # two suits that do not split: no regular win
-                break
-            odd = i
-    mask = _ALL_MASK if odd < 0 else (_SUIT_MASKS[odd] if odd < 4 else 0)
+        r9 = _R9
+    mask = _ALL_MASK
+    if b[0:9] not in r9:
+        mask = _SUIT_MASKS[0]
+    if b[9:18] not in r9:
+        mask = _SUIT_MASKS[1] if mask == _ALL_MASK else 0
+    if mask and b[18:27] not in r9:
+        mask = _SUIT_MASKS[2] if mask == _ALL_MASK else 0
+    if mask and b[27:34] not in _R7:
+        mask = _SUIT_MASKS[3] if mask == _ALL_MASK else 0
     if meld_count == 0:
         if b[1:8] == b[10:17] == b[19:26] == _Z7:
             mask |= _ORPHAN_MASK
