@@ -135,3 +135,24 @@ def test_passive_player_never_claims_or_wins() -> None:
                 assert choice == Action.discard(view.last_drawn)
             state.apply(seat, choice)
         assert state.outcome is not None and not state.outcome.wins
+
+
+def test_a_loop_clock_follows_the_running_loop_across_loops() -> None:
+    """LoopClock keeps the running loop it was asked for, and takes the new one when that
+    loop is no longer running (a clock shared by two ``asyncio.run``\\ s)."""
+    import asyncio
+
+    from hkmahjong.parlor.clocks import LoopClock
+
+    clock = LoopClock()
+
+    async def times() -> tuple[float, float, bool]:
+        loop = asyncio.get_running_loop()
+        fired = asyncio.Event()
+        clock.call_later(0.01, fired.set)
+        await asyncio.wait_for(fired.wait(), 2)
+        return clock.now(), loop.time(), clock._running() is loop
+
+    for _ in range(2):
+        ours, theirs, same = asyncio.run(times())
+        assert same and abs(ours - theirs) < 1

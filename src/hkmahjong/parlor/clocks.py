@@ -60,15 +60,30 @@ class Clock(Protocol):
 
 
 class LoopClock:
-    """asyncio's monotonic clock (the running loop's ``time``/``call_later``/``sleep``)."""
+    """asyncio's monotonic clock (the running loop's ``time``/``call_later``/``sleep``).
+
+    The loop is asked for once and kept while it runs (each ``asyncio.get_running_loop`` costs a
+    ``getpid`` system call in CPython 3.11, and a table asks the time several times an action).
+    """
+
+    __slots__ = ("_loop",)
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     def now(self) -> float:
         """The running loop's time."""
-        return asyncio.get_running_loop().time()
+        return self._running().time()
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> TimerHandle:
         """``loop.call_later``."""
-        return asyncio.get_running_loop().call_later(max(0.0, delay), callback)
+        return self._running().call_later(max(0.0, delay), callback)
 
     async def sleep(self, delay: float) -> None:
         """``asyncio.sleep``."""
