@@ -14,7 +14,7 @@ as a seat other than its own sees it, so a spectator never learns a concealed ti
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import TYPE_CHECKING
 
@@ -97,7 +97,21 @@ class Event:
             return self
         if self.visibility is Visibility.REFEREE:
             return None
-        return replace(self, tile=None, tiles=(), detail=_redacted_detail(self))
+        return self._redacted()
+
+    def _redacted(self) -> Event:
+        """This event with its tiles hidden (built directly: ``dataclasses.replace`` walks the
+        fields on every call, and every draw is redacted for three seats)."""
+        return Event(
+            self.kind,
+            self.seat,
+            None,
+            (),
+            self.meld,
+            self.source,
+            _redacted_detail(self),
+            self.visibility,
+        )
 
     def public(self) -> Event | None:
         """The event as a spectator (旁觀) sees it: what every seat sees, no concealed tile.
@@ -109,7 +123,7 @@ class Event:
             return self
         if self.visibility is Visibility.REFEREE:
             return None
-        return replace(self, tile=None, tiles=(), detail=_redacted_detail(self))
+        return self._redacted()
 
     @property
     def text(self) -> str:
