@@ -3,6 +3,8 @@
     .venv/bin/python bench/bench_server.py                      # the curve, then flat-out (≤ ~10 min)
     .venv/bin/python bench/bench_server.py --steps 50,100 --seconds 10 --flat-seconds 10
     .venv/bin/python bench/bench_server.py --db postgresql://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python bench/bench_server.py --db postgresql://postgres@127.0.0.1:5432/postgres \
+        --procs 2 --redis redis://127.0.0.1:6379/0              # two processes (docs/deploy.md)
 
 Everything runs on loopback (127.0.0.1) and is bounded: ``--max-tables``, ``--seconds`` per step and
 ``--budget`` seconds for the whole run.
@@ -32,6 +34,16 @@ For N = 50, 100, 200, … tables it measures, over ``--seconds`` after a ``--war
 
 It stops at the first N whose p99 is ≥ 100 ms (``--keep-going``: it measures every step), and
 prints the largest N under it.
+
+**Several processes** (``--procs N``, N ≥ 2; needs a PostgreSQL ``--db``): N ``hkmj serve``
+processes on the one database and ``--redis`` (a key prefix of the run's own, deleted at the end),
+as docs/deploy.md runs them. Table k is made through process k mod N, which owns it (its lease);
+its four sockets go to that process (``--placement owner``: nothing relayed, what N processes carry
+by themselves) or each to a process at random (``--placement random``: seats at another process
+are relayed over Redis, as behind a balancer that does not know the owner). Server CPU %,
+ms/action and RSS are then the processes' sums; each step also prints how many tables each
+process owns (from the leases) and how many seats are relayed. With one process (the default)
+nothing of this runs: the single parlor without Redis.
 
 **Flat-out** (bots): a second server with zero delays (``discard_delay_ms`` 0, ``bot_ms`` 0,
 ``next_hand_ms`` 0) and ``--flat-tables`` online tables of one scripted client (answering at once)
@@ -229,18 +241,28 @@ def seed_accounts(db: Database, count: int, prefix: str) -> list[Account]:
 
 
 class Server:
-    """``hkmj serve --port 0`` in its own process, on loopback."""
+    """``hkmj serve --port 0`` in its own process, on loopback; with ``cluster`` (a Redis URL
+    and a key prefix) one process of several on the same PostgreSQL database (docs/deploy.md)."""
 
-    def __init__(self, db: Database, clocks: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clocks: dict[str, int] | None = None,
+        cluster: tuple[str, str] | None = None,
+        name: str = "server",
+    ) -> None:
         env = {**os.environ, "HKMJ_SECRET": SECRET}
         env.pop("HKMJ_TABLE_CLOCKS", None)
         if clocks:
             env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
+        if cluster is not None:
+            env["HKMJ_REDIS_URL"], env["HKMJ_CLUSTER_PREFIX"] = cluster
         args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--host", "127.0.0.1",
                 "--port", "0", "--data-dir", str(db.data_dir)]  # fmt: skip
         if db.url is not None:
             args += ["--db", db.url]
-        self.log = db.data_dir / "server.log"
+        db.data_dir.mkdir(parents=True, exist_ok=True)  # on PostgreSQL nothing made it yet
+        self.log = db.data_dir / f"{name}.log"
         with self.log.open("ab") as err:
             self.proc = subprocess.Popen(
                 args, stdout=subprocess.PIPE, stderr=err, text=True, env=env
@@ -257,6 +279,13 @@ class Server:
             raise SystemExit(f"the server did not start: {self.log.read_text()[-2000:]}")
         self.url = line.split("open ", 1)[1].split()[0].rstrip("/")
         self.pid = self.proc.pid
+        self.owner = ""  # the cluster's name of the process (its leases' owner)
+        if cluster is not None:
+            for _ in range(3):  # the "cluster node NAME: …" line
+                more = self.proc.stdout.readline()
+                if more.startswith("cluster node "):
+                    self.owner = more.split()[2].rstrip(":")
+                    break
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -266,6 +295,89 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+class Servers:
+    """The server processes of one measurement: one (``--procs 1``, no Redis: exactly the
+    single-process parlor), or ``--procs N`` cluster processes on one PostgreSQL database and
+    one Redis, under a key prefix of this run's own (dropped at the end)."""
+
+    def __init__(
+        self, db: Database, args: argparse.Namespace, clocks: dict[str, int] | None = None
+    ):
+        self.redis: str | None = None
+        self.prefix = ""
+        if args.procs == 1:
+            self.procs = [Server(db, clocks)]
+            return
+        self.redis = args.redis
+        self.prefix = f"hkmjbench:{secrets.token_hex(4)}"
+        self.procs = []
+        try:
+            for i in range(args.procs):
+                self.procs.append(Server(db, clocks, (args.redis, self.prefix), name=f"server{i}"))
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def pids(self) -> list[int]:
+        return [s.pid for s in self.procs]
+
+    @property
+    def urls(self) -> list[str]:
+        return [s.url for s in self.procs]
+
+    def rss_kb(self) -> int:
+        """The processes' resident set sizes, summed (KiB)."""
+        return sum(proc_rss_kb(pid) for pid in self.pids)
+
+    def stop(self) -> None:
+        """Stop every process: all signalled at once (a cluster process that stops gracefully
+        hands its tables over, which the others should not start taking), then waited for."""
+        if len(self.procs) == 1:
+            self.procs[0].stop()
+            return
+        for s in self.procs:
+            if s.proc.poll() is None:
+                s.proc.send_signal(signal.SIGINT)
+        for s in self.procs:
+            s.stop()
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                import redis
+
+                r = redis.Redis.from_url(self.redis)
+                keys = list(r.scan_iter(f"{self.prefix}:*"))
+                if keys:
+                    r.delete(*keys)
+                r.close()
+
+
+def placed(db: Database, servers: Servers, runs: list[TableRun]) -> tuple[list[int], int]:
+    """Several processes: (tables each process owns, seats connected to a process that does not
+    own their table, i.e. relayed) from the leases in the database."""
+    assert db.url is not None
+    engine = create_engine(_pg(db.url))
+    with engine.connect() as c:
+        owners: dict[str, str] = dict(
+            c.execute(
+                text(
+                    "SELECT t.public_id, l.owner FROM table_leases l "
+                    "JOIN parlor_tables t ON t.id = l.table_id"
+                )
+            ).all()
+        )
+    engine.dispose()
+    by_owner = {s.owner: s.url for s in servers.procs}
+    held = [0] * len(servers.procs)
+    relayed = 0
+    for r in runs:
+        owner_url = by_owner.get(owners.get(r.public_id, ""))
+        if owner_url is not None:
+            held[servers.urls.index(owner_url)] += 1
+        relayed += sum(1 for c in r.clients if c.url != owner_url)
+    return held, relayed
 
 
 # --- the clients ------------------------------------------------------------------------------------
@@ -440,8 +552,10 @@ class Client:
         self.down = False
         self.error: str | None = None
         self.task: asyncio.Task[None] | None = None
+        self.url = ""
 
     async def run(self, url: str) -> None:
+        self.url = url
         host_port = url.split("://", 1)[1]
         host, port = host_port.rsplit(":", 1)
         path = f"/ws/table/{self.table.public_id}"
@@ -593,7 +707,7 @@ async def api(http: httpx.AsyncClient, who: Account, path: str, body: dict[str, 
 
 async def open_table(
     http: httpx.AsyncClient,
-    url: str,
+    urls: Sequence[str],
     seats: Sequence[Account],
     meter: Meter,
     think: float,
@@ -601,7 +715,8 @@ async def open_table(
     length: str,
     bots: str | None = None,
 ) -> TableRun:
-    """Create an online table as ``seats[0]``, the others join (or bots fill it), connect."""
+    """Create an online table as ``seats[0]``, the others join (or bots fill it), connect
+    (seat i's socket to ``urls[i]``)."""
     made = await api(http, seats[0], "/api/tables", {"kind": "online", "stake": STAKE,
                                                       "length": length})  # fmt: skip
     run = TableRun(made["id"], meter)
@@ -610,15 +725,15 @@ async def open_table(
     for i, account in enumerate(seats):
         client = Client(run, i, account, think)
         run.clients.append(client)
-        client.task = asyncio.create_task(client.run(url))
+        client.task = asyncio.create_task(client.run(urls[i]))
     if bots is not None:
         await api(http, seats[0], f"/api/tables/{run.public_id}/bots", {"level": bots})
     return run
 
 
 async def add_tables(
-    http: httpx.AsyncClient,
-    url: str,
+    https: Sequence[httpx.AsyncClient],
+    urls: Sequence[str],
     accounts: list[Account],
     runs: list[TableRun],
     count: int,
@@ -628,14 +743,27 @@ async def add_tables(
     *,
     length: str,
     bots: str | None = None,
+    placement: str = "owner",
 ) -> None:
-    """Open ``count`` more tables, 8 at a time."""
+    """Open ``count`` more tables, 8 at a time. With several processes, table k is made through
+    process k mod N (which then owns it); its seats' sockets go to that process (``owner``) or
+    each to a process at random (``random``: seeded by k)."""
     sem = asyncio.Semaphore(8)
 
     async def one(k: int) -> None:
         async with sem:
             seats = accounts[k * per_table : (k + 1) * per_table]
-            runs.append(await open_table(http, url, seats, meter, think, length=length, bots=bots))
+            home = k % len(urls)
+            if placement == "random":
+                rng = random.Random(k)
+                socket_urls = [rng.choice(urls) for _ in seats]
+            else:
+                socket_urls = [urls[home]] * len(seats)
+            runs.append(
+                await open_table(
+                    https[home], socket_urls, seats, meter, think, length=length, bots=bots
+                )
+            )
 
     first = len(runs)
     await asyncio.gather(*(one(k) for k in range(first, first + count)))
@@ -672,13 +800,13 @@ class Window:
     client_cpu: float
 
     @classmethod
-    def start(cls, pid: int) -> Window:
-        return cls(time.perf_counter(), proc_cpu_s(pid), time.process_time())
+    def start(cls, pids: Sequence[int]) -> Window:
+        return cls(time.perf_counter(), sum(map(proc_cpu_s, pids)), time.process_time())
 
-    def cpu(self, pid: int) -> tuple[float, float, float]:
-        """(seconds, server CPU %, client CPU %) since the start."""
+    def cpu(self, pids: Sequence[int]) -> tuple[float, float, float]:
+        """(seconds, server CPU % (the processes' sum), client CPU %) since the start."""
         wall = time.perf_counter() - self.wall
-        server = (proc_cpu_s(pid) - self.server_cpu) / wall * 100
+        server = (sum(map(proc_cpu_s, pids)) - self.server_cpu) / wall * 100
         client = (time.process_time() - self.client_cpu) / wall * 100
         return wall, server, client
 
@@ -688,17 +816,28 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
     steps = [n for n in args.steps if n <= args.max_tables]
     print(f"seeding {4 * steps[-1]} accounts …", flush=True)
     accounts = seed_accounts(db, 4 * steps[-1], "p")
-    server = Server(db)
+    servers = Servers(db, args)
     meter = Meter()
     runs: list[TableRun] = []
     rows: list[dict[str, Any]] = []
     monitor = asyncio.create_task(lag_monitor(meter))
     try:
         limits = httpx.Limits(max_connections=16)
-        async with httpx.AsyncClient(base_url=server.url, timeout=120, limits=limits) as http:
+        async with contextlib.AsyncExitStack() as stack:
+            https = [
+                await stack.enter_async_context(
+                    httpx.AsyncClient(base_url=url, timeout=120, limits=limits)
+                )
+                for url in servers.urls
+            ]
             await asyncio.sleep(1.0)
-            rss0 = proc_rss_kb(server.pid)
-            print(f"server {server.url} pid {server.pid}, RSS {rss0 / 1024:.1f} MiB before tables")
+            rss0 = servers.rss_kb()
+            for server in servers.procs:
+                print(
+                    f"server {server.url} pid {server.pid}, "
+                    f"RSS {proc_rss_kb(server.pid) / 1024:.1f} MiB before tables"
+                    + (f" (cluster node {server.owner})" if server.owner else "")
+                )
             print(_header(), flush=True)
             step_cost = args.warmup + args.seconds
             per_table_s = 0.05  # setup time per table, updated from each step
@@ -708,8 +847,8 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     break
                 t0, before = time.perf_counter(), len(runs)
                 await add_tables(
-                    http, server.url, accounts, runs, n - len(runs), meter, args.think, 4,
-                    length="four-rounds",
+                    https, servers.urls, accounts, runs, n - len(runs), meter, args.think, 4,
+                    length="four-rounds", placement=args.placement,
                 )  # fmt: skip
                 setup_s = time.perf_counter() - t0
                 per_table_s = setup_s / max(1, n - before)
@@ -717,12 +856,12 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                 if args.verbose:
                     print(f"(measuring {n} tables, set up in {setup_s:.1f} s)", flush=True)
                 meter.reset()
-                window = Window.start(server.pid)
+                window = Window.start(servers.pids)
                 meter.recording = True
                 await asyncio.sleep(args.seconds)
                 meter.recording = False
-                wall, server_cpu, client_cpu = window.cpu(server.pid)
-                rss = proc_rss_kb(server.pid)
+                wall, server_cpu, client_cpu = window.cpu(servers.pids)
+                rss = servers.rss_kb()
                 row = {
                     "tables": n,
                     "finished": sum(1 for r in runs if any(c.finished for c in r.clients)),
@@ -748,14 +887,23 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     "setup_s": setup_s,
                     "load_avg": os.getloadavg()[0],
                 }
+                if len(servers.procs) > 1:
+                    held, relayed = await asyncio.to_thread(placed, db, servers, runs)
+                    row["tables_per_process"], row["relayed_seats"] = held, relayed
                 rows.append(row)
                 print(_line(row), flush=True)
+                if len(servers.procs) > 1:
+                    print(
+                        f"       (tables owned per process {row['tables_per_process']}, "
+                        f"seats relayed {row['relayed_seats']} of {4 * n})",
+                        flush=True,
+                    )
                 if not row["p99_ms"] < TARGET_P99_MS and not args.keep_going:
                     break
     finally:
         monitor.cancel()
         await close_all(runs)
-        server.stop()
+        servers.stop()
     ok = [r for r in rows if r["p99_ms"] < TARGET_P99_MS]
     marginal = None
     if len(rows) >= 2:
@@ -792,24 +940,28 @@ def _line(r: dict[str, Any]) -> str:
 async def flat_out(args: argparse.Namespace, db: Database) -> dict[str, Any]:
     """Tables of one instant client and three bots, no delays: actions/s the server commits."""
     accounts = seed_accounts(db, args.flat_tables, "f")
-    server = Server(db, FLAT_CLOCKS)
+    servers = Servers(db, args, FLAT_CLOCKS)
     meter = Meter()
     runs: list[TableRun] = []
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=120) as http:
+        async with contextlib.AsyncExitStack() as stack:
+            https = [
+                await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=120))
+                for url in servers.urls
+            ]
             await add_tables(
-                http, server.url, accounts, runs, args.flat_tables, meter, 0.0, 1,
-                length="four-rounds", bots=args.bot_level,
+                https, servers.urls, accounts, runs, args.flat_tables, meter, 0.0, 1,
+                length="four-rounds", bots=args.bot_level, placement=args.placement,
             )  # fmt: skip
             await asyncio.sleep(min(3.0, args.warmup))
             acts0, ends0 = db.count_acts()
-            window = Window.start(server.pid)
+            window = Window.start(servers.pids)
             await asyncio.sleep(args.flat_seconds)
             acts1, ends1 = db.count_acts()
-            wall, server_cpu, client_cpu = window.cpu(server.pid)
+            wall, server_cpu, client_cpu = window.cpu(servers.pids)
     finally:
         await close_all(runs)
-        server.stop()
+        servers.stop()
     return {
         "tables": args.flat_tables,
         "bot_level": args.bot_level,
@@ -841,11 +993,20 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         "conditions": conditions("PostgreSQL" if args.db else "SQLite (WAL, synchronous=NORMAL)")
     }
     c = result["conditions"]
+    if args.procs > 1:
+        c["procs"], c["placement"], c["redis"] = args.procs, args.placement, args.redis
     print(
         f"conditions: {c['cpus']} CPUs, load average {c['load_avg_at_start']} at start, "
         f"Python {c['python']}, {c['database']}, client loop {c['client_loop']}, "
         f"{c['platform']}"
     )
+    if args.procs > 1:
+        print(
+            f"{args.procs} server processes (one PostgreSQL database, Redis {args.redis}); "
+            f"tables made through them round-robin, seats' sockets placed: {args.placement}; "
+            "server CPU %, ms/action and RSS are the processes' sums",
+            flush=True,
+        )
     print(
         f"curve: steps {','.join(map(str, args.steps))} (max {args.max_tables}), "
         f"{args.warmup:g} s warm-up + {args.seconds:g} s per step, think {args.think:g} s; "
@@ -882,9 +1043,11 @@ def summary(result: dict[str, Any]) -> None:
     if cv is not None:
         largest = cv["largest_ok"]
         verdict = "meets" if largest >= TARGET_TABLES else "misses"
+        procs = result["conditions"].get("procs", 1)
         print(
             f"largest N with action-to-broadcast p99 < {TARGET_P99_MS:g} ms: {largest} tables "
-            f"({verdict} the target of >= {TARGET_TABLES})"
+            + (f"on {procs} processes " if procs > 1 else "")
+            + f"({verdict} the target of >= {TARGET_TABLES})"
         )
         print("curve (tables -> p99 ms): " + ", ".join(
             f"{r['tables']}->{r['p99_ms']:.1f}" for r in cv["rows"]))  # fmt: skip
@@ -930,6 +1093,27 @@ def main(argv: list[str] | None = None) -> int:
         "the bench creates its own database there and drops it (default: SQLite)",
     )
     parser.add_argument(
+        "--procs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes (default 1); N >= 2: a cluster on the --db PostgreSQL and --redis, "
+        "tables made through the processes round-robin",
+    )
+    parser.add_argument(
+        "--placement",
+        choices=["owner", "random"],
+        default="owner",
+        help="with --procs >= 2: each seat's socket to its table's owner (default: nothing "
+        "relayed) or to a process at random (relayed through Redis unless it is the owner)",
+    )
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("HKMJ_TEST_REDIS", "redis://127.0.0.1:6379/0"),
+        metavar="URL",
+        help="the Redis of --procs >= 2 (a key prefix of the run's own; default %(default)s)",
+    )
+    parser.add_argument(
         "--keep-going",
         action="store_true",
         help="measure every step, also past the first whose p99 is >= 100 ms",
@@ -947,6 +1131,13 @@ def main(argv: list[str] | None = None) -> int:
     args.steps = sorted({int(s) for s in str(args.steps).split(",") if s.strip()})
     if not args.steps or args.steps[0] < 1:
         parser.error("--steps: positive table counts, e.g. 50,100,200")
+    if args.procs < 1:
+        parser.error("--procs: at least 1")
+    if args.procs > 1 and not str(args.db or "").startswith(("postgresql", "postgres://")):
+        parser.error(
+            f"--procs {args.procs} needs --db postgresql://… (several processes share one "
+            "PostgreSQL database and one Redis; SQLite is one process only)"
+        )
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = 8 * max(args.steps) + 256
     if soft < need:
