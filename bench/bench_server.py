@@ -890,8 +890,16 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                 if len(servers.procs) > 1:
                     held, relayed = await asyncio.to_thread(placed, db, servers, runs)
                     row["tables_per_process"], row["relayed_seats"] = held, relayed
+                row["heap"] = await heap_keeper(servers.urls)
                 rows.append(row)
                 print(_line(row), flush=True)
+                if row["heap"]:
+                    h = row["heap"][0]
+                    print(
+                        f"       (server heap keeper so far: {h['ticks']:.0f} ticks, "
+                        f"{h['tick_ms_total']:.0f} ms in all, longest {h['tick_ms_max']:.1f} ms)",
+                        flush=True,
+                    )
                 if len(servers.procs) > 1:
                     print(
                         f"       (tables owned per process {row['tables_per_process']}, "
@@ -971,6 +979,18 @@ async def flat_out(args: argparse.Namespace, db: Database) -> dict[str, Any]:
         "client_cpu_pct": client_cpu,
         "seconds": wall,
     }
+
+
+async def heap_keeper(urls: Sequence[str]) -> list[dict[str, float]]:
+    """Each server's heap keeper figures (``/healthz``), when it runs."""
+    out: list[dict[str, float]] = []
+    async with httpx.AsyncClient(timeout=10) as http:
+        for url in urls:
+            with contextlib.suppress(httpx.HTTPError, ValueError):
+                heap = (await http.get(f"{url}/healthz")).json().get("heap")
+                if heap:
+                    out.append(heap)
+    return out
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

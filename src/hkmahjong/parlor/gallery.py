@@ -35,7 +35,7 @@ from hkmahjong.parlor.wire import JSON, dumps, event_json, public_view_json
 
 __all__ = ["BUFFER", "CLOSE_FULL", "DEFAULT_LIMIT", "MAX_DELAY_MS", "Gallery", "Point"]
 
-BUFFER = 32
+BUFFER = 16
 """Released messages kept for a spectator's resync (older gaps get a snapshot)."""
 DEFAULT_LIMIT = 50
 """Spectators one table admits at most (the server's setting overrides it)."""

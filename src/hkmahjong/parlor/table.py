@@ -63,7 +63,7 @@ __all__ = ["Table", "TableConfig", "TableError"]
 
 log = logging.getLogger(__name__)
 
-BUFFER = 32
+BUFFER = 16
 """Messages kept per seat for a reconnect (older gaps get a snapshot), in a compact
 :class:`~hkmahjong.parlor.ring.Ring`."""
 CLOSE_REPLACED = 4409

@@ -28,6 +28,10 @@ class Health(BaseModel):
     """Several processes (docs/deploy.md): this process's name in the cluster."""
     tables: int | None = None
     """Several processes: the open tables live in this process now."""
+    heap: dict[str, float] | None = None
+    """``hkmj serve``'s heap keeper (docs/server.md, *Capacity*): its ticks (young collection
+    + freeze) so far, their total and longest milliseconds, the sweeps and the last sweep's
+    pause."""
 
 
 @router.get("/healthz", response_model=Health)
@@ -36,6 +40,17 @@ def healthz(request: Request, store: Annotated[Store, Depends(get_store)]) -> He
     with store.session() as session:
         session.execute(text("SELECT 1"))
     cluster = getattr(request.app.state, "cluster", None)
+    keeper = getattr(request.app.state, "heap", None)
+    heap = None
+    if keeper is not None and keeper.active:
+        last = keeper.sweeps[-1].pause_ms if keeper.sweeps else 0.0
+        heap = {
+            "ticks": float(keeper.ticks),
+            "tick_ms_total": round(keeper.tick_ms_total, 1),
+            "tick_ms_max": round(keeper.tick_ms_max, 1),
+            "sweeps": float(len(keeper.sweeps)),
+            "last_sweep_ms": round(last, 1),
+        }
     return Health(
         status="ok",
         version=__version__,
@@ -43,4 +58,5 @@ def healthz(request: Request, store: Annotated[Store, Depends(get_store)]) -> He
         revision=store.revision(),
         node=None if cluster is None else cluster.owner,
         tables=None if cluster is None else cluster.live_tables(),
+        heap=heap,
     )

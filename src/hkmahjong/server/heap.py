@@ -12,12 +12,12 @@ server's CPU in collections.
 collection (the cycles that died since the last tick: an upgraded connection's HTTP protocol and
 its parser, say) and calls ``gc.freeze()``: what survived moves to the permanent generation (the
 collector's lists are spliced, not walked), so no collection ever walks more than about a
-second's survivors. It also raises the first threshold to ``young`` (fewer, larger young
+quarter of a second's survivors. It also raises the first threshold to ``young`` (fewer, larger young
 collections). Frozen objects are still freed by reference counting; only a cycle that dies
 *after* it was frozen waits for the sweep: every ``sweep_s`` the keeper unfreezes everything and
 runs one full collection (its pause and what it freed are logged), then freezes again. Such
 cycles are rare here (about five objects a second at 300 tables: SQLAlchemy's statement caches).
-``hkmj serve`` runs a keeper: ``HKMJ_GC_FREEZE_SECONDS`` (default 1;
+``hkmj serve`` runs a keeper: ``HKMJ_GC_FREEZE_SECONDS`` (default 0.25;
 0 turns the keeper off and leaves the collector as CPython sets it), ``HKMJ_GC_SWEEP_SECONDS``
 (default 900), ``HKMJ_GC_YOUNG`` (default 10000; CPython's is 700).
 """
@@ -39,7 +39,7 @@ log = logging.getLogger("hkmahjong.server.heap")
 class HeapSettings:
     """How often the keeper freezes the survivors and sweeps everything (seconds; 0 = off)."""
 
-    freeze_s: float = 1.0
+    freeze_s: float = 0.25
     sweep_s: float = 900.0
     young: int = 10_000
     """CPython's first threshold (allocations between young collections; its default is 700)."""
@@ -51,7 +51,7 @@ class HeapSettings:
         :raises ValueError: naming the variable, when one is not a number of seconds in range.
         """
         return cls(
-            freeze_s=_seconds("HKMJ_GC_FREEZE_SECONDS", "1", 0.05, 60.0),
+            freeze_s=_seconds("HKMJ_GC_FREEZE_SECONDS", "0.25", 0.05, 60.0),
             sweep_s=_seconds("HKMJ_GC_SWEEP_SECONDS", "900", 1.0, 86400.0),
             young=_count("HKMJ_GC_YOUNG", "10000", 100, 10_000_000),
         )
