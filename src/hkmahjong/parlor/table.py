@@ -490,15 +490,25 @@ class Table:
     async def idle(self) -> None:
         """Wait until every queued message is handled, or the actor waits on its clock (tests).
 
-        :raises MahjongError: when the actor is still busy after many turns of the loop.
+        The actor may be waiting on a database thread (a log append): after the first thousand
+        turns of the loop this polls every millisecond, for up to 60 s of the loop's time.
+
+        :raises MahjongError: when the actor is still busy after that.
         """
-        for _ in range(100_000):
-            await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        spins = 0
+        while True:
+            await asyncio.sleep(0 if spins < 1000 else 0.001)
+            spins += 1
             if self._sleeping or (self.queue.empty() and not self._busy):
                 return
+            if loop.time() > deadline:
+                break
         stack = self._task.get_stack() if self._task is not None else []
         raise MahjongError(
-            f"table {self.public_id} did not become idle: {stack} q={self.queue.qsize()} busy={self._busy} sl={self._sleeping}"
+            f"table {self.public_id} did not become idle in 60 s: {stack} "
+            f"q={self.queue.qsize()} busy={self._busy} sleeping={self._sleeping}"
         )
 
     async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
