@@ -11,28 +11,21 @@ import re
 import time
 from collections.abc import Callable, Sequence
 
-from sqlalchemy import func, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
 
 from hkmahjong.parlor.history import TableResults
 from hkmahjong.parlor.ledger import LedgerError, Transaction
 from hkmahjong.parlor.ports import (
-    OPEN_STATUSES,
     LeaseLostError,
-    LogConflictError,
     SeatRow,
-    TableClosedError,
     TableRow,
 )
 from hkmahjong.server.cluster.leases import LeaseBook, check_fence
 from hkmahjong.server.store.db import Store
 from hkmahjong.server.store.ledger import RETRIES, SqlLedger, _retryable, post_in
 from hkmahjong.server.store.models import (
-    ParlorTable,
-    TableAudit,
     TableLease,
-    TableLog,
-    TableSeat,
 )
 from hkmahjong.server.store.tables import SqlTableStore
 
@@ -79,81 +72,18 @@ class ClusterTableStore(SqlTableStore):
         self.fences = fences
 
     # --- sync bodies, fenced ------------------------------------------------------------------
+    def _fence(self, session: Session, table_id: int) -> None:
+        check_fence(session, table_id, self.fences.get(table_id))
+
+    def _created(self, session: Session, table_id: int) -> None:
+        """The table's lease (this process's, epoch 1) in the transaction that made it: no other
+        process ever sees the new table without an owner (it would take it over)."""
+        session.add(TableLease(table_id=table_id, owner=self.book.owner, epoch=1))
+
     def _create(self, row: TableRow, seats: Sequence[SeatRow]) -> int:
-        """The table, its seats and its lease (this process's, epoch 1) in one transaction: no
-        other process ever sees the new table without an owner (it would take it over)."""
-        with self.store.session() as s:
-            t = ParlorTable(
-                public_id=row.public_id,
-                kind=row.kind,
-                status=row.status,
-                config=row.config,
-                ruleset_digest=row.ruleset_digest,
-                creator_id=row.creator_id,
-                private=row.private,
-                invite_token=row.invite_token,
-                match_seed=row.match_seed,
-            )
-            s.add(t)
-            s.flush()
-            table_id = int(t.id)
-            for seat in seats:
-                s.add(
-                    TableSeat(
-                        table_id=table_id,
-                        player=seat.player,
-                        user_id=seat.user_id,
-                        bot_level=seat.bot,
-                        status=seat.status,
-                    )
-                )
-            s.add(TableLease(table_id=table_id, owner=self.book.owner, epoch=1))
+        table_id = super()._create(row, seats)
         self.fences.held[table_id] = (self.book.owner, 1)
         return table_id
-
-    def _set_status(self, table_id: int, status: str) -> None:
-        with self.store.session() as s:
-            check_fence(s, table_id, self.fences.get(table_id))
-            s.execute(update(ParlorTable).where(ParlorTable.id == table_id).values(status=status))
-
-    def _save_seat(self, table_id: int, seat: SeatRow) -> None:
-        with self.store.session() as s:
-            check_fence(s, table_id, self.fences.get(table_id))
-            row = s.get(TableSeat, (table_id, seat.player))
-            if row is None:
-                row = TableSeat(table_id=table_id, player=seat.player, status=seat.status)
-                s.add(row)
-            row.user_id, row.bot_level, row.status = seat.user_id, seat.bot, seat.status
-
-    def _audit(self, table_id: int, kind: str, reason: str) -> None:
-        with self.store.session() as s:
-            check_fence(s, table_id, self.fences.get(table_id))
-            s.add(TableAudit(table_id=table_id, kind=kind[:32], reason=reason))
-
-    def _append(
-        self, table_id: int, seq: int, lines: Sequence[str], results: TableResults | None
-    ) -> None:
-        try:
-            with self.store.session() as s:
-                check_fence(s, table_id, self.fences.get(table_id))
-                status = s.scalar(select(ParlorTable.status).where(ParlorTable.id == table_id))
-                if status not in OPEN_STATUSES:
-                    raise TableClosedError(f"table {table_id} is {status}: its log is closed")
-                last = s.scalar(select(func.max(TableLog.seq)).where(TableLog.table_id == table_id))
-                have = -1 if last is None else int(last)
-                if seq != have + 1:
-                    raise LogConflictError(
-                        f"table {table_id}: append at {seq}, the log has {have + 1} lines"
-                    )
-                s.add_all(
-                    TableLog(table_id=table_id, seq=seq + i, line=line)
-                    for i, line in enumerate(lines)
-                )
-                if results is not None:
-                    s.flush()
-                    self._keep(s, table_id, results)
-        except IntegrityError as exc:
-            raise LogConflictError(f"table {table_id}: log line {seq} already written") from exc
 
     # --- the port's writes: a refused one drops the table here ----------------------------------
     async def set_status(self, table_id: int, status: str) -> None:

@@ -309,6 +309,13 @@ class SqlTableStore:
         return await asyncio.to_thread(fn, *args)
 
     # --- sync bodies --------------------------------------------------------------------------
+    def _fence(self, session: Session, table_id: int) -> None:
+        """Checked first in every write for a table: nothing here; several processes
+        (:class:`~hkmahjong.server.cluster.store.ClusterTableStore`) check the table's lease."""
+
+    def _created(self, session: Session, table_id: int) -> None:
+        """Called in the transaction that created a table (several processes add its lease)."""
+
     def _create(self, row: TableRow, seats: Sequence[SeatRow]) -> int:
         with self.store.session() as s:
             t = ParlorTable(
@@ -334,6 +341,7 @@ class SqlTableStore:
                         status=seat.status,
                     )
                 )
+            self._created(s, int(t.id))
             return int(t.id)
 
     def _get(self, table_id: int) -> TableRow | None:
@@ -368,10 +376,12 @@ class SqlTableStore:
 
     def _set_status(self, table_id: int, status: str) -> None:
         with self.store.session() as s:
+            self._fence(s, table_id)
             s.execute(update(ParlorTable).where(ParlorTable.id == table_id).values(status=status))
 
     def _save_seat(self, table_id: int, seat: SeatRow) -> None:
         with self.store.session() as s:
+            self._fence(s, table_id)
             row = s.get(TableSeat, (table_id, seat.player))
             if row is None:
                 row = TableSeat(table_id=table_id, player=seat.player, status=seat.status)
@@ -400,6 +410,7 @@ class SqlTableStore:
     ) -> None:
         try:
             with self.store.session() as s:
+                self._fence(s, table_id)
                 status = s.scalar(select(ParlorTable.status).where(ParlorTable.id == table_id))
                 if status not in OPEN_STATUSES:
                     raise TableClosedError(f"table {table_id} is {status}: its log is closed")
@@ -445,6 +456,7 @@ class SqlTableStore:
 
     def _audit(self, table_id: int, kind: str, reason: str) -> None:
         with self.store.session() as s:
+            self._fence(s, table_id)
             s.add(TableAudit(table_id=table_id, kind=kind[:32], reason=reason))
 
     def audits(self, table_id: int) -> list[tuple[str, str]]:
