@@ -33,7 +33,6 @@ async def _tables(tables: SqlTableStore, count: int) -> list[int]:
 
 def test_append_commits_in_order_and_refuses_a_wrong_line_number(store: Store) -> None:
     tables = SqlTableStore(store)
-    assert tables.inline is (store.dialect == "sqlite")
 
     async def main() -> None:
         (tid,) = await _tables(tables, 1)
