@@ -4,9 +4,11 @@
     python examples/train_sb3.py [--minutes 30] [--workers 2] [--eval-sets 400] [--seed 0]
     python examples/train_sb3.py --speed-test 60     # PPO steps/s with 1 and 2 SubprocVecEnv workers
 
-The env is used as shipped: ``SingleSeatEnv(observation="flat")`` (the planes as one ``Box``, the
-legal-action mask through ``action_masks()``), three ``efficient`` bots at the table, the hand's
-jade as reward (× ``--reward-scale``). Three phases share the ``--minutes`` budget:
+The env is used as shipped: ``SingleSeatEnv(observation="flat", hints=True)`` (the planes and the
+hint planes of ``hkmahjong.env.hints`` — shanten, useful tiles and fan route after each discard,
+kong and claim, read from the learner's own view — as one ``Box``, the legal-action mask through
+``action_masks()``), three ``efficient`` bots at the table, the hand's jade as reward
+(× ``--reward-scale``). Three phases share the ``--minutes`` budget:
 
 1. **Behaviour cloning data** (``--collect`` of the budget): ``--workers`` processes deal hands in
    the AEC env; at each seat, in each hand, either the ``--teacher`` bot (default ``fan``) or
@@ -49,6 +51,7 @@ from hkmahjong.bots.registry import register_bot
 from hkmahjong.engine.state import HandState
 from hkmahjong.env import AGENTS, NUM_ACTIONS, NUM_PLANES, SingleSeatEnv, action_index, raw_env
 from hkmahjong.env.aec import pending_tile
+from hkmahjong.env.hints import HINT_PLANES, NUM_HINT_PLANES, hint_planes
 from hkmahjong.env.policy import PolicyBot
 
 try:
@@ -65,7 +68,9 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     ) from exc
 
 warnings.filterwarnings("ignore")
-OBS_SIZE = NUM_PLANES * 34
+IN_PLANES = NUM_PLANES + NUM_HINT_PLANES
+"""The policy sees ``SingleSeatEnv(hints=True)``: the 86 planes and the hint planes."""
+OBS_SIZE = IN_PLANES * 34
 HIDDEN = (256, 256)
 Weights = dict[str, npt.NDArray[np.float32]]
 
@@ -181,14 +186,15 @@ def collect(
             seat = e.seat_of(agent)
             view, legal = st.view(seat), st.legal_actions(seat)
             label = None
+            planes = np.concatenate([obs["observation"], hint_planes(view, e.ruleset, legal)])
             if learner is None or agent == learner:
                 label = action_index(teachers[agent].choose(view, legal), pending_tile(st))
-                xs.append(obs["observation"].reshape(-1).astype(np.float16))
+                xs.append(planes.reshape(-1).astype(np.float16))
                 ms.append(mask.astype(bool))
                 ys.append(label)
             if agent == learner:
                 assert policy is not None
-                e.step(policy(obs["observation"], mask))
+                e.step(policy(planes, mask))
             elif teacher_plays[agent]:
                 e.step(label)
             else:
@@ -225,12 +231,13 @@ def collect_parallel(
 # --- phase 2: cloning -------------------------------------------------------------------------------
 
 
-def symmetries() -> list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
+def symmetries() -> list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
     """The 72 relabellings of tiles that leave Hong Kong scoring unchanged: the three suits in any
     order (6), every suit's ranks reversed or not (2: 1↔9, 2↔8, …) and the three dragons in any
     order (6); winds stay (seat and prevailing winds). Each is (column gather index for the 34
-    tile columns, gather index for the 110 actions): the planes, the mask and the label move
-    together. A reversal turns a chow on its lowest tile into one on its highest."""
+    tile columns, gather index for the 110 actions, gather index for the planes): the planes, the
+    mask and the label move together. A reversal turns a chow on its lowest tile into one on its
+    highest (action 102 <-> 104, and the hint planes of those two claims swap)."""
     from itertools import permutations
 
     out = []
@@ -246,9 +253,18 @@ def symmetries() -> list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]:
                 g = np.arange(NUM_ACTIONS)
                 for base in (0, 34, 68):
                     g[base : base + 34] = base + f
+                rows = np.arange(IN_PLANES)
                 if reverse:
                     g[102], g[104] = 104, 102
-                out.append((np.argsort(f), np.argsort(g)))  # new column f[t] holds old column t
+                    for i, name in enumerate(HINT_PLANES):
+                        if name.startswith("chow_low"):
+                            j = HINT_PLANES.index(name.replace("chow_low", "chow_high"))
+                            rows[NUM_PLANES + i], rows[NUM_PLANES + j] = (
+                                NUM_PLANES + j,
+                                NUM_PLANES + i,
+                            )
+                # new column f[t] holds old column t
+                out.append((np.argsort(f), np.argsort(g), rows))
     return out
 
 
@@ -259,9 +275,9 @@ def augment(
     x: npt.NDArray[np.float32], m: npt.NDArray[np.bool_], y: npt.NDArray[np.int64], k: int
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """``x, m, y`` under symmetry ``k`` of :data:`SYMMETRIES`."""
-    cols, acts = SYMMETRIES[k]
+    cols, acts, rows = SYMMETRIES[k]
     new_label = np.argsort(acts)  # old action index -> new
-    xs = x.reshape(len(x), NUM_PLANES, 34)[:, :, cols].reshape(len(x), OBS_SIZE)
+    xs = x.reshape(len(x), IN_PLANES, 34)[:, rows][:, :, cols].reshape(len(x), OBS_SIZE)
     return xs, m[:, acts], new_label[y]
 
 
@@ -339,6 +355,7 @@ def make_vec_env(workers: int, seed: int, reward_scale: float) -> SubprocVecEnv:
         "parlor",
         opponents=("efficient",) * 3,
         observation="flat",
+        hints=True,
         reward_scale=reward_scale,
     )
     venv = SubprocVecEnv([fn] * workers, start_method="fork")
@@ -447,7 +464,9 @@ def speed_test(args: argparse.Namespace) -> dict[str, float]:
 def evaluate(weights: Weights, sets: int, jobs: int, seed: str, name: str) -> dict[str, Any]:
     """Duplicate arena: the greedy policy and three ``efficient``; returns the arena summary."""
     policy = NumpyPolicy(weights)
-    register_bot(name, lambda s, r, b: PolicyBot(policy, name=name, ruleset=r), replace=True)
+    register_bot(
+        name, lambda s, r, b: PolicyBot(policy, name=name, ruleset=r, hints=True), replace=True
+    )
     cfg = ArenaConfig(
         bots=(name, "efficient", "efficient", "efficient"),
         hands=sets,
@@ -630,7 +649,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     model.save(out / "maskable_ppo.zip")
 
     title = (
-        f"MaskablePPO on SingleSeatEnv(flat), parlor, 3 efficient opponents; BC of {args.teacher} "
+        f"MaskablePPO on SingleSeatEnv(flat, hints), parlor, 3 efficient opponents; BC of {args.teacher} "
         f"+ DAgger then PPO (lr {args.lr}, clip {args.clip}); seed {args.seed}, {args.workers} "
         f"workers, {train_minutes:.1f} min training"
     )

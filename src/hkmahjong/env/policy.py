@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from hkmahjong.engine import Action, PlayerView
 from hkmahjong.env.encoding import describe_action, mask_and_actions, observation
+from hkmahjong.env.hints import hint_planes
 from hkmahjong.errors import IllegalActionError
 from hkmahjong.rules import Ruleset
 
@@ -35,12 +36,20 @@ class PolicyBot:
     returns the legal action it names."""
 
     def __init__(
-        self, policy: Policy, name: str = "policy", ruleset: Ruleset | None = None
+        self,
+        policy: Policy,
+        name: str = "policy",
+        ruleset: Ruleset | None = None,
+        *,
+        hints: bool = False,
     ) -> None:
-        """Wrap ``policy``; ``name`` is how the arena reports it."""
+        """Wrap ``policy``; ``name`` is how the arena reports it. With ``hints`` the policy sees
+        the planes of ``SingleSeatEnv(hints=True)``: the hint planes of the view appended (they
+        need the ruleset: pass it or let the arena :meth:`bind` it)."""
         self.policy = policy
         self.name = name
         self.ruleset = ruleset
+        self.hints = hints
 
     def bind(self, ruleset: Ruleset) -> None:
         """Remember the table's ruleset (the policy itself sees only planes)."""
@@ -53,7 +62,12 @@ class PolicyBot:
         """
         pending = None if view.pending_tile is None else int(view.pending_tile)
         mask, by_index = mask_and_actions(legal, pending)
-        index = int(self.policy(observation(view), mask))
+        planes = observation(view)
+        if self.hints:
+            if self.ruleset is None:
+                raise IllegalActionError(f"policy {self.name!r} needs the ruleset for its hints")
+            planes = np.concatenate([planes, hint_planes(view, self.ruleset, legal)])
+        index = int(self.policy(planes, mask))
         action = by_index.get(index)
         if action is None:
             raise IllegalActionError(

@@ -24,7 +24,8 @@ import numpy.typing as npt
 
 from hkmahjong.bots import get_bot
 from hkmahjong.env.aec import AGENTS, HKMahjongAEC, RewardFn, ShapingFn
-from hkmahjong.env.encoding import NUM_PLANES, observation_bounds
+from hkmahjong.env.encoding import observation_bounds
+from hkmahjong.env.hints import NUM_HINT_PLANES, hint_bounds, hint_planes
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
 
@@ -57,10 +58,13 @@ class SingleSeatEnv(gym.Env[Any, int]):
         illegal: str = "raise",
         illegal_reward: float = -1.0,
         observation: str = "dict",
+        hints: bool = False,
         render_mode: str | None = None,
     ) -> None:
         """Create the env; ``opponents`` are three bot names or levels (``hkmahjong.bots``);
         ``illegal`` one of :data:`ILLEGAL_MODES`, ``observation`` one of :data:`OBSERVATION_MODES`.
+        ``hints=True`` appends the :data:`~hkmahjong.env.hints.HINT_PLANES` (牌效 and 番路
+        look-ahead of the learner's own view) to the planes: ``(NUM_PLANES + NUM_HINT_PLANES, 34)``.
 
         :raises MahjongError: for a bad seat, a wrong number of opponents, an unknown bot, an
             unknown illegal-action or observation mode.
@@ -88,10 +92,21 @@ class SingleSeatEnv(gym.Env[Any, int]):
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.flat = observation == "flat"
+        self.hints = bool(hints)
+        low, high = observation_bounds(self._aec.score_limit)
+        if self.hints:
+            hlow, hhigh = hint_bounds()
+            low, high = np.concatenate([low, hlow]), np.concatenate([high, hhigh])
         if self.flat:
-            low, high = observation_bounds(self._aec.score_limit)
             self.observation_space: gym.spaces.Space[Any] = gym.spaces.Box(
-                low.reshape(-1), high.reshape(-1), (NUM_PLANES * 34,), dtype=np.float32
+                low.reshape(-1), high.reshape(-1), (low.size,), dtype=np.float32
+            )
+        elif self.hints:
+            self.observation_space = gym.spaces.Dict(
+                {
+                    "observation": gym.spaces.Box(low, high, low.shape, dtype=np.float32),
+                    "action_mask": self._aec.observation_space(AGENTS[0])["action_mask"],  # type: ignore[index]
+                }
             )
         else:
             self.observation_space = self._aec.observation_space(AGENTS[0])
@@ -152,7 +167,17 @@ class SingleSeatEnv(gym.Env[Any, int]):
 
     def _observe(self) -> Any:
         obs = self._aec.observe(self.agent)
+        if self.hints:
+            obs["observation"] = np.concatenate([obs["observation"], self._hints(obs)])
         return obs["observation"].reshape(-1) if self.flat else obs
+
+    def _hints(self, obs: dict[str, npt.NDArray[Any]]) -> npt.NDArray[np.float32]:
+        """The hint planes of the learner's view (zeros when it has no decision)."""
+        st = self._aec.state_
+        if st is None or self._done() or not obs["action_mask"].any():
+            return np.zeros((NUM_HINT_PLANES, 34), dtype=np.float32)
+        seat = self._aec.seat_of(self.agent)
+        return hint_planes(st.view(seat), self._aec.ruleset, st.legal_actions(seat))
 
     def _info(self) -> dict[str, Any]:
         info = dict(self._aec.infos[self.agent])
