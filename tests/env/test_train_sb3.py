@@ -37,6 +37,14 @@ def test_sb3_check_env_passes(illegal: str) -> None:
     assert get_action_masks(env).sum() > 0  # sb3-contrib finds the mask method
 
 
+def test_sb3_check_env_passes_with_hints() -> None:
+    """The example's configuration (flat planes + hint planes) passes SB3's checker too."""
+    env = SingleSeatEnv(illegal="penalize", observation="flat", hints=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env, warn=True, skip_render_check=True)
+
+
 def test_sb3_check_env_on_the_dict_observation_only_advises_flattening() -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -65,7 +73,7 @@ def test_train_sb3_smoke(script: Script, tmp_path: Path) -> None:
     # the NumPy copy of the actor (the arena's player) picks what MaskablePPO's greedy predict does
     model = train.MaskablePPO.load(out / "maskable_ppo.zip", device="cpu")
     policy = train.NumpyPolicy.load(out / "policy.npz")
-    env = SingleSeatEnv(opponents=("efficient",) * 3, observation="flat")
+    env = SingleSeatEnv(opponents=("efficient",) * 3, observation="flat", hints=True)
     obs, _ = env.reset(seed=3)
     for _ in range(20):
         mask = env.action_masks()

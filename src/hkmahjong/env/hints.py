@@ -19,6 +19,8 @@ only when the seat has a decision.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -93,12 +95,11 @@ def _route(s: Situation, counts: list[int]) -> tuple[float, Route]:
 
 
 def hint_planes(
-    view: PlayerView, ruleset: Ruleset, legal: tuple[Action, ...] | list[Action] | None = None
+    view: PlayerView, ruleset: Ruleset, legal: Sequence[Action]
 ) -> npt.NDArray[np.float32]:
-    """The hint planes of ``view`` (see the module docstring): ``(NUM_HINT_PLANES, 34)``.
-
-    ``legal`` (the seat's legal actions) is optional: without it the kongs and claims are read
-    from the hand itself, which offers the same ones when the rules allow them."""
+    """The hint planes of ``view`` (see the module docstring): ``(NUM_HINT_PLANES, 34)``, for
+    the seat's ``legal`` actions (``state.legal_actions(seat)``: they follow from its own hand
+    and the rules alone)."""
     out = np.zeros((NUM_HINT_PLANES, 34), dtype=np.float32)
     s = Situation.of(view, ruleset)
     flags = _flags(ruleset)
@@ -126,17 +127,14 @@ def _discards(
     s: Situation,
     flags: dict[str, bool],
     min_fan: int,
-    legal: tuple[Action, ...] | list[Action] | None,
+    legal: Sequence[Action],
 ) -> float:
     """Fill the per-kind discard planes; returns the best discard's route rank."""
     melds = len(s.melds)
     rows: list[tuple[int, int, int, float, Route]] = []
-    if legal is None:
-        kinds = [t for t in range(34) if s.counts[t]]
-    else:
-        kinds = sorted(
-            {int(a.tile) for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None}
-        )
+    kinds = sorted(
+        {int(a.tile) for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None}
+    )
     if not kinds:
         return 0.0
     for t in kinds:
@@ -172,22 +170,14 @@ def _discards(
 def _kongs(
     out: npt.NDArray[np.float32],
     s: Situation,
-    legal: tuple[Action, ...] | list[Action] | None,
+    legal: Sequence[Action],
     top: float,
 ) -> None:
     kinds: list[tuple[int, bool]] = []  # (tile, concealed)
-    if legal is not None:
-        for a in legal:
-            if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
-                assert a.tile is not None
-                kinds.append((int(a.tile), a.kind is ActionKind.CONCEALED_KONG))
-    else:
-        kinds += [(t, True) for t in range(34) if s.counts[t] == 4]
-        kinds += [
-            (int(m.tile), False)
-            for m in s.melds
-            if m.kind is MeldKind.PUNG and s.counts[int(m.tile)] >= 1
-        ]
+    for a in legal:
+        if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+            assert a.tile is not None
+            kinds.append((int(a.tile), a.kind is ActionKind.CONCEALED_KONG))
     for t, concealed in kinds:
         counts = s.counts[:]
         after = s
@@ -205,7 +195,7 @@ def _claims(
     out: npt.NDArray[np.float32],
     s: Situation,
     view: PlayerView,
-    legal: tuple[Action, ...] | list[Action] | None,
+    legal: Sequence[Action],
     ruleset: Ruleset,
     flags: dict[str, bool],
     sh_now: int,
@@ -215,18 +205,15 @@ def _claims(
     assert tile is not None
     p = int(tile)
     options: list[tuple[str, Action]] = []
-    if legal is not None:
-        for a in legal:
-            if a.kind is ActionKind.CHOW:
-                assert a.tile is not None
-                name = _CLAIMS[p - int(a.tile)]  # claimed tile lowest / middle / highest
-                options.append((name, a))
-            elif a.kind is ActionKind.PUNG:
-                options.append(("pung", a))
-            elif a.kind is ActionKind.KONG:
-                options.append(("exposed_kong", a))
-    else:  # pragma: no cover - the env always passes the legal actions
-        return
+    for a in legal:
+        if a.kind is ActionKind.CHOW:
+            assert a.tile is not None
+            name = _CLAIMS[p - int(a.tile)]  # claimed tile lowest / middle / highest
+            options.append((name, a))
+        elif a.kind is ActionKind.PUNG:
+            options.append(("pung", a))
+        elif a.kind is ActionKind.KONG:
+            options.append(("exposed_kong", a))
     melds = len(s.melds)
     for name, a in options:
         meld, used = claim_meld(a, Tile(p))
@@ -245,8 +232,8 @@ def _claims(
                     after.counts[t] += 1
                     if r2 > rank:
                         rank, route = r2, rt
-            if route is None:
-                continue
+        if route is None:
+            continue
         out[_H[f"{name}_possible"]] = 1.0
         out[_H[f"{name}_route_gain/20"]] = _clip((rank - _CLAIM_MARGIN - pass_rank) / 20, -1.0)
         out[_H[f"{name}_shanten_gain/2"]] = _clip((sh_now - sh) / 2, -1.0)
