@@ -71,9 +71,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--rules", default="parlor")
     ap.add_argument("--seed", default="0")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument(
+        "--hints",
+        action="store_true",
+        help="the policy sees the hint planes too (SingleSeatEnv(hints=True), train_sb3.py's)",
+    )
     args = ap.parse_args(argv)
     policy = load_policy(args)
-    register_bot("policy", lambda seed, ruleset, budget: PolicyBot(policy, ruleset=ruleset))
+    register_bot(
+        "policy", lambda seed, ruleset, budget: PolicyBot(policy, ruleset=ruleset, hints=args.hints)
+    )
     opponents = [o.strip() for o in args.opponents.split(",")]
     if len(opponents) != 3:
         ap.error("--opponents needs three bot names")
