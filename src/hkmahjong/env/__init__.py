@@ -33,6 +33,7 @@ from hkmahjong.env.encoding import (
     observation,
     oracle_observation,
 )
+from hkmahjong.env.hints import HINT_PLANES, NUM_HINT_PLANES, hint_bounds, hint_planes
 from hkmahjong.env.parallel import HKMahjongParallel, parallel_env
 from hkmahjong.env.rollout import Episode, RolloutConfig, selfplay_episodes
 from hkmahjong.env.selfplay import SelfPlayEnv
@@ -54,7 +55,9 @@ __all__ = [
     "ACTION_SPACE_VERSION",
     "AGENTS",
     "GYM_IDS",
+    "HINT_PLANES",
     "NUM_ACTIONS",
+    "NUM_HINT_PLANES",
     "NUM_ORACLE_PLANES",
     "NUM_PLANES",
     "OBSERVATION_VERSION",
@@ -73,6 +76,8 @@ __all__ = [
     "describe_action",
     "env",
     "hand_seed",
+    "hint_bounds",
+    "hint_planes",
     "index_action",
     "match_seed",
     "observation",
