@@ -897,7 +897,9 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     h = row["heap"][0]
                     print(
                         f"       (server heap keeper so far: {h['ticks']:.0f} ticks, "
-                        f"{h['tick_ms_total']:.0f} ms in all, longest {h['tick_ms_max']:.1f} ms)",
+                        f"{h['tick_ms_total']:.0f} ms in all, longest {h['tick_ms_max']:.1f} ms; "
+                        f"{h.get('trims', 0):.0f} trims, {h.get('trim_ms_total', 0):.0f} ms in all, "
+                        f"longest {h.get('trim_ms_max', 0):.1f} ms)",
                         flush=True,
                     )
                 if len(servers.procs) > 1:

@@ -31,7 +31,8 @@ class Health(BaseModel):
     heap: dict[str, float] | None = None
     """``hkmj serve``'s heap keeper (docs/server.md, *Capacity*): its ticks (young collection
     + freeze) so far, their total and longest milliseconds, the sweeps and the last sweep's
-    pause."""
+    pause, and its trims (memory given back to the system) with their total and longest
+    milliseconds."""
 
 
 @router.get("/healthz", response_model=Health)
@@ -50,6 +51,9 @@ def healthz(request: Request, store: Annotated[Store, Depends(get_store)]) -> He
             "tick_ms_max": round(keeper.tick_ms_max, 1),
             "sweeps": float(len(keeper.sweeps)),
             "last_sweep_ms": round(last, 1),
+            "trims": float(keeper.trims),
+            "trim_ms_total": round(keeper.trim_ms_total, 1),
+            "trim_ms_max": round(keeper.trim_ms_max, 1),
         }
     return Health(
         status="ok",

@@ -57,6 +57,8 @@ dropped."""
 class TokenBucket:
     """A rate limit: ``rate`` tokens a second, at most ``burst`` saved up."""
 
+    __slots__ = ("at", "burst", "rate", "refused", "tokens")
+
     def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = burst
@@ -87,6 +89,11 @@ class TokenBucket:
         return self.refused > 4 * self.rate
 
 
+_NO_OUTBOX: deque[tuple[str, Any]] = deque(maxlen=0)
+"""The outbox of every connection written directly (:class:`WsConnection`): never used (a
+``maxlen`` of 0 drops anything put in it, and ``_put`` asserts nothing is)."""
+
+
 class WsConnection:
     """The table's view of one websocket: ``send`` queues, the queue is written out soon.
 
@@ -98,14 +105,18 @@ class WsConnection:
     lets :data:`OUTBOX_LIMIT` frames pile up is dropped.
     """
 
+    __slots__ = ("_loop", "_texts", "_wake", "closed", "frames", "outbox", "writer", "ws")
+
     def __init__(self, ws: WebSocket | None, frames: FrameWriter | None = None) -> None:
         self.ws = ws
-        self.outbox: deque[tuple[str, Any]] = deque()
         self.closed = False
         self._wake: asyncio.Future[None] | None = None
         if frames is None and ws is not None:
             frames = ws.scope.get("extensions", {}).get(EXTENSION)
         self.frames = frames
+        self.outbox: deque[tuple[str, Any]] = _NO_OUTBOX if frames is not None else deque()
+        """The frames waiting for the writer task (ASGI ``send`` only: a direct writer has none,
+        and no connection of a busy server carries an empty deque's 600 bytes for nothing)."""
         self.writer: asyncio.Task[None] | None = (
             None if self.frames is not None else asyncio.create_task(self._write())
         )
@@ -115,6 +126,7 @@ class WsConnection:
         ``getpid`` system call in CPython 3.11, and a busy server sends thousands a second)."""
 
     def _put(self, item: tuple[str, Any]) -> None:
+        assert self.outbox is not _NO_OUTBOX, "a direct writer queues nothing"
         self.outbox.append(item)
         wake = self._wake
         if wake is not None and not wake.done():
