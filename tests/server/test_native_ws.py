@@ -150,3 +150,63 @@ class _Only:
 
     def open(self, frames: Any, request: Any) -> None:
         return None
+
+
+def test_an_upgraded_http_protocol_is_freed_without_the_garbage_collector() -> None:
+    """``ParlorHttpProtocol``: once a connection is upgraded to a websocket, nothing holds its
+    HTTP protocol in a cycle (uvicorn's parser and protocol hold each other until the
+    connection is lost, which an upgraded HTTP protocol never hears): with the collector off,
+    reference counting alone frees it (under the heap keeper a cycle would wait for a sweep)."""
+    import asyncio
+    import gc
+    import weakref
+
+    from uvicorn.config import Config
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    from uvicorn.server import ServerState
+
+    from hkmahjong.server.wsframes import ParlorHttpProtocol
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            await receive()
+            await send({"type": "websocket.accept"})
+            await receive()
+
+    async def run(cls: type[HttpToolsProtocol]) -> bool:
+        config = Config(app, ws="websockets-sansio", http=cls, lifespan="off", log_level="error")
+        config.load()
+        state = ServerState()
+        made: list[weakref.ref[HttpToolsProtocol]] = []
+
+        def factory() -> HttpToolsProtocol:
+            protocol = cls(config=config, server_state=state, app_state={})
+            made.append(weakref.ref(protocol))
+            return protocol
+
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(factory, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(
+            b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        assert b"101" in await reader.readline()  # upgraded
+        await asyncio.sleep(0.1)
+        freed = len(made) == 1 and made[0]() is None
+        writer.close()
+        server.close()
+        for task in state.tasks:
+            task.cancel()
+        await asyncio.sleep(0.1)
+        return freed
+
+    gc.collect()
+    gc.disable()
+    try:
+        assert asyncio.run(run(ParlorHttpProtocol))
+        assert not asyncio.run(run(HttpToolsProtocol))  # uvicorn's own leaves the cycle
+    finally:
+        gc.enable()

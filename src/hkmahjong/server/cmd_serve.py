@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         from hkmahjong.server.app import create_app
         from hkmahjong.server.cluster.node import ClusterConfig
         from hkmahjong.server.ws import websocket_protocol
+        from hkmahjong.server.wsframes import ParlorHttpProtocol
     except ImportError as exc:
         print(f"{INSTALL_HINT}; missing module: {exc.name}", file=sys.stderr)
         return 2
@@ -106,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
     # the tables' sockets natively (hkmahjong.server.wsframes, docs/server.md *Capacity*).
     config = uvicorn.Config(
         app,
+        http=ParlorHttpProtocol,
         ws=websocket_protocol(app),
         log_level=args.log_level,
         ws_max_size=64 * 1024,

@@ -16,11 +16,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
 
-__all__ = ["EXTENSION", "FrameWriter", "Handler", "Native", "ParlorWebSocketProtocol"]
+__all__ = [
+    "EXTENSION",
+    "FrameWriter",
+    "Handler",
+    "Native",
+    "ParlorHttpProtocol",
+    "ParlorWebSocketProtocol",
+]
 
 EXTENSION = "hkmj.frames"
 
@@ -207,3 +215,20 @@ class ParlorWebSocketProtocol(WebSocketsSansIOProtocol):
         handler, self.handler = self.handler, None
         if handler is not None:
             handler.ended()
+
+
+class ParlorHttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol (httptools), leaving no garbage cycle behind an upgrade.
+
+    Its parser calls it back, so the two hold each other. uvicorn breaks that when the
+    connection is lost, but a connection upgraded to a websocket is handed to the websocket
+    protocol instead and the HTTP protocol is never told: it is left as a cycle (with its
+    scope, headers and flow control, about 3 KiB) that only the garbage collector can free —
+    and under ``hkmj serve`` the heap keeper has often frozen it by then (it was alive at the
+    keeper's last tick), so it would wait for the next full sweep. Every table socket is such
+    an upgrade: after one, the parser is let go and reference counting frees the protocol.
+    """
+
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]
