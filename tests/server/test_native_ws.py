@@ -4,6 +4,7 @@ in-process tests of test_table_ws.py, which run through ASGI."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,9 +23,9 @@ from websockets.sync.client import ClientConnection, connect
 from hkmahjong.server.wsframes import ParlorWebSocketProtocol
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data = tmp_path_factory.mktemp("native") / "data"
+@contextlib.contextmanager
+def _serve(data: Path) -> Iterator[str]:
+    """``hkmj serve`` on ``data`` (a free loopback port): its URL; stopped by SIGINT at the end."""
     env = {
         **os.environ,
         "HKMJ_SECRET": "native-test-secret-0123456789",
@@ -50,6 +52,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with _serve(tmp_path_factory.mktemp("native") / "data") as url:
+        yield url
 
 
 def guest_with_table(url: str) -> tuple[str, str]:
@@ -210,3 +218,44 @@ def test_an_upgraded_http_protocol_is_freed_without_the_garbage_collector() -> N
         assert not asyncio.run(run(HttpToolsProtocol))  # uvicorn's own leaves the cycle
     finally:
         gc.enable()
+
+
+def test_the_native_connection_reads_the_wire_as_websockets_requires(served: str) -> None:
+    """After the handshake a table socket is a :class:`NativeConnection`: a message in
+    fragments arrives whole, a ping is answered, text that is not UTF-8 closes with 1007, a
+    frame over the size limit with 1009, and a close is answered."""
+    from websockets.frames import Frame, Opcode
+
+    cookie, table = guest_with_table(served)
+    path = ws_url(served, f"/ws/table/{table}")
+    headers = {"Cookie": cookie}
+    with connect(path, additional_headers=headers) as ws:
+        # a hello in three fragments
+        ws.send(iter(['{"t":"hel', 'lo","pr', 'oto":1}']))
+        assert read_until(ws, "snapshot")[-1]["table"]["you"] == 0
+        pong = ws.ping(b"abcd")
+        assert pong.wait(30)
+        ws.close(1000, "bye")
+        assert ws.protocol.close_rcvd is not None and ws.protocol.close_rcvd.code == 1000
+    with connect(path, additional_headers=headers) as ws:
+        with ws.protocol_mutex:
+            ws.protocol.send_frame(Frame(Opcode.TEXT, b"\xff\xfe not utf-8"))
+            ws.send_data()
+        assert close_code(ws) == 1007
+    with connect(path, additional_headers=headers, max_size=None) as ws:
+        ws.send("x" * (64 * 1024 + 1))  # hkmj serve's ws_max_size is 64 KiB
+        assert close_code(ws) == 1009
+
+
+def test_the_server_closes_native_sockets_with_1012_when_it_stops(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """uvicorn's shutdown reaches a native connection (``NativeConnection.shutdown``)."""
+    stop = contextlib.ExitStack()
+    url = stop.enter_context(_serve(tmp_path_factory.mktemp("stops") / "data"))
+    cookie, table = guest_with_table(url)
+    with connect(ws_url(url, f"/ws/table/{table}"), additional_headers={"Cookie": cookie}) as ws:
+        ws.send('{"t":"hello","proto":1}')
+        read_until(ws, "snapshot")
+        stop.close()  # SIGINT: the server stops
+        assert close_code(ws) == 1012

@@ -29,7 +29,7 @@ from hkmahjong.parlor.ports import Connection
 from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.server.auth import current_user
-from hkmahjong.server.wsframes import EXTENSION, FrameWriter, ParlorWebSocketProtocol
+from hkmahjong.server.wsframes import EXTENSION, Frames, ParlorWebSocketProtocol
 
 __all__ = [
     "RATE_BURST",
@@ -107,7 +107,7 @@ class WsConnection:
 
     __slots__ = ("_loop", "_texts", "_wake", "closed", "frames", "outbox", "writer", "ws")
 
-    def __init__(self, ws: WebSocket | None, frames: FrameWriter | None = None) -> None:
+    def __init__(self, ws: WebSocket | None, frames: Frames | None = None) -> None:
         self.ws = ws
         self.closed = False
         self._wake: asyncio.Future[None] | None = None
@@ -435,7 +435,7 @@ class TableEndpoint:
     def wants(self, path: str) -> bool:
         return self._public_id(path) is not None
 
-    def open(self, frames: FrameWriter, request: Request) -> _NativeSocket | None:
+    def open(self, frames: Frames, request: Request) -> _NativeSocket | None:
         public_id = self._public_id(request.path)
         assert public_id is not None
         path, _, query = request.path.partition("?")
