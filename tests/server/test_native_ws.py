@@ -259,3 +259,90 @@ def test_the_server_closes_native_sockets_with_1012_when_it_stops(
         read_until(ws, "snapshot")
         stop.close()  # SIGINT: the server stops
         assert close_code(ws) == 1012
+
+
+def test_a_native_socket_is_a_native_connection_to_its_end() -> None:
+    """Behind ``ParlorHttpProtocol`` a native socket's transport belongs to its
+    ``NativeConnection`` (uvicorn hands the transport to its websocket protocol only after that
+    protocol read the handshake: the successor must get it back), uvicorn's websocket protocol
+    object is freed by reference counting, messages reach the handler, and the handler hears of
+    the connection's end."""
+    import asyncio
+    import gc
+    import weakref
+
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from hkmahjong.server.wsframes import NativeConnection, ParlorHttpProtocol
+
+    heard: list[object] = []
+
+    class Handler:
+        def message(self, data: str | bytes) -> None:
+            heard.append(data)
+
+        def ended(self) -> None:
+            heard.append("ended")
+
+    class Endpoint(_Only):
+        def open(self, frames: Any, request: Any) -> Any:
+            heard.append(frames)
+            return Handler()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # never reached
+        raise AssertionError(scope)
+
+    async def run() -> tuple[bool, Any]:
+        ws_class = ParlorWebSocketProtocol.serving(Endpoint("/ws/table/"))
+        config = Config(app, ws=ws_class, http=ParlorHttpProtocol, lifespan="off")
+        config.load()
+        state = ServerState()
+        made: list[weakref.ref[Any]] = []
+        transports: list[Any] = []
+
+        class Http(ParlorHttpProtocol):
+            def connection_made(self, transport: Any) -> None:
+                transports.append(transport)
+                super().connection_made(transport)
+
+        original = ws_class.__init__
+
+        def tracked(self: Any, *args: Any, **kw: Any) -> None:
+            original(self, *args, **kw)
+            made.append(weakref.ref(self))
+
+        ws_class.__init__ = tracked  # type: ignore[method-assign]
+
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(
+            lambda: Http(config=config, server_state=state, app_state={}), "127.0.0.1", 0
+        )
+        port = server.sockets[0].getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(
+            b"GET /ws/table/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        assert b"101" in await reader.readline()
+        await asyncio.sleep(0.1)
+        protocol = transports[0].get_protocol()
+        freed = len(made) == 1 and made[0]() is None
+        writer.write(bytes([0x81, 0x82, 1, 2, 3, 4, ord("h") ^ 1, ord("i") ^ 2]))  # masked "hi"
+        await asyncio.sleep(0.1)
+        writer.close()
+        await asyncio.sleep(0.2)
+        server.close()
+        return freed, protocol
+
+    gc.collect()
+    gc.disable()
+    try:
+        freed, protocol = asyncio.run(run())
+    finally:
+        gc.enable()
+    assert isinstance(protocol, NativeConnection)
+    assert heard[0] is protocol  # the endpoint writes through it
+    assert heard[1:] == ["hi", "ended"]
+    assert freed, "uvicorn's websocket protocol object outlived the handshake"

@@ -495,8 +495,15 @@ class ParlorHttpProtocol(HttpToolsProtocol):
     and under ``hkmj serve`` the heap keeper has often frozen it by then (it was alive at the
     keeper's last tick), so it would wait for the next full sweep. Every table socket is such
     an upgrade: after one, the parser is let go and reference counting frees the protocol.
+    A table socket's transport goes to its :class:`NativeConnection`.
     """
 
     def handle_websocket_upgrade(self) -> None:
         super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]
+        # uvicorn gives the transport to the websocket protocol after that protocol has read
+        # the handshake, so a native socket's successor, which took the transport over while
+        # reading it, is given it again here.
+        protocol = self.transport.get_protocol()
+        if isinstance(protocol, ParlorWebSocketProtocol) and protocol.successor is not None:
+            self.transport.set_protocol(protocol.successor)
