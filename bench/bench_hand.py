@@ -7,7 +7,9 @@ It also cross-checks hkmahjong's regular shanten against `mahjong` on every hand
 at least 100,000 hands) and prints the agreement, the package import time and the table memory.
 
 Targets (the issue): shanten >= 10x `mahjong` and >= `kago-utils` on every corpus; win detection
->= 5x `mahjong` on near-complete hands.
+>= 5x `mahjong` on near-complete hands. Issue 16: win detection >= 5x `mahjong` on near-complete
+hands and >= 1x on random ones, shanten >= 2x the code before its rework ("before": the copies in
+bench/hand_before.py, timed in the same run).
 
 Usage: ``python bench/bench_hand.py [--full] [--n N] [--seed S] [--repeat R]``
 (the bench-only dependencies: ``pip install mahjong kago-utils``).
@@ -26,7 +28,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from hkmahjong.hand import is_complete_counts, shanten_counts
-from hkmahjong.hand.arrange import _is_complete_reference
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hand_before  # the code before issue 16's rework, timed in the same run
 
 Counts = list[int]
 WALL = [t for t in range(34) for _ in range(4)]
@@ -277,10 +281,12 @@ def main(argv: list[str] | None = None) -> int:
     for line in disagree:
         print("  DISAGREE", line)
 
-    print("\nshanten, hands per second (reg = regular shape as in the references; all = + 十三幺)")
+    print("\nshanten, hands per second (reg = regular shape as in the references; all = + 十三幺;")
+    print(" 'before' = the same call at 1fa8147, bench/hand_before.py)")
     print(
-        f"{'corpus':10s} {'hkmj reg':>10s} {'hkmj all':>10s} {'mahjong':>9s} {'kago':>9s} "
-        f"{'x mahjong':>9s} {'x kago':>7s}"
+        f"{'corpus':10s} {'hkmj reg':>10s} {'hkmj all':>10s} {'before reg':>10s} "
+        f"{'before all':>10s} {'mahjong':>9s} {'kago':>9s} "
+        f"{'x mahjong':>9s} {'x kago':>7s} {'x before reg/all':>16s}"
     )
     worst_mj = worst_kago = float("inf")
     for name, corpus in corpora.items():
@@ -294,6 +300,14 @@ def main(argv: list[str] | None = None) -> int:
             for c, k in corpus[lo:hi]:
                 shanten_counts(c, k)
 
+        def before(lo: int, hi: int, corpus: list[tuple[Counts, int]] = corpus) -> None:
+            for c, k in corpus[lo:hi]:
+                hand_before.shanten_counts(c, k, thirteen_orphans=False)
+
+        def before_all(lo: int, hi: int, corpus: list[tuple[Counts, int]] = corpus) -> None:
+            for c, k in corpus[lo:hi]:
+                hand_before.shanten_counts(c, k)
+
         def theirs(lo: int, hi: int, corpus: list[tuple[Counts, int]] = corpus) -> None:
             for c, _ in corpus[lo:hi]:
                 mj.calculate_shanten_for_regular_hand(c)
@@ -302,15 +316,24 @@ def main(argv: list[str] | None = None) -> int:
             for h, k in kago_in[lo:hi]:
                 KagoShanten.calculate_shanten_for_regular(h, k)
 
-        fns = {"ours": ours, "all": ours_all, "mj": theirs, "kago": kago}
+        fns = {
+            "ours": ours,
+            "all": ours_all,
+            "before": before,
+            "before_all": before_all,
+            "mj": theirs,
+            "kago": kago,
+        }
         r = rates(fns, len(corpus), args.repeat)
         extra = name == "melds"
         if not extra:
             worst_mj = min(worst_mj, r["ours"] / r["mj"])
             worst_kago = min(worst_kago, r["ours"] / r["kago"])
         print(
-            f"{name:10s} {r['ours']:10,.0f} {r['all']:10,.0f} {r['mj']:9,.0f} {r['kago']:9,.0f} "
-            f"{r['ours'] / r['mj']:8.1f}x {r['ours'] / r['kago']:6.2f}x"
+            f"{name:10s} {r['ours']:10,.0f} {r['all']:10,.0f} {r['before']:10,.0f} "
+            f"{r['before_all']:10,.0f} {r['mj']:9,.0f} {r['kago']:9,.0f} "
+            f"{r['ours'] / r['mj']:8.1f}x {r['ours'] / r['kago']:6.2f}x "
+            f"{r['ours'] / r['before']:8.2f}x /{r['all'] / r['before_all']:5.2f}x"
             + ("  (extra corpus: 1-4 melds, 1-11 concealed tiles)" if extra else "")
         )
     print(
@@ -320,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print("\nwin detection (with 七對子, as mahjong's Agari), hands per second")
     print("(kago-utils has no win check: its calculate_shanten(...) == -1 stands in; 'before' is")
-    print(" the suit-dictionary check without the early reject, kept as the fast path's reference)")
+    print(" the same call at 1fa8147, bench/hand_before.py)")
     print(
         f"{'corpus':22s} {'hkmahjong':>10s} {'before':>9s} {'mahjong':>9s} {'kago':>9s} "
         f"{'x mahjong':>9s} {'x before':>8s} {'x kago':>7s}"
@@ -351,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def win_before(lo: int, hi: int, hands: list[Counts] = hands) -> None:
             for c in hands[lo:hi]:
-                _is_complete_reference(c, 0, seven_pairs=True)
+                hand_before.is_complete_counts(c, 0, seven_pairs=True)
 
         fns = {"ours": win_ours, "before": win_before, "mj": win_theirs, "kago": win_kago}
         r = rates(fns, len(hands), args.repeat)

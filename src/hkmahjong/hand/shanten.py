@@ -9,7 +9,8 @@ not ready (its only wait would be a fifth 8s).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hkmahjong.errors import InvalidHandError
@@ -123,10 +124,84 @@ _TERM = bytes((a > 0) + (b > 0) + (16 if max(a, b) >= 2 else 0) for a in range(5
 
 def _load() -> None:
     global _NUM, _HON, _COMB, _FINAL, _NU, _HORPH, _SMALL9, _SMALL7
+    global _E9, _E9M, _E7, _C12, _C123, _FIN
     t = _fast.tables()
     _NUM, _HON, _COMB, _FINAL = t.number, t.honour, t.comb, t.final
     _HORPH, _SMALL9, _SMALL7 = t.honour_orphans, t.number_by_counts, t.honour_by_counts
     _NU = t.size
+    e9, s9 = _states(_SMALL9, lambda key: (_SMALL9[key], sum(key)))
+    e7, s7 = _states(_SMALL7, lambda key: (_SMALL7[key], sum(key), key.count(0)))
+    n9, n7 = len(s9), len(s7)
+    c12, s12 = _combine_states(s9, s9)
+    c123, s123 = _combine_states(s12, s9)
+    fin = [[_BAD] * (len(s123) * n7) for _ in range(5)]
+    for i, (p3, t3) in enumerate(s123):
+        if p3 < 0:
+            continue
+        for j, (ph, th, zeros) in enumerate(s7):
+            rest = 14 - t3 - th  # 14 - 3k tiles or 13 - 3k with k melds
+            k = rest // 3
+            if rest >= 0 and rest % 3 != 2 and k <= 4:
+                sh = _FINAL[4 - k][p3 * _NU + ph] - 1
+                if k == 0 and sh > 0 and zeros < sh + 1:
+                    sh += _ORPH  # 十三幺 may be closer: each honour kind missing is a tile to draw
+                fin[k][i * n7 + j] = sh
+    # indices are stored multiplied by the width of the next table: one addition per lookup
+    times9 = [i * n9 for i in range(max(len(s12), n9))]
+    _C12 = [times9[x] for x in c12]
+    _C123 = [x * n7 for x in c123]
+    _FIN = {k: f for k, f in enumerate(fin)}
+    _E7 = e7
+    _E9 = e9
+    _E9M = {key: times9[x] for key, x in e9.items()}
+
+
+_State = tuple[int, ...]
+_E9: dict[bytes, int] = {}
+"""Count bytes of a number suit of at most 9 tiles -> its state (profile id, tiles)."""
+_E9M: dict[bytes, int] = {}
+"""The same, the state multiplied by the number of states (the row in ``_C12``)."""
+_E7: dict[bytes, int] = {}
+"""Count bytes of the honours (at most 9 tiles) -> state (profile id, tiles, kinds absent)."""
+_C12: list[int] = []
+"""Row + state of a second number suit -> state of both (times the number of states)."""
+_C123: list[int] = []
+"""The same with a third: state of the three (times the number of honour states)."""
+_FIN: dict[int, list[int]] = {}
+"""Per meld count: row + honour state -> shanten, _BAD when the tile total is not ``13 - 3k``
+or ``14 - 3k``."""
+_OVER = (-1, 99)
+"""State of suits holding more than 14 tiles together (no hand has them)."""
+_BAD = 255
+"""Shanten entry of a tile total that does not fit the meld count."""
+_ORPH = 64
+"""Added to a shanten entry (no melds) when 十三幺 may be closer (few honour kinds missing)."""
+_SPLIT = struct.Struct("9s9s9s7s").unpack
+"""34 count bytes -> the three number suits' and the honours' (bytes, so hashable)."""
+
+
+def _states(
+    by_counts: dict[bytes, int], state: Callable[[bytes], _State]
+) -> tuple[dict[bytes, int], list[_State]]:
+    """Number the distinct states of the vectors in ``by_counts``: (vector -> id, states)."""
+    ids: dict[_State, int] = {}
+    out = {key: ids.setdefault(state(key), len(ids)) for key in by_counts}
+    return out, list(ids)
+
+
+def _combine_states(
+    left: Sequence[_State], right: Sequence[_State]
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """The state of each (left, right) pair, index ``len(right) * i + j``, and the new states."""
+    ids: dict[tuple[int, int], int] = {}
+    table: list[int] = []
+    comb = _COMB
+    nu = _NU
+    for pa, ta, *_ in left:
+        for pb, tb, *_ in right:
+            key = _OVER if pa < 0 or ta + tb > 14 else (comb[pa * nu + pb], ta + tb)
+            table.append(ids.setdefault(key, len(ids)))
+    return table, list(ids)
 
 
 def _bad_counts(counts: Sequence[int], meld_count: int) -> InvalidHandError:
@@ -163,8 +238,69 @@ def shanten_counts(
 
     :raises InvalidHandError: for a count outside 0-4 or a wrong number of tiles.
     """
+    # Each suit's count bytes name a *state* (its profile and its tile count) when the suit holds
+    # at most 9 tiles, all counts 0-4; three list lookups combine the states, and the last gives
+    # the shanten, or _BAD when the tile total does not fit ``meld_count``. So a valid hand needs
+    # no separate validation: a wrong length fails the unpacking, a count outside 0-4 or a suit of
+    # 10+ tiles misses a dictionary, and _shanten_slow decides (or raises). The dictionaries are
+    # empty until its first call loads them.
     try:
-        b = bytes(counts)
+        ba = bytearray(counts)  # converts a list of ints ~2x faster than bytes(counts)
+        m, p, s, h = _SPLIT(ba)
+        z = _E7[h]
+        sh = _FIN[meld_count][_C123[_C12[_E9M[m] + _E9[p]] + _E9[s]] + z]
+    except (KeyError, ValueError, TypeError, struct.error):
+        return _shanten_slow(
+            counts, meld_count, seven_pairs=seven_pairs, thirteen_orphans=thirteen_orphans
+        )
+    if sh < _ORPH:
+        if not seven_pairs and type(meld_count) is int:
+            return sh
+    elif sh == _BAD:  # a wrong tile total
+        return _shanten_slow(
+            counts, meld_count, seven_pairs=seven_pairs, thirteen_orphans=thirteen_orphans
+        )
+    else:  # no melds, and 十三幺 may be closer: fewer honour kinds are missing than the distance
+        sh -= _ORPH
+        if thirteen_orphans:
+            c = counts
+            zk = 15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31]
+            code = (
+                _HORPH[zk + 5 * c[32] + c[33]]
+                + _TERM[5 * c[0] + c[8]]
+                + _TERM[5 * c[9] + c[17]]
+                + _TERM[5 * c[18] + c[26]]
+            )
+            od = (12 if code >= 16 else 13) - (code & 15)
+            if od < sh:
+                sh = od
+    if type(meld_count) is not int:  # a bool
+        return _shanten_slow(
+            counts, meld_count, seven_pairs=seven_pairs, thirteen_orphans=thirteen_orphans
+        )
+    if seven_pairs and sh > 0 and not meld_count:
+        pairs = 34 - len(ba.translate(None, _TWO_PLUS))
+        kinds = 34 - ba.count(0)
+        pd = 0 if pairs >= 7 else (7 - pairs if kinds >= 7 else 14 - pairs - kinds)
+        if pd <= sh:
+            sh = pd - 1
+    return sh
+
+
+def _shanten_slow(
+    counts: Sequence[int],
+    meld_count: int = 0,
+    *,
+    seven_pairs: bool = False,
+    thirteen_orphans: bool = True,
+) -> int:
+    """:func:`shanten_counts` by per-suit profile ids: hands the state tables do not hold.
+
+    A suit of 10+ tiles, or bad input (it validates and raises). This was ``shanten_counts``
+    before the state tables (issue 16; bench/hand_before.py keeps that version verbatim).
+    """
+    try:
+        b = bytes(bytearray(counts))
     except (ValueError, TypeError):
         raise _bad_counts(counts, meld_count) from None
     # the tile total is the digit sum of a base-256 number: its value modulo 255 (counts <= 4)
