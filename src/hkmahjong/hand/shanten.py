@@ -10,6 +10,7 @@ not ready (its only wait would be a fifth 8s).
 from __future__ import annotations
 
 import struct
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -124,7 +125,7 @@ _TERM = bytes((a > 0) + (b > 0) + (16 if max(a, b) >= 2 else 0) for a in range(5
 
 def _load() -> None:
     global _NUM, _HON, _COMB, _FINAL, _NU, _HORPH, _SMALL9, _SMALL7
-    global _E9, _E9M, _E7, _C12, _C123, _FIN
+    global _E9, _N9, _E7, _C12, _C123, _FIN
     t = _fast.tables()
     _NUM, _HON, _COMB, _FINAL = t.number, t.honour, t.comb, t.final
     _HORPH, _SMALL9, _SMALL7 = t.honour_orphans, t.number_by_counts, t.honour_by_counts
@@ -134,7 +135,7 @@ def _load() -> None:
     n9, n7 = len(s9), len(s7)
     c12, s12 = _combine_states(s9, s9)
     c123, s123 = _combine_states(s12, s9)
-    fin = [[_BAD] * (len(s123) * n7) for _ in range(5)]
+    fin = [array("b", [_BAD]) * (len(s123) * n7) for _ in range(5)]
     for i, (p3, t3) in enumerate(s123):
         if p3 < 0:
             continue
@@ -146,33 +147,33 @@ def _load() -> None:
                 if k == 0 and sh > 0 and zeros < sh + 1:
                     sh += _ORPH  # 十三幺 may be closer: each honour kind missing is a tile to draw
                 fin[k][i * n7 + j] = sh
-    # indices are stored multiplied by the width of the next table: one addition per lookup
-    times9 = [i * n9 for i in range(max(len(s12), n9))]
+    # states are stored multiplied by the width of the next table: one addition per lookup
+    times9 = [i * n9 for i in range(len(s12))]
     _C12 = [times9[x] for x in c12]
-    _C123 = [x * n7 for x in c123]
-    _FIN = {k: f for k, f in enumerate(fin)}
+    _C123 = array("H", [x * n7 for x in c123])
+    _FIN = dict(enumerate(fin))
+    _N9 = n9
     _E7 = e7
     _E9 = e9
-    _E9M = {key: times9[x] for key, x in e9.items()}
 
 
 _State = tuple[int, ...]
 _E9: dict[bytes, int] = {}
 """Count bytes of a number suit of at most 9 tiles -> its state (profile id, tiles)."""
-_E9M: dict[bytes, int] = {}
-"""The same, the state multiplied by the number of states (the row in ``_C12``)."""
+_N9 = 0
+"""Number of number-suit states (the width of ``_C12``'s rows)."""
 _E7: dict[bytes, int] = {}
 """Count bytes of the honours (at most 9 tiles) -> state (profile id, tiles, kinds absent)."""
 _C12: list[int] = []
 """Row + state of a second number suit -> state of both (times the number of states)."""
-_C123: list[int] = []
+_C123: array[int] = array("H")
 """The same with a third: state of the three (times the number of honour states)."""
-_FIN: dict[int, list[int]] = {}
+_FIN: dict[int, array[int]] = {}
 """Per meld count: row + honour state -> shanten, _BAD when the tile total is not ``13 - 3k``
 or ``14 - 3k``."""
 _OVER = (-1, 99)
 """State of suits holding more than 14 tiles together (no hand has them)."""
-_BAD = 255
+_BAD = 127
 """Shanten entry of a tile total that does not fit the meld count."""
 _ORPH = 64
 """Added to a shanten entry (no melds) when 十三幺 may be closer (few honour kinds missing)."""
@@ -248,7 +249,7 @@ def shanten_counts(
         ba = bytearray(counts)  # converts a list of ints ~2x faster than bytes(counts)
         m, p, s, h = _SPLIT(ba)
         z = _E7[h]
-        sh = _FIN[meld_count][_C123[_C12[_E9M[m] + _E9[p]] + _E9[s]] + z]
+        sh = _FIN[meld_count][_C123[_C12[_E9[m] * _N9 + _E9[p]] + _E9[s]] + z]
     except (KeyError, ValueError, TypeError, struct.error):
         return _shanten_slow(
             counts, meld_count, seven_pairs=seven_pairs, thirteen_orphans=thirteen_orphans
