@@ -198,7 +198,7 @@ def is_complete_counts(
             or c[33] == 1
         ) and not (c[27] and c[28] and c[29] and c[30] and c[31] and c[32] and c[33]):  # fmt: skip
             return False
-    except IndexError:  # a short vector: the unpacking below says False (or raises)
+    except (IndexError, TypeError):  # short, or not integers (compiled): decided below
         pass
     try:
         ba = bytearray(counts)  # converts a list of ints ~2x faster than bytes(counts)
