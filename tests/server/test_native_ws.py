@@ -334,11 +334,14 @@ def test_a_native_socket_is_a_native_connection_to_its_end() -> None:
         await asyncio.sleep(0.1)
         protocol = transports[0].get_protocol()
         freed = len(made) == 1 and made[0]() is None
+        parser = weakref.ref(protocol.conn.parser)  # a generator holding the protocol: a cycle
         writer.write(bytes([0x81, 0x82, 1, 2, 3, 4, ord("h") ^ 1, ord("i") ^ 2]))  # masked "hi"
         await asyncio.sleep(0.1)
         writer.close()
         await asyncio.sleep(0.2)
         server.close()
+        gen = parser()  # closed: its frame, which held the protocol object, is gone
+        assert gen is None or gen.gi_frame is None, "the ended connection's parser holds it"
         return freed, protocol
 
     gc.collect()

@@ -365,6 +365,11 @@ class NativeConnection(asyncio.Protocol):
         handler, self.handler = self.handler, None
         if handler is not None:
             handler.ended()
+        # The websockets parser is a generator suspended inside the connection's protocol
+        # object, holding it: a cycle the collector would have to find (under the heap keeper,
+        # at its next sweep). Closed, it lets go, and the connection is freed as soon as the
+        # table lets go of it.
+        self.conn.parser.close()
         if exc is None:
             self.transport.close()
 
