@@ -272,17 +272,44 @@ def bind(
             return 4403, "this table is private: its invite link is needed to watch"
         conn = make()
         table.watch(conn)
-        return _Attached(
-            conn, lambda data: table.watch_receive(conn, data), lambda: table.unwatch(conn)
-        )
-    seated = player
+        watching = _Watching(table, conn)
+        return _Attached(conn, watching.receive, watching.leave)
     conn = make()
-    table.connect(seated, conn)
-    return _Attached(
-        conn,
-        lambda data: table.receive(seated, conn, data),
-        lambda: table.disconnect(seated, conn),
-    )
+    table.connect(player, conn)
+    seated = _Seated(table, player, conn)
+    return _Attached(conn, seated.receive, seated.leave)
+
+
+class _Seated:
+    """A seated player's connection, bound to its table and seat (what the socket's frames and
+    its end are passed to; one small object instead of two closures and their cells, for each
+    of a busy server's thousands of sockets)."""
+
+    __slots__ = ("conn", "player", "table")
+
+    def __init__(self, table: Table, player: int, conn: Any) -> None:
+        self.table, self.player, self.conn = table, player, conn
+
+    def receive(self, data: str | bytes) -> None:
+        self.table.receive(self.player, self.conn, data)
+
+    def leave(self) -> None:
+        self.table.disconnect(self.player, self.conn)
+
+
+class _Watching:
+    """A spectator's connection, bound to its table."""
+
+    __slots__ = ("conn", "table")
+
+    def __init__(self, table: Table, conn: Any) -> None:
+        self.table, self.conn = table, conn
+
+    def receive(self, data: str | bytes) -> None:
+        self.table.watch_receive(self.conn, data)
+
+    def leave(self) -> None:
+        self.table.unwatch(self.conn)
 
 
 def _attach(
