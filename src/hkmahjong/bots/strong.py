@@ -28,6 +28,7 @@ from hkmahjong.bots.evaluate import shanten_all
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.pace import hand_turns, step_cost
 from hkmahjong.bots.planner import discard_win_shares, offense, value_route
+from hkmahjong.bots.reading import deal_in_probabilities
 from hkmahjong.bots.routes import Route
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.hand import Hand
@@ -72,6 +73,10 @@ class Style:
     (:func:`~hkmahjong.bots.pace.step_cost`: about 0.8 steps early in a parlor hand, 0.3 late
     in an ml one). 0: rank routes exactly as ``fan``, distance first. Used for discards,
     claims, kongs and passing."""
+    reading: float = 0.0
+    """Opt-in: weight of the hand reading learnt from play (:mod:`~hkmahjong.bots.reading`) in
+    the deal-in chance of each tile, against ``danger.py``'s readiness × wait weight (0: that
+    estimate alone, the default; 1: the learnt model alone). The payment stays ``danger.py``'s."""
 
 
 LEVELS: dict[str, Style] = {
@@ -81,6 +86,22 @@ LEVELS: dict[str, Style] = {
     "expert": Style(),
 }
 """Difficulty presets (簡單 / 普通 / 困難 / 專家); ``strong`` plays ``expert``."""
+
+
+def _with_reading(th: list[Threat], view: PlayerView, weight: float) -> list[Threat]:
+    """``th`` with each tile's deal-in chance mixed with the learnt model's (``weight`` of it)."""
+    probs = deal_in_probabilities(view)
+    return [
+        replace(
+            t,
+            p_ready=1.0,
+            wait_weight=tuple(
+                (1.0 - weight) * t.p_ready * w + weight * p
+                for w, p in zip(t.wait_weight, probs[t.seat], strict=True)
+            ),
+        )
+        for t in th
+    ]
 
 
 class StrongBot(FanBot):
@@ -119,6 +140,7 @@ class StrongBot(FanBot):
         s = Situation.of(view, self.ruleset)
         st = self.style
         th = threats(s)
+        risk_th = _with_reading(th, view, st.reading) if st.reading else th
         liab = liability_tiles(s)
         tiebreak = st.defense * st.tiebreak / self._deal_in_unit()
         offered = [c for c in cands if c.action.kind is ActionKind.DISCARD]
@@ -129,7 +151,7 @@ class StrongBot(FanBot):
             s.counts[bt] -= 1
             ev, _, route, p = offense(s, s.counts, value_weight=st.value_weight)
             s.counts[bt] += 1
-            best_danger = tile_danger(th, bt) + liab.get(bt, 0.0)
+            best_danger = tile_danger(risk_th, bt) + liab.get(bt, 0.0)
         else:
             ev, _, route, p = offense(s, s.counts, value_weight=st.value_weight)
             best_danger = 0.0
@@ -143,7 +165,7 @@ class StrongBot(FanBot):
             if a.kind is ActionKind.DISCARD:
                 assert a.tile is not None
                 t = int(a.tile)
-                danger = tile_danger(th, t) + liab.get(t, 0.0)
+                danger = tile_danger(risk_th, t) + liab.get(t, 0.0)
                 if fold:
                     score = -10.0 * danger + 0.01 * c.score
                 else:
@@ -154,7 +176,7 @@ class StrongBot(FanBot):
                 flag = " 包牌!" if t in liab else ""
                 out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}{flag}"))
             elif a.kind in (ActionKind.CHOW, ActionKind.PUNG) and c.score > -1e5:
-                danger = self._claim_risk(s, a, th, liab)
+                danger = self._claim_risk(s, a, risk_th, liab)
                 score = c.score - tiebreak * danger
                 if fold:
                     score = -1e5
