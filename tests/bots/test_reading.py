@@ -12,6 +12,7 @@ from types import ModuleType
 from hkmahjong.bots.arena import hand_seed
 from hkmahjong.bots.reading import FEATURE_NAMES, deal_in_probabilities, load_model
 from hkmahjong.bots.registry import get_bot
+from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine import ActionKind
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
@@ -60,3 +61,16 @@ def test_the_tool_regenerates_on_a_tiny_setting(script: Script, tmp_path: Path) 
     obj = json.loads(out.read_text())
     assert obj["features"] == list(FEATURE_NAMES)
     assert len(obj["weights"]) == len(FEATURE_NAMES)
+
+
+def test_strong_with_the_learnt_reading_plays_a_hand() -> None:
+    rs = get_preset("qingzhang")
+    bots = [StrongBot(f"s{i}", ruleset=rs, style=Style(reading=1.0)) for i in range(2)]
+    bots += [get_bot("fan", seed=f"f{i}", ruleset=rs) for i in range(2)]
+    state = HandState.new(rs, seed=hand_seed("reading-strong", 0), hand_number=0)
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        action = bots[seat].choose(state.view(seat), legal)
+        assert action in legal
+        state.apply(seat, action)
