@@ -179,6 +179,26 @@ class ParlorWebSocketProtocol(WebSocketsSansIOProtocol):
         """This protocol with ``native`` served natively."""
         return type(cls.__name__, (cls,), {"native": native})
 
+    # Once a native socket's successor took over, anything that still reaches this object (an
+    # HTTP protocol other than ParlorHttpProtocol hands the transport back to it after the
+    # handshake) is passed on: the successor reads, and hears of the end.
+    def data_received(self, data: bytes) -> None:
+        successor = self.successor
+        if successor is not None:
+            successor.data_received(data)
+        else:
+            super().data_received(data)
+
+    def eof_received(self) -> None:
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        successor = self.successor
+        if successor is not None:
+            successor.connection_lost(exc)
+        else:
+            super().connection_lost(exc)
+
     def handle_events(self) -> None:
         for event in self.conn.events_received():
             successor = self.successor
