@@ -123,6 +123,18 @@ _TERM = bytes((a > 0) + (b > 0) + (16 if max(a, b) >= 2 else 0) for a in range(5
 """十三幺 code of a suit's 1 and 9 (index 5 * count1 + count9): kinds present + 16 if a pair."""
 
 
+def _orphans_code(c: Sequence[int]) -> int:
+    """十三幺 code of the whole hand (the tables loaded): the terminal and honour kinds present,
+    plus 16 if one of them is a pair — from :data:`_HORPH` and :data:`_TERM`."""
+    zk = 15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31]
+    return (
+        _HORPH[zk + 5 * c[32] + c[33]]
+        + _TERM[5 * c[0] + c[8]]
+        + _TERM[5 * c[9] + c[17]]
+        + _TERM[5 * c[18] + c[26]]
+    )
+
+
 def _load() -> None:
     global _NUM, _HON, _COMB, _FINAL, _NU, _HORPH, _SMALL9, _SMALL7
     global _E9, _N9, _E7, _C12, _C123, _FIN
@@ -264,14 +276,7 @@ def shanten_counts(
     else:  # no melds, and 十三幺 may be closer: fewer honour kinds are missing than the distance
         sh -= _ORPH
         if thirteen_orphans:
-            c = counts
-            zk = 15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31]
-            code = (
-                _HORPH[zk + 5 * c[32] + c[33]]
-                + _TERM[5 * c[0] + c[8]]
-                + _TERM[5 * c[9] + c[17]]
-                + _TERM[5 * c[18] + c[26]]
-            )
+            code = _orphans_code(counts)
             od = (12 if code >= 16 else 13) - (code & 15)
             if od < sh:
                 sh = od
@@ -348,13 +353,7 @@ def _shanten_slow(
     if dist > 1 and not meld_count:
         # 十三幺 needs every honour: each one missing is a tile to draw
         if thirteen_orphans and b.count(0, 27) < dist:
-            zk = 15625 * c[27] + 3125 * c[28] + 625 * c[29] + 125 * c[30] + 25 * c[31]
-            code = (
-                _HORPH[zk + 5 * c[32] + c[33]]
-                + _TERM[5 * c[0] + c[8]]
-                + _TERM[5 * c[9] + c[17]]
-                + _TERM[5 * c[18] + c[26]]
-            )
+            code = _orphans_code(c)
             od = (13 if code >= 16 else 14) - (code & 15)
             if od < dist:
                 dist = od
