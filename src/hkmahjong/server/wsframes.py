@@ -189,9 +189,6 @@ class ParlorWebSocketProtocol(WebSocketsSansIOProtocol):
         else:
             super().data_received(data)
 
-    def eof_received(self) -> None:
-        return None
-
     def connection_lost(self, exc: Exception | None) -> None:
         successor = self.successor
         if successor is not None:
