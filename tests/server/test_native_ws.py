@@ -4,6 +4,7 @@ in-process tests of test_table_ws.py, which run through ASGI."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -11,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,12 +165,28 @@ class _Only:
         return None
 
 
+async def _upgraded(
+    factory: Callable[[], asyncio.Protocol], path: str
+) -> tuple[asyncio.Server, asyncio.StreamWriter]:
+    """A loopback server of ``factory``'s protocols and one client connection to it, upgraded to
+    a websocket at ``path`` (the 101 read)."""
+    server = await asyncio.get_running_loop().create_server(factory, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n".encode()
+        + b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        + b"Sec-WebSocket-Version: 13\r\n\r\n"
+    )
+    assert b"101" in await reader.readline()  # upgraded
+    return server, writer
+
+
 def test_an_upgraded_http_protocol_is_freed_without_the_garbage_collector() -> None:
     """``ParlorHttpProtocol``: once a connection is upgraded to a websocket, nothing holds its
     HTTP protocol in a cycle (uvicorn's parser and protocol hold each other until the
     connection is lost, which an upgraded HTTP protocol never hears): with the collector off,
     reference counting alone frees it (under the heap keeper a cycle would wait for a sweep)."""
-    import asyncio
     import gc
     import weakref
 
@@ -196,16 +213,7 @@ def test_an_upgraded_http_protocol_is_freed_without_the_garbage_collector() -> N
             made.append(weakref.ref(protocol))
             return protocol
 
-        loop = asyncio.get_running_loop()
-        server = await loop.create_server(factory, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(
-            b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            b"Sec-WebSocket-Version: 13\r\n\r\n"
-        )
-        assert b"101" in await reader.readline()  # upgraded
+        server, writer = await _upgraded(factory, "/ws")
         await asyncio.sleep(0.1)
         freed = len(made) == 1 and made[0]() is None
         writer.close()
@@ -275,7 +283,6 @@ def test_a_native_socket_is_a_native_connection_to_its_end(parlor_http: bool) ->
     the connection's end. Behind another HTTP protocol (uvicorn's own), which gives the transport
     back to uvicorn's websocket protocol object, that object passes everything on: the handler
     still hears the messages and the end."""
-    import asyncio
     import gc
     import weakref
 
@@ -325,18 +332,9 @@ def test_a_native_socket_is_a_native_connection_to_its_end(parlor_http: bool) ->
 
         ws_class.__init__ = tracked  # type: ignore[method-assign]
 
-        loop = asyncio.get_running_loop()
-        server = await loop.create_server(
-            lambda: Http(config=config, server_state=state, app_state={}), "127.0.0.1", 0
+        server, writer = await _upgraded(
+            lambda: Http(config=config, server_state=state, app_state={}), "/ws/table/abc"
         )
-        port = server.sockets[0].getsockname()[1]
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(
-            b"GET /ws/table/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            b"Sec-WebSocket-Version: 13\r\n\r\n"
-        )
-        assert b"101" in await reader.readline()
         await asyncio.sleep(0.1)
         protocol = transports[0].get_protocol()
         freed = len(made) == 1 and made[0]() is None
