@@ -9,7 +9,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,15 +79,22 @@ def sign_up(page: Any, name: str) -> None:
     assert page.get_by_test_id("league-done").is_visible()
 
 
-def wait_status(page: Any, lang: str, status: str, seconds: float = 120) -> None:
-    want = tr(lang, f"lg_status_{status}")
+def reload_until(page: Any, done: Callable[[], bool], what: str, seconds: float = 120) -> None:
+    """Reload the (server-rendered) league page until ``done()`` holds: the server's league
+    sync acts on an admin command a moment later, and the page does not refresh itself."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         page.reload()
-        if page.get_by_test_id("league-status").inner_text() == want:
+        if done():
             return
         time.sleep(0.3)
-    raise AssertionError(f"the league never became {status}")
+    raise AssertionError(f"the league page never showed {what}")
+
+
+def wait_status(page: Any, lang: str, status: str, seconds: float = 120) -> None:
+    want = tr(lang, f"lg_status_{status}")
+    status_now = page.get_by_test_id("league-status")
+    reload_until(page, lambda: status_now.inner_text() == want, f"status {status}", seconds)
 
 
 def test_a_league_from_sign_up_to_prizes_with_bots_filling_seats(
@@ -145,7 +152,8 @@ def test_cancelled_leagues_rolled_back_and_rolled_out(new_page: Any, data_dir: P
     shot(cat, "league-rolled-back-en", full_page=True)
     admin(data_dir, "start", "Out Cup", "--early")
     open_league(cat, "Out Cup")
-    cat.get_by_role("link", name=tr("en", "lg_go_table")).first.wait_for()
+    go_table = cat.get_by_role("link", name=tr("en", "lg_go_table"))
+    reload_until(cat, lambda: go_table.count() > 0, "a link to the table", 60)
     # 旁觀: a visitor, not signed up, not logged in, watches the league's table from its page
     eve = new_page(lang="zh-Hant", phone=True)
     open_league(eve, "Out Cup")
