@@ -128,6 +128,133 @@ def _finish_id(a: int, b: int, need: int) -> int:
     return _finish_core(_TABLES[a], _TABLES[b], need)
 
 
+# Parts keyed by an int (base 5: digit i is the count of the part's tile i), so a part with one
+# tile more or less is a key plus or minus a power of five — what the route planner and the
+# useful-tile count do for every candidate of a decision. The tables are the ones above.
+P5 = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
+"""Powers of five: ``key + P5[i]`` is a part's key with one more of its tile ``i``."""
+
+PartStats = tuple[int, int, int, int, int, int, int, int]
+"""What the planner needs of one part (a number suit or the honours): (table id, tiles,
+pungs (kinds with 3+), pairs (kinds with exactly 2), kinds held, 十三幺 kinds held, whether a
+十三幺 kind is paired, neighbour mask). Bit ``i`` of the neighbour mask (number suits only) is set
+when the suit holds a tile within two of its tile ``i``: a tile without it cannot lower the
+regular shanten."""
+
+_NUM_STATS: dict[int, PartStats] = {}
+_HON_STATS: dict[int, PartStats] = {}
+_SHIFT = 20
+"""Table ids stay below ``1 << _SHIFT`` (a few thousand are made), so two ids pack in one int."""
+_COMB: dict[int, int] = {}
+_FIN: dict[int, int] = {}
+
+
+def num_key(counts: Sequence[int], lo: int) -> int:
+    """The key of the number suit ``counts[lo:lo + 9]``."""
+    c = counts
+    return (
+        c[lo]
+        + 5 * c[lo + 1]
+        + 25 * c[lo + 2]
+        + 125 * c[lo + 3]
+        + 625 * c[lo + 4]
+        + 3125 * c[lo + 5]
+        + 15625 * c[lo + 6]
+        + 78125 * c[lo + 7]
+        + 390625 * c[lo + 8]
+    )
+
+
+def hon_key(counts: Sequence[int]) -> int:
+    """The key of the honours ``counts[27:34]``."""
+    c = counts
+    return c[27] + 5 * c[28] + 25 * c[29] + 125 * c[30] + 625 * c[31] + 3125 * c[32] + 15625 * c[33]
+
+
+def key_counts(key: int, size: int) -> tuple[int, ...]:
+    """The counts of a part's key (``size`` 9 for a number suit, 7 for the honours)."""
+    out = []
+    for _ in range(size):
+        out.append(key % 5)
+        key //= 5
+    return tuple(out)
+
+
+def num_stats(key: int) -> PartStats:
+    """:data:`PartStats` of a number suit by its key."""
+    found = _NUM_STATS.get(key)
+    if found is None:
+        c = key_counts(key, 9)
+        near = 0
+        for i in range(9):
+            if any(c[j] for j in range(max(0, i - 2), min(8, i + 2) + 1)):
+                near |= 1 << i
+        found = _NUM_STATS[key] = (
+            _suit_id(c),
+            sum(c),
+            sum(1 for n in c if n >= 3),
+            sum(1 for n in c if n == 2),
+            sum(1 for n in c if n),
+            (c[0] > 0) + (c[8] > 0),
+            int(c[0] >= 2 or c[8] >= 2),
+            near,
+        )
+    return found
+
+
+def hon_stats(key: int) -> PartStats:
+    """:data:`PartStats` of the honours by their key (no neighbour mask: every kind stands alone)."""
+    found = _HON_STATS.get(key)
+    if found is None:
+        c = key_counts(key, 7)
+        kinds = sum(1 for n in c if n)
+        found = _HON_STATS[key] = (
+            _honours_id(c),
+            sum(c),
+            sum(1 for n in c if n >= 3),
+            sum(1 for n in c if n == 2),
+            kinds,
+            kinds,
+            int(any(n >= 2 for n in c)),
+            0,
+        )
+    return found
+
+
+def comb(a: int, b: int) -> int:
+    """The table id of parts (or combinations) ``a`` and ``b`` together."""
+    k = a << _SHIFT | b
+    found = _COMB.get(k)
+    if found is None:
+        found = _store(_COMB, k, _combine_id(a, b))
+    return found
+
+
+def fin(a: int, b: int, need: int) -> int:
+    """Regular shanten (without the tile-count floor) of tables ``a`` and ``b`` together, with
+    ``need`` sets to make."""
+    k = (a << _SHIFT | b) << 3 | need
+    found = _FIN.get(k)
+    if found is None:
+        found = _store(_FIN, k, _finish_id(a, b, need))
+    return found
+
+
+_LIMIT = 1 << 20
+"""Entries a key cache holds before it starts again (bounded memory on endless runs)."""
+
+
+def _store(cache: dict[int, int], key: int, value: int) -> int:
+    if len(cache) >= _LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+EMPTY = _suit_id((0,) * 9)
+"""Table id of an empty part (no tile: a suit a route leaves out)."""
+
+
 def _parts(counts: Sequence[int]) -> list[int]:
     return [
         _suit_id(tuple(counts[0:9])),
@@ -213,14 +340,89 @@ def suit_mask(counts: Sequence[int], suit: int, *, honours: bool) -> list[int]:
 def useful_count(
     counts: list[int], meld_count: int, unseen: Sequence[int], base: int, **flags: bool
 ) -> tuple[int, int]:
-    """(kinds, copies) of unseen tiles that lower ``shanten_all`` below ``base`` for 13-tile ``counts``."""
+    """(kinds, copies) of unseen tiles that lower ``shanten_all`` below ``base`` for 13-tile ``counts``.
+
+    A number tile with no tile of its suit within two of it is not tried (it cannot lower the
+    regular shanten; under a near 十三幺 the orphans are tried all the same)."""
+    special = _is_special(counts, meld_count, base, flags)
+    if special or 4 in counts:
+        return _useful_scan(counts, meld_count, unseen, base, special, flags)
+    need = 4 - meld_count
+    if 3 * need - sum(counts) >= base:  # the tile-count floor: nothing can go below it
+        return 0, 0
+    k0, k1, k2, kh = num_key(counts, 0), num_key(counts, 9), num_key(counts, 18), hon_key(counts)
+    a = _NUM_STATS.get(k0) or num_stats(k0)
+    b = _NUM_STATS.get(k1) or num_stats(k1)
+    c = _NUM_STATS.get(k2) or num_stats(k2)
+    h = _HON_STATS.get(kh) or hon_stats(kh)
+    ia, ib, ic, ih = a[0], b[0], c[0], h[0]
+    ab = comb(ia, ib)
     kinds = copies = 0
-    special = False
-    if meld_count == 0:
-        if flags.get("thirteen", True) and thirteen_orphans_shanten(counts) - 1 < base:
-            special = True
-        if flags.get("seven_pairs", False) and _seven_pairs_shanten(counts) - 1 < base:
-            special = True
+    for lo, key, stats, others in (
+        (0, k0, a, comb(comb(ib, ic), ih)),
+        (9, k1, b, comb(comb(ia, ic), ih)),
+        (18, k2, c, comb(ab, ih)),
+        (27, kh, h, comb(ab, ic)),
+    ):
+        ukey = (others, key, need, base)
+        found = _USEFUL.get(ukey) if lo < 27 else _USEFUL_HON.get(ukey)
+        if found is None:
+            found = _lowering(others, key, stats, need, base, lo == 27)
+        for i in found:
+            n = unseen[lo + i]
+            if n > 0:
+                kinds += 1
+                copies += n
+    return kinds, copies
+
+
+def _is_special(counts: Sequence[int], meld_count: int, base: int, flags: dict[str, bool]) -> bool:
+    """Whether one tile more could take 十三幺 or 七對子 (when they count) below ``base``."""
+    if meld_count:
+        return False
+    if flags.get("thirteen", True) and thirteen_orphans_shanten(counts) - 1 < base:
+        return True
+    return flags.get("seven_pairs", False) and _seven_pairs_shanten(counts) - 1 < base
+
+
+_USEFUL: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+_USEFUL_HON: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _lowering(
+    others: int, key: int, stats: PartStats, need: int, base: int, honours: bool
+) -> tuple[int, ...]:
+    """The tiles of a part (by index in it) whose one more copy takes the regular shanten with
+    the rest of the hand (table ``others``) below ``base`` (number tiles only with a neighbour)."""
+    out: list[int] = []
+    if honours:
+        for i in range(7):
+            if fin(others, hon_stats(key + P5[i])[0], need) < base:
+                out.append(i)
+        cache = _USEFUL_HON
+    else:
+        near = stats[7]
+        for i in range(9):
+            if near >> i & 1 and fin(others, num_stats(key + P5[i])[0], need) < base:
+                out.append(i)
+        cache = _USEFUL
+    if len(cache) >= _LIMIT:
+        cache.clear()
+    found = cache[(others, key, need, base)] = tuple(out)
+    return found
+
+
+def _useful_scan(
+    counts: list[int],
+    meld_count: int,
+    unseen: Sequence[int],
+    base: int,
+    special: bool,
+    flags: dict[str, bool],
+) -> tuple[int, int]:
+    """:func:`useful_count` one tile at a time (a shanten per tile tried): the simple form, for
+    hands near 十三幺 or 七對子 and hands holding four of a kind."""
+    kinds = copies = 0
     parts = _parts(counts)
     others = [
         _combine_id(_combine_id(parts[1], parts[2]), parts[3]),

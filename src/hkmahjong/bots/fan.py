@@ -10,16 +10,18 @@ toward a hand below the minimum unless no route reaches it.
 from __future__ import annotations
 
 from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Situation, claim_meld
-from hkmahjong.bots.evaluate import shanten_all, useful_count
-from hkmahjong.bots.planner import best_route
-from hkmahjong.bots.routes import Route
+from hkmahjong.bots.evaluate import useful_count
+from hkmahjong.bots.planner import discard_routes, value_route
+from hkmahjong.bots.routes import Route, Static
 from hkmahjong.bots.simple import tile_shape_bonus
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.hand import Meld, MeldKind
-from hkmahjong.rules import FanId
+from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.tiles import Tile
 
 __all__ = ["FanBot"]
+
+_Batch = tuple[Static, list[tuple[float, Route, int]]]
 
 
 class FanBot(BaseBot):
@@ -28,8 +30,22 @@ class FanBot(BaseBot):
     name = "fan"
     claim_margin = 1.0
 
+    def __init__(
+        self,
+        seed: int | str | None = 0,
+        *,
+        ruleset: Ruleset | None = None,
+        time_budget: float = 0.5,
+    ) -> None:
+        super().__init__(seed, ruleset=ruleset, time_budget=time_budget)
+        self._batches: dict[tuple[int, tuple[int, ...], tuple[int, ...], float], _Batch] = {}
+        """This decision's :meth:`_discard_routes` answers."""
+        self._last: tuple[PlayerView, Situation] | None = None
+        """The last view read and its situation."""
+
     def _score(self, view: PlayerView, legal: list[Action]) -> tuple[list[Candidate], str]:
-        s = Situation.of(view, self.ruleset)
+        self._batches = {}
+        s = self._situation(view)
         cands: list[Candidate] = []
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         summary = ""
@@ -71,30 +87,53 @@ class FanBot(BaseBot):
             ]
         return cands, summary
 
+    def _situation(self, view: PlayerView) -> Situation:
+        """:meth:`Situation.of` the view, read once per decision (a subclass asks again)."""
+        last = self._last
+        if last is not None and last[0] is view and last[1].route_ctx.ruleset is self.ruleset:
+            return last[1]
+        s = Situation.of(view, self.ruleset)
+        self._last = (view, s)
+        return s
+
+    def _steps(self, view: PlayerView) -> float:
+        """Distance steps a doubling of a route's payout is worth (0: distance first, as ``fan``)."""
+        return 0.0
+
     def _route(self, s: Situation, counts: list[int]) -> tuple[float, Route]:
-        """The best route of a 13-tile state and its rank (:func:`~hkmahjong.bots.planner.best_route`)."""
-        return best_route(s, counts)
+        """The best route of a 13-tile state and its rank (:func:`~hkmahjong.bots.planner.value_route`
+        with :meth:`_steps`)."""
+        return value_route(s, counts, self._steps(s.view))
+
+    def _discard_routes(self, s: Situation, counts: list[int], tiles: list[int]) -> _Batch:
+        """:meth:`_route` (and the plain shanten) of ``counts`` without each of ``tiles``, all at
+        once (:func:`~hkmahjong.bots.planner.discard_routes`); asked twice in a decision, the
+        answer is remembered."""
+        steps = self._steps(s.view)
+        key = (id(s.route_ctx.static), tuple(counts), tuple(tiles), steps)
+        found = self._batches.get(key)
+        if found is None or found[0] is not s.route_ctx.static:
+            found = (s.route_ctx.static, discard_routes(s, counts, tiles, steps))
+            self._batches[key] = found
+        return found
 
     def _discards(self, s: Situation, discards: list[Action]) -> list[Candidate]:
-        out: list[tuple[float, Action, str]] = []
-        for a in discards:
-            assert a.tile is not None
-            t = int(a.tile)
-            s.counts[t] -= 1
-            rank, route = self._route(s, s.counts)
-            s.counts[t] += 1
+        out: list[tuple[float, Action, str, int]] = []
+        tiles = [int(a.tile) for a in discards if a.tile is not None]
+        assert len(tiles) == len(discards)
+        _, batch = self._discard_routes(s, s.counts, tiles)
+        for a, t, (rank, route, sh) in zip(discards, tiles, batch, strict=True):
             note = f"{route.name} d{route.distance} {route.fan_discard}/{route.fan_self} fan"
-            out.append((rank + tile_shape_bonus(t, s.counts) * 0.1, a, note))
-        top = max(r for r, _, _ in out)
+            out.append((rank + tile_shape_bonus(t, s.counts) * 0.1, a, note, sh))
+        top = max(r for r, _, _, _ in out)
         result: list[Candidate] = []
         r = self.ruleset
         flags = {"seven_pairs": r.seven_pairs, "thirteen": r.plays(FanId.THIRTEEN_ORPHANS)}
-        for rank, a, note in out:
+        for rank, a, note, sh in out:
             if rank >= top - 1.0 and not self.over_budget():
                 assert a.tile is not None
                 t = int(a.tile)
                 s.counts[t] -= 1
-                sh = shanten_all(s.counts, len(s.melds), **flags)
                 _, copies = useful_count(s.counts, len(s.melds), s.unseen, sh, **flags)
                 s.counts[t] += 1
                 rank += 0.04 * copies
@@ -112,13 +151,9 @@ class FanBot(BaseBot):
             rank += 0.5
         else:
             rank, route = -1e9, None
-            for t in range(34):
-                if after.counts[t] and not (t == int(tile) and self.ruleset.no_swap_discard):
-                    after.counts[t] -= 1
-                    r2, rt = self._route(after, after.counts)
-                    after.counts[t] += 1
-                    if r2 > rank:
-                        rank, route = r2, rt
+            for r2, rt, _ in self._claim_discards(after, int(tile)):
+                if r2 > rank:
+                    rank, route = r2, rt
         assert route is not None
         valid = route.fan_self >= self.ruleset.min_fan
         score = rank - self.claim_margin if valid else -1e6
@@ -127,3 +162,12 @@ class FanBot(BaseBot):
             score,
             f"-> {route.name} d{route.distance} {route.fan_discard} fan (pass {pass_rank:.1f})",
         )
+
+    def _claim_tiles(self, after: Situation, claimed: int) -> list[int]:
+        """The tiles ``after`` a chow or pung may discard (not the claimed one under 食碰不打)."""
+        no_swap = self.ruleset.no_swap_discard
+        return [t for t in range(34) if after.counts[t] and not (t == claimed and no_swap)]
+
+    def _claim_discards(self, after: Situation, claimed: int) -> list[tuple[float, Route, int]]:
+        """:meth:`_discard_routes` of each discard :meth:`_claim_tiles` allows, in tile order."""
+        return self._discard_routes(after, after.counts, self._claim_tiles(after, claimed))[1]

@@ -3,16 +3,40 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from hkmahjong.bots.base import Situation
-from hkmahjong.bots.evaluate import pung_shanten, shanten_all, useful_count
-from hkmahjong.bots.routes import Route, RouteSpec, make_route, route_specs
+from hkmahjong.bots.evaluate import (
+    P5,
+    PartStats,
+    comb,
+    fin,
+    hon_key,
+    hon_stats,
+    key_counts,
+    num_key,
+    num_stats,
+    pung_shanten,
+    shanten_all,
+    useful_count,
+)
+from hkmahjong.bots.routes import (
+    FULL_NAMES,
+    HALF_NAMES,
+    Route,
+    RouteContext,
+    RouteSpec,
+    Static,
+    make_route,
+    value_fan,
+)
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.rules.memo import IdentityMemo
 from hkmahjong.scoring.payment import share_for
 
 __all__ = [
     "best_route",
+    "discard_routes",
     "discard_win_shares",
     "efficiency",
     "route_rank",
@@ -52,25 +76,259 @@ def best_route(s: Situation, counts: list[int]) -> tuple[float, Route]:
 
 def value_route(s: Situation, counts: list[int], steps: float) -> tuple[float, Route]:
     """The best route by :func:`route_rank` plus ``steps`` distance steps per doubling of what
-    the route pays over a minimum-fan win (speed vs value: 0 ranks exactly as ``fan``)."""
-    r = s.route_ctx.ruleset
+    the route pays over a minimum-fan win (speed vs value: 0 ranks exactly as ``fan``).
+
+    Ties go to the first route in :func:`~hkmahjong.bots.routes.route_specs` order."""
+    rank, spec, _ = _best_specs(counts, s.route_ctx, (-1,), steps)[0]
+    return rank, make_route(spec)
+
+
+def discard_routes(
+    s: Situation, counts: list[int], tiles: Sequence[int], steps: float
+) -> list[tuple[float, Route, int]]:
+    """For each tile of ``tiles``, :func:`value_route` of ``counts`` without one of it, and that
+    hand's shanten (``shanten_all`` with the ruleset's 七對子 and 十三幺): every candidate discard
+    of a decision at once, sharing what the candidates have in common (three of the four parts
+    of the hand are the same for each)."""
+    return [
+        (rank, make_route(spec), plain)
+        for rank, spec, plain in _best_specs(counts, s.route_ctx, tiles, steps)
+    ]
+
+
+# The fast route ranking. route_specs lists every route of a hand; for a decision the bots only
+# need the best one of each candidate hand. A route's distance is the shanten of the hand's parts
+# (three number suits, the honours) that its suit mask keeps, its honour part changed by the
+# 番牌 pairs it forces into pungs and, for 平糊, honour pungs broken into pairs: so the routes
+# of one honour state are fixed templates (each with its fan and rank terms, computed once per
+# context), and a candidate hand costs one shanten-table lookup per template. Each template
+# reproduces what routes._route_specs does for that route, in the same order, and the rank is
+# the same arithmetic as _rank, so the best route (first of the best ranks) is the same.
+
+_Template = tuple[
+    int,  # shape: 0 any, 1 pungs (對對糊), 2 chows (平糊)
+    int,  # the honour part of the route's work: an index into the group's honour variants
+    int,  # sets to make (4 - melds - forced pairs)
+    int,  # forced pairs
+    bool,  # 十三幺 counts (plain route, no melds)
+    bool,  # 七對子 counts
+    float,  # rank penalty
+    float,  # rank bonus
+    "float | None",  # log2 of the payout over a minimum win's, when a win is valid
+    int,  # fan on a discard
+    int,  # fan by self-draw
+    bool,  # honours kept
+    str,  # shape name
+    tuple[int, ...],  # forced value tiles
+]
+
+_Variant = tuple[tuple[int, ...], bool]
+"""An honour part a route works on: the honours without the forced pairs, capped at pairs for
+平糊 (variant 0 of every plan is no honours at all)."""
+
+
+class _Plan:
+    """The route templates of a context and of the 番牌 the honours hold (made, paired)."""
+
+    __slots__ = ("templates", "variants")
+
+    def __init__(
+        self, templates: list[tuple[_Template, ...]], variants: list[_Variant | None]
+    ) -> None:
+        self.templates = templates
+        """By ``2 * mask kind + pungs shape allowed``: mask kind 0 any suit, 1 混一色, 2 清一色."""
+        self.variants = variants
+
+
+class _Group:
+    """A plan with the honour parts of one honour state."""
+
+    __slots__ = ("hon", "hons", "pairs", "templates")
+
+    def __init__(self, hk: int, plan: _Plan) -> None:
+        self.hon = hon_stats(hk)
+        self.pairs = self.hon[2] + self.hon[3]
+        self.templates = plan.templates
+        h = key_counts(hk, 7)
+        hons = [hon_stats(0)]
+        for variant in plan.variants[1:]:
+            assert variant is not None
+            forced, capped = variant
+            work = list(h)
+            for t in forced:
+                work[t - 27] -= 2
+            if capped:
+                work = [min(n, 2) for n in work]
+            hons.append(hon_stats(sum(n * P5[i] for i, n in enumerate(work))))
+        self.hons = hons
+
+
+_GROUPS: IdentityMemo[Ruleset, _Group] = IdentityMemo(limit=50_000)
+_PLANS: IdentityMemo[Ruleset, _Plan] = IdentityMemo(limit=4096)
+
+
+def _group(st: Static, hk: int, meld_count: int) -> _Group:
+    """The group of honour key ``hk`` under ``st``: shared by every context that agrees on what
+    the templates read (the ruleset, the 番牌 values, honour melds, chows allowed, the fan every
+    route has, the melds), so a new hand or a new bonus tile rarely builds one."""
+    key = (hk, meld_count, st.group_key)
+    g = _GROUPS.get(st.ruleset, key)
+    if g is None:
+        h = key_counts(hk, 7)
+        values = st.values
+        made_values = [t for t in st.honour_melds if t in values]
+        made_values += [t for t in values if h[t - 27] >= 3]
+        pair_values = sorted(
+            (t for t in values if h[t - 27] == 2 and t not in made_values),
+            key=lambda t: -values[t],
+        )[:2]
+        pkey = (tuple(made_values), tuple(pair_values), meld_count, st.group_key)
+        plan = _PLANS.get(st.ruleset, pkey)
+        if plan is None:
+            plan = _PLANS.put(
+                st.ruleset, pkey, _make_plan(st, made_values, pair_values, meld_count)
+            )
+        g = _GROUPS.put(st.ruleset, key, _Group(hk, plan))
+    return g
+
+
+def _make_plan(
+    st: Static, made_values: list[int], pair_values: list[int], meld_count: int
+) -> _Plan:
+    """What routes._route_specs derives from the honours, as templates (same order)."""
+    r = st.ruleset
     min_fan = r.min_fan
     shares = discard_win_shares(r)
-    unit = (
-        _spec_gain(min_fan, min_fan + (r.fan_value(FanId.SELF_DRAWN) or 0), r, shares)
-        if steps
-        else 1.0
-    )
-    best: tuple[float, RouteSpec] | None = None
-    for spec in route_specs(counts, s.route_ctx):
-        rank = _rank(spec[0], spec[1], spec[2], min_fan)
-        if steps and spec[2] >= min_fan:
-            gain = _spec_gain(spec[1] if spec[1] >= min_fan else None, spec[2], r, shares)
-            rank += 10.0 * steps * math.log2(max(gain / unit, 1e-9))
-        if best is None or rank > best[0]:
-            best = (rank, spec)
-    assert best is not None
-    return best[0], make_route(best[1])
+    unit = _spec_gain(min_fan, min_fan + st.self_fan, r, shares)
+    values = st.values
+    forced_sets: list[tuple[int, ...]] = [()]
+    if pair_values:
+        forced_sets += [(t,) for t in pair_values]
+        if len(pair_values) == 2:
+            forced_sets.append((pair_values[0], pair_values[1]))
+    chows = st.chow_ok and bool(st.chows) and not made_values
+    base_fan = st.sure + st.concealed_fan
+    variants: list[_Variant | None] = [None]
+    templates: list[tuple[_Template, ...]] = []
+    for mask, honours, mfan in ((0, True, 0), (1, True, st.half), (2, False, st.full)):
+        made_fan = value_fan(made_values, values, st.great) if honours else 0
+        for pungs_ok in (False, True):
+            shapes = [("", 0, 0)]
+            if pungs_ok:
+                shapes.append(("對對糊", 1, st.pungs))
+            if chows:
+                shapes.append(("平糊", 2, st.chows))
+            out: list[_Template] = []
+            for sname, shape, sfan in shapes:
+                for forced in forced_sets:
+                    if forced and (not honours or shape == 2):
+                        continue
+                    variant = 0
+                    if honours:
+                        v = (forced, shape == 2)
+                        if v not in variants:
+                            variants.append(v)
+                        variant = variants.index(v)
+                    plain = mask == 0 and not forced
+                    vfan = (
+                        value_fan(made_values + list(forced), values, st.great)
+                        if forced
+                        else made_fan
+                    )
+                    fan = base_fan + mfan + sfan + vfan
+                    fan_self = fan + st.self_fan
+                    if st.limit is not None:
+                        fan = min(fan, st.limit)
+                        fan_self = min(fan_self, st.limit)
+                    if fan >= min_fan:
+                        penalty = 0.0
+                    elif fan_self >= min_fan:
+                        penalty = 1.5
+                    else:
+                        penalty = 6.0 + 2.0 * (min_fan - fan_self)
+                    log_gain: float | None = None
+                    if fan_self >= min_fan:
+                        gain = _spec_gain(fan if fan >= min_fan else None, fan_self, r, shares)
+                        log_gain = math.log2(max(gain / unit, 1e-9))
+                    out.append(
+                        (
+                            shape,
+                            variant,
+                            4 - meld_count - len(forced),
+                            len(forced),
+                            st.thirteen and plain and shape != 1 and meld_count == 0,
+                            st.seven and plain and shape == 0 and meld_count == 0,
+                            penalty,
+                            0.3 * min(fan, min_fan + 5),
+                            log_gain,
+                            fan,
+                            fan_self,
+                            honours,
+                            sname,
+                            forced,
+                        )
+                    )
+            templates.append(tuple(out))
+    return _Plan(templates, variants)
+
+
+_Best = tuple[float, int, _Template | None, int]
+"""(rank, distance, template, suit or -1) of the best route so far."""
+
+
+def _scan(
+    templates: tuple[_Template, ...],
+    hons: list[PartStats],
+    nid: int,
+    ntiles: int,
+    n3: int,
+    n2: int,
+    nkinds: int,
+    norph: int,
+    npair: int,
+    ten_steps: float,
+    best: _Best,
+    suit: int,
+) -> tuple[_Best, int]:
+    """The best of ``best`` and the routes of ``templates`` over number parts with these stats
+    (combined table id, tiles, pungs, pairs, kinds, 十三幺 kinds, 十三幺 pair), and the distance
+    of the first template."""
+    top = best[0]
+    first = 99
+    for tpl in templates:
+        shape, variant, need, forced, thirteen, seven, penalty, bonus, log_gain = tpl[:9]
+        hon = hons[variant]
+        if shape == 1:
+            pungs = n3 + hon[2]
+            if pungs > need:
+                pungs = need
+            pairs = n2 + hon[3]
+            left = need - pungs + 1
+            dist = 2 * (need - pungs) - (pairs if pairs < left else left)
+        else:
+            dist = fin(nid, hon[0], need)
+        floor = 3 * need + 1 - ntiles - hon[1]
+        if dist < floor:
+            dist = floor
+        if thirteen:
+            orphans = 13 - norph - hon[5] - (1 if npair or hon[6] else 0)
+            if orphans < dist:
+                dist = orphans
+        if seven:
+            kinds = nkinds + hon[4]
+            pairs7 = 6 - (n3 + n2 + hon[2] + hon[3]) + (7 - kinds if kinds < 7 else 0)
+            if pairs7 < dist:
+                dist = pairs7
+        dist += forced
+        if first == 99:
+            first = dist
+        rank = -10.0 * (dist + penalty) + bonus
+        if ten_steps and log_gain is not None:
+            rank += ten_steps * log_gain
+        if rank > top:
+            top = rank
+            best = (rank, dist, tpl, suit)
+    return best, first
 
 
 def _spec_gain(fan_discard: int | None, fan_self: int, r: Ruleset, shares: int) -> float:
@@ -166,3 +424,79 @@ def _win_chance(
 def _route_gain(route: Route, r: Ruleset, by_discard: bool, disc_shares: int) -> float:
     """Jade a win on ``route`` earns (:func:`_spec_gain`)."""
     return _spec_gain(route.fan_discard if by_discard else None, route.fan_self, r, disc_shares)
+
+
+def _best_specs(
+    counts: Sequence[int], ctx: RouteContext, removals: Sequence[int], steps: float
+) -> list[tuple[float, RouteSpec, int]]:
+    """For each tile of ``removals`` (-1: none), the rank and spec of the best route of
+    ``counts`` without one of that tile, and the hand's plain shanten (its first route's
+    distance: ``shanten_all`` with the ruleset's flags)."""
+    st = ctx.static
+    meld_count = len(ctx.melds)
+    keys = (num_key(counts, 0), num_key(counts, 9), num_key(counts, 18))
+    full = [num_stats(k) for k in keys]
+    hk = hon_key(counts)
+    base = _group(st, hk, meld_count)
+    total = sum(counts)
+    ten_steps = 10.0 * steps
+    pungs_shape = bool(st.pungs) and not st.has_chow
+    flush_suits = [s for s in range(3) if st.meld_suits <= {s}]
+    half = bool(st.half)
+    full_flush = bool(st.full) and not st.honour_melds
+    out: list[tuple[float, RouteSpec, int]] = []
+    for tile in removals:
+        parts = full
+        g = base
+        tot = total
+        if tile >= 27:
+            g = _group(st, hk - P5[tile - 27], meld_count)
+            tot -= 1
+        elif tile >= 0:
+            k = tile // 9
+            parts = full[:]
+            parts[k] = num_stats(keys[k] - P5[tile - 9 * k])
+            tot -= 1
+        a, b, c = parts
+        n3 = a[2] + b[2] + c[2]
+        n2 = a[3] + b[3] + c[3]
+        kind = int(pungs_shape and n3 + n2 + g.pairs + meld_count >= 3)
+        templates = g.templates
+        best: _Best = (-math.inf, 0, None, -1)
+        hons = g.hons
+        best, plain = _scan(
+            templates[kind],
+            hons,
+            comb(comb(a[0], b[0]), c[0]),
+            a[1] + b[1] + c[1],
+            n3,
+            n2,
+            a[4] + b[4] + c[4],
+            a[5] + b[5] + c[5],
+            a[6] | b[6] | c[6],
+            ten_steps,
+            best,
+            -1,
+        )
+        hon_tiles = g.hon[1]
+        for s in flush_suits:
+            p = parts[s]
+            if half and p[1] + hon_tiles >= tot - 6:
+                best, _ = _scan(
+                    templates[2 + kind], hons, p[0], p[1], p[2], p[3], p[4], p[5], p[6],
+                    ten_steps, best, s,
+                )  # fmt: skip
+            if full_flush and p[1] >= tot - 6:
+                best, _ = _scan(
+                    templates[4 + kind], hons, p[0], p[1], p[2], p[3], p[4], p[5], p[6],
+                    ten_steps, best, s,
+                )  # fmt: skip
+        rank, dist, tpl, suit = best
+        assert tpl is not None
+        mname = "" if suit < 0 else HALF_NAMES[suit] if tpl[11] else FULL_NAMES[suit]
+        spec: RouteSpec = (
+            dist, tpl[9], tpl[10], None if suit < 0 else suit, tpl[11], tpl[0] == 1, mname,
+            tpl[12], tpl[13],
+        )  # fmt: skip
+        out.append((rank, spec, plain))
+    return out

@@ -64,26 +64,26 @@ class RouteContext:
     prevailing: Wind
     melds: tuple[Meld, ...]
     bonus: tuple[Tile, ...]
-    _static: _Static | None = field(default=None, compare=False, repr=False)
+    _static: Static | None = field(default=None, compare=False, repr=False)
 
     @property
-    def static(self) -> _Static:
+    def static(self) -> Static:
         """What does not change between the candidate discards of one decision (computed once)."""
         if self._static is None:
             key = (self.melds, self.bonus, self.seat, self.prevailing)
             st = _STATICS.get(self.ruleset, key)
             if st is None:
-                st = _STATICS.put(self.ruleset, key, _Static.of(self))
+                st = _STATICS.put(self.ruleset, key, Static.of(self))
             object.__setattr__(self, "_static", st)
         assert self._static is not None
         return self._static
 
 
-_STATICS: IdentityMemo[Ruleset, _Static] = IdentityMemo(limit=4096)
+_STATICS: IdentityMemo[Ruleset, Static] = IdentityMemo(limit=4096)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Static:
+class Static:
     ruleset: Ruleset
     values: dict[int, int]
     meld_suits: frozenset[int]
@@ -102,9 +102,11 @@ class _Static:
     seven: bool
     limit: int | None
     chow_ok: bool
+    group_key: tuple[object, ...] = ()
+    """What the planner's route templates read besides the ruleset (the others are its own)."""
 
     @classmethod
-    def of(cls, ctx: RouteContext) -> _Static:
+    def of(cls, ctx: RouteContext) -> Static:
         r = ctx.ruleset
         melds = ctx.melds
         values = value_honours(r, ctx.seat, ctx.prevailing)
@@ -114,7 +116,7 @@ class _Static:
         )
         if concealed and ctx.bonus and not r.concealed_hand_with_bonus_tiles:
             concealed = False
-        return cls(
+        st = cls(
             ruleset=r,
             values=values,
             meld_suits=frozenset(m.first // 9 for m in melds if m.first < 27),
@@ -134,6 +136,10 @@ class _Static:
             limit=r.limit,
             chow_ok=not honour_melds and all(m.kind is MeldKind.CHOW for m in melds),
         )
+        # the values in their order: it decides which 番牌 pair a route forces first
+        key = (tuple(st.values.items()), st.honour_melds, st.chow_ok, st.sure + st.concealed_fan)
+        object.__setattr__(st, "group_key", key)
+        return st
 
 
 def value_honours(ruleset: Ruleset, seat: Wind, prevailing: Wind) -> dict[int, int]:
@@ -184,7 +190,20 @@ RouteSpec = tuple[int, int, int, "int | None", bool, bool, str, str, tuple[int, 
 
 
 def make_route(spec: RouteSpec) -> Route:
-    """The :class:`Route` of a spec from :func:`route_specs`."""
+    """The :class:`Route` of a spec from :func:`route_specs` (one object per spec: routes are
+    frozen values)."""
+    route = _ROUTES.get(spec)
+    if route is None:
+        if len(_ROUTES) >= 8192:
+            _ROUTES.clear()
+        route = _ROUTES[spec] = _make_route(spec)
+    return route
+
+
+_ROUTES: dict[RouteSpec, Route] = {}
+
+
+def _make_route(spec: RouteSpec) -> Route:
     dist, fan, fan_self, suit, honours, pungs, mname, sname, forced = spec
     names = [n for n in (mname, sname) if n]
     names += [Tile(t).zh for t in forced]
@@ -224,10 +243,10 @@ def route_specs(counts: Sequence[int], ctx: RouteContext) -> list[RouteSpec]:
     return found
 
 
-_SPECS: IdentityMemo[_Static, list[RouteSpec]] = IdentityMemo(limit=50_000)
+_SPECS: IdentityMemo[Static, list[RouteSpec]] = IdentityMemo(limit=50_000)
 
 
-def _route_specs(counts: Sequence[int], ctx: RouteContext, st: _Static) -> list[RouteSpec]:
+def _route_specs(counts: Sequence[int], ctx: RouteContext, st: Static) -> list[RouteSpec]:
     meld_count = len(ctx.melds)
     values = st.values
     made_values = [t for t in st.honour_melds if t in values]
@@ -243,9 +262,9 @@ def _route_specs(counts: Sequence[int], ctx: RouteContext, st: _Static) -> list[
         if st.meld_suits <= {s}:
             in_suit = sum(counts[9 * s : 9 * s + 9])
             if st.half and in_suit + hon >= total - 6:
-                masks.append((_HALF_NAMES[s], s, True, st.half))
+                masks.append((HALF_NAMES[s], s, True, st.half))
             if st.full and not st.honour_melds and in_suit >= total - 6:
-                masks.append((_FULL_NAMES[s], s, False, st.full))
+                masks.append((FULL_NAMES[s], s, False, st.full))
     shapes: list[tuple[str, str, int]] = [("", "any", 0)]
     if st.pungs and not st.has_chow:
         pairs = sum(1 for n in counts if n >= 2)
@@ -269,7 +288,7 @@ def _route_specs(counts: Sequence[int], ctx: RouteContext, st: _Static) -> list[
             masked[9 * suit : 9 * suit + 9] = counts[9 * suit : 9 * suit + 9]
             if honours:
                 masked[27:34] = counts[27:34]
-        made_fan = _value_fan(made_values, values, st.great) if honours else 0
+        made_fan = value_fan(made_values, values, st.great) if honours else 0
         for sname, shape, sfan in shapes:
             for forced in forced_sets:
                 if forced and (not honours or shape == "chows"):
@@ -292,7 +311,7 @@ def _route_specs(counts: Sequence[int], ctx: RouteContext, st: _Static) -> list[
                     st.seven and plain and shape == "any",
                 ) + len(forced)
                 vfan = (
-                    _value_fan(made_values + list(forced), values, st.great) if forced else made_fan
+                    value_fan(made_values + list(forced), values, st.great) if forced else made_fan
                 )
                 fan = base_fan + mfan + sfan + vfan
                 fan_self = fan + st.self_fan
@@ -305,11 +324,11 @@ def _route_specs(counts: Sequence[int], ctx: RouteContext, st: _Static) -> list[
     return routes
 
 
-_HALF_NAMES = ("混一色m", "混一色p", "混一色s")
-_FULL_NAMES = ("清一色m", "清一色p", "清一色s")
+HALF_NAMES = ("混一色m", "混一色p", "混一色s")
+FULL_NAMES = ("清一色m", "清一色p", "清一色s")
 
 
-def _value_fan(tiles: Sequence[int], values: dict[int, int], great: int) -> int:
+def value_fan(tiles: Sequence[int], values: dict[int, int], great: int) -> int:
     vfan = sum(values[t] for t in tiles)
     if great and sum(1 for t in tiles if t in _DRAGONS) == 3:
         vfan += great - sum(values[t] for t in _DRAGONS)

@@ -27,9 +27,8 @@ from hkmahjong.bots.danger import Threat, feeder_shares, liability_tiles, threat
 from hkmahjong.bots.evaluate import shanten_all
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.pace import hand_turns, step_cost
-from hkmahjong.bots.planner import discard_win_shares, offense, value_route
+from hkmahjong.bots.planner import discard_win_shares, offense
 from hkmahjong.bots.reading import deal_in_probabilities
-from hkmahjong.bots.routes import Route
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.hand import Hand
 from hkmahjong.rules import FanId, Ruleset
@@ -137,7 +136,7 @@ class StrongBot(FanBot):
         kinds = {a.kind for a in legal}
         if not kinds & {ActionKind.DISCARD, ActionKind.CHOW, ActionKind.PUNG}:
             return cands, summary
-        s = Situation.of(view, self.ruleset)
+        s = self._situation(view)
         st = self.style
         th = threats(s)
         risk_th = _with_reading(th, view, st.reading) if st.reading else th
@@ -193,15 +192,16 @@ class StrongBot(FanBot):
     def _discards(self, s: Situation, discards: list[Action]) -> list[Candidate]:
         """The ``fan`` ranking, with every ready (聽牌) candidate's waits scored exactly."""
         cands = super()._discards(s, discards)
-        r = self.ruleset
-        flags = {"seven_pairs": r.seven_pairs, "thirteen": r.plays(FanId.THIRTEEN_ORPHANS)}
+        tiles = [int(a.tile) for a in discards if a.tile is not None]
+        _, batch = self._discard_routes(s, s.counts, tiles)
+        shanten = {t: sh for t, (_, _, sh) in zip(tiles, batch, strict=True)}
         out: list[Candidate] = []
         for c in cands:
             assert c.action.tile is not None
             t = int(c.action.tile)
-            s.counts[t] -= 1
-            ready = shanten_all(s.counts, len(s.melds), **flags) == 0
+            ready = shanten[t] == 0
             if ready and not self.over_budget():
+                s.counts[t] -= 1
                 by_discard, self_only, worth = self._wait_quality(s, s.counts)
                 s.counts[t] += 1
                 if by_discard + self_only == 0:
@@ -220,13 +220,12 @@ class StrongBot(FanBot):
                     )
                     out.append(Candidate(c.action, c.score + bonus, note))
                 continue
-            s.counts[t] += 1
             out.append(c)
         return out
 
-    def _route(self, s: Situation, counts: list[int]) -> tuple[float, Route]:
-        """The route rank with :meth:`value_steps_now` steps per doubling of the route's payout."""
-        return value_route(s, counts, self.value_steps_now(s.view))
+    def _steps(self, view: PlayerView) -> float:
+        """Routes are ranked with :meth:`value_steps_now` steps per doubling of their payout."""
+        return self.value_steps_now(view)
 
     def value_steps_now(self, view: PlayerView) -> float:
         """``value_steps`` over the step cost at this turn of a hand at this table's pace."""
@@ -295,17 +294,15 @@ class StrongBot(FanBot):
         assert tile is not None
         meld, used = claim_meld(a, tile)
         after = s.with_meld(meld, used)
-        r = self.ruleset
         ready_any = winnable = False
-        for t in range(34):
-            if not after.counts[t] or (t == int(tile) and r.no_swap_discard):
-                continue
-            after.counts[t] -= 1
-            if shanten_all(after.counts, len(after.melds), seven_pairs=r.seven_pairs) == 0:
+        tiles = self._claim_tiles(after, int(tile))
+        for t, (_, _, sh) in zip(tiles, self._claim_discards(after, int(tile)), strict=True):
+            if sh == 0:
                 ready_any = True
+                after.counts[t] -= 1
                 d, so, _ = self._wait_quality(after, after.counts)
+                after.counts[t] += 1
                 winnable = winnable or d + so > 0
-            after.counts[t] += 1
             if winnable:
                 break
         if ready_any and not winnable:
@@ -322,12 +319,9 @@ class StrongBot(FanBot):
         after = s.with_meld(meld, used)
         best_rank = -1e9
         ranked: list[tuple[float, int]] = []
-        for t in range(34):
-            if after.counts[t] and not (t == int(tile) and self.ruleset.no_swap_discard):
-                after.counts[t] -= 1
-                rank, _ = self._route(after, after.counts)
-                after.counts[t] += 1
-                ranked.append((rank, t))
-                best_rank = max(best_rank, rank)
+        tiles = self._claim_tiles(after, int(tile))
+        for t, (rank, _, _) in zip(tiles, self._claim_discards(after, int(tile)), strict=True):
+            ranked.append((rank, t))
+            best_rank = max(best_rank, rank)
         good = [t for rank, t in ranked if rank >= best_rank - 1.0]
         return min(tile_danger(th, t) + liab.get(t, 0.0) for t in good) if good else 0.0
