@@ -27,7 +27,7 @@ from hkmahjong.bots.planner import (
 from hkmahjong.bots.routes import Route, RouteContext, make_route
 from hkmahjong.hand import Meld, MeldKind
 from hkmahjong.rules import FanId, get_preset
-from hkmahjong.tiles import Tile, Wind
+from hkmahjong.tiles import Tile, Wind, thirteen_orphans_shanten
 
 PRESETS = {n: get_preset(n) for n in ("parlor", "qingzhang", "ml")}
 
@@ -141,7 +141,10 @@ def test_useful_count_matches_the_tile_by_tile_scan(
         counts[t] -= 1
         sh = shanten_all(counts, m, **flags)
         for b in (sh, base):
-            special = evaluate._is_special(counts, m, b, flags)
+            special = m == 0 and (
+                (thirteen and thirteen_orphans_shanten(counts) - 1 < b)
+                or (seven and evaluate._seven_pairs_shanten(counts) - 1 < b)
+            )
             want = evaluate._useful_scan(counts, m, unseen, b, special, flags)
             assert useful_count(counts, m, unseen, b, **flags) == want
         counts[t] += 1

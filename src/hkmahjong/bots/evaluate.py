@@ -19,6 +19,7 @@ __all__ = [
     "shanten_all",
     "suit_mask",
     "useful_count",
+    "useful_from_keys",
 ]
 
 _ORPHAN_SET = frozenset(ORPHAN_INDICES)
@@ -344,17 +345,46 @@ def useful_count(
 
     A number tile with no tile of its suit within two of it is not tried (it cannot lower the
     regular shanten; under a near 十三幺 the orphans are tried all the same)."""
-    special = _is_special(counts, meld_count, base, flags)
-    if special or 4 in counts:
-        return _useful_scan(counts, meld_count, unseen, base, special, flags)
-    need = 4 - meld_count
-    if 3 * need - sum(counts) >= base:  # the tile-count floor: nothing can go below it
-        return 0, 0
-    k0, k1, k2, kh = num_key(counts, 0), num_key(counts, 9), num_key(counts, 18), hon_key(counts)
+    return useful_from_keys(
+        counts,
+        (num_key(counts, 0), num_key(counts, 9), num_key(counts, 18), hon_key(counts)),
+        meld_count,
+        unseen,
+        base,
+        flags,
+    )
+
+
+def useful_from_keys(
+    counts: list[int],
+    keys: tuple[int, int, int, int],
+    meld_count: int,
+    unseen: Sequence[int],
+    base: int,
+    flags: dict[str, bool],
+) -> tuple[int, int]:
+    """:func:`useful_count` of ``counts`` whose parts' keys (:func:`num_key` of each number
+    suit, :func:`hon_key`) are ``keys``: a caller trying each discard of a hand keeps the keys
+    and changes one."""
+    k0, k1, k2, kh = keys
     a = _NUM_STATS.get(k0) or num_stats(k0)
     b = _NUM_STATS.get(k1) or num_stats(k1)
     c = _NUM_STATS.get(k2) or num_stats(k2)
     h = _HON_STATS.get(kh) or hon_stats(kh)
+    special = False
+    if meld_count == 0:
+        if flags.get("thirteen", True):
+            orphans = 13 - a[5] - b[5] - c[5] - h[5] - (a[6] | b[6] | c[6] | h[6])
+            special = orphans - 1 < base
+        if not special and flags.get("seven_pairs", False):
+            kinds = a[4] + b[4] + c[4] + h[4]
+            pairs = a[2] + a[3] + b[2] + b[3] + c[2] + c[3] + h[2] + h[3]
+            special = 6 - pairs + max(0, 7 - kinds) - 1 < base
+    if special or 4 in counts:
+        return _useful_scan(counts, meld_count, unseen, base, special, flags)
+    need = 4 - meld_count
+    if 3 * need - a[1] - b[1] - c[1] - h[1] >= base:  # the tile-count floor: none goes below
+        return 0, 0
     ia, ib, ic, ih = a[0], b[0], c[0], h[0]
     ab = comb(ia, ib)
     kinds = copies = 0
@@ -374,15 +404,6 @@ def useful_count(
                 kinds += 1
                 copies += n
     return kinds, copies
-
-
-def _is_special(counts: Sequence[int], meld_count: int, base: int, flags: dict[str, bool]) -> bool:
-    """Whether one tile more could take 十三幺 or 七對子 (when they count) below ``base``."""
-    if meld_count:
-        return False
-    if flags.get("thirteen", True) and thirteen_orphans_shanten(counts) - 1 < base:
-        return True
-    return flags.get("seven_pairs", False) and _seven_pairs_shanten(counts) - 1 < base
 
 
 _USEFUL: dict[tuple[int, int, int, int], tuple[int, ...]] = {}

@@ -10,7 +10,7 @@ toward a hand below the minimum unless no route reaches it.
 from __future__ import annotations
 
 from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Situation, claim_meld
-from hkmahjong.bots.evaluate import useful_count
+from hkmahjong.bots.evaluate import P5, hon_key, num_key, useful_from_keys
 from hkmahjong.bots.planner import discard_routes, value_route
 from hkmahjong.bots.routes import Route, Static
 from hkmahjong.bots.simple import tile_shape_bonus
@@ -129,13 +129,20 @@ class FanBot(BaseBot):
         result: list[Candidate] = []
         r = self.ruleset
         flags = {"seven_pairs": r.seven_pairs, "thirteen": r.plays(FanId.THIRTEEN_ORPHANS)}
+        counts = s.counts
+        keys = [num_key(counts, 0), num_key(counts, 9), num_key(counts, 18), hon_key(counts)]
         for rank, a, note, sh in out:
             if rank >= top - 1.0 and not self.over_budget():
                 assert a.tile is not None
                 t = int(a.tile)
-                s.counts[t] -= 1
-                _, copies = useful_count(s.counts, len(s.melds), s.unseen, sh, **flags)
-                s.counts[t] += 1
+                k = t // 9
+                keys[k] -= P5[t - 9 * k]
+                counts[t] -= 1
+                _, copies = useful_from_keys(
+                    counts, (keys[0], keys[1], keys[2], keys[3]), len(s.melds), s.unseen, sh, flags
+                )
+                counts[t] += 1
+                keys[k] += P5[t - 9 * k]
                 rank += 0.04 * copies
                 note += f", {copies} useful"
             result.append(Candidate(a, rank, note))

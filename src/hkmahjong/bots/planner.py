@@ -7,6 +7,9 @@ from collections.abc import Sequence
 
 from hkmahjong.bots.base import Situation
 from hkmahjong.bots.evaluate import (
+    _FIN as _FINS,
+)
+from hkmahjong.bots.evaluate import (
     P5,
     PartStats,
     comb,
@@ -105,6 +108,10 @@ def discard_routes(
 # reproduces what routes._route_specs does for that route, in the same order, and the rank is
 # the same arithmetic as _rank, so the best route (first of the best ranks) is the same.
 
+_Tail = tuple[int, int, bool, bool, str, tuple[int, ...]]
+"""What a spec needs of a template besides its distance: (fan on a discard, fan by self-draw,
+honours kept, 對對糊, shape name, forced value tiles)."""
+
 _Template = tuple[
     int,  # shape: 0 any, 1 pungs (對對糊), 2 chows (平糊)
     int,  # the honour part of the route's work: an index into the group's honour variants
@@ -115,12 +122,9 @@ _Template = tuple[
     float,  # rank penalty
     float,  # rank bonus
     "float | None",  # log2 of the payout over a minimum win's, when a win is valid
-    int,  # fan on a discard
-    int,  # fan by self-draw
-    bool,  # honours kept
-    str,  # shape name
-    tuple[int, ...],  # forced value tiles
+    _Tail,
 ]
+
 
 _Variant = tuple[tuple[int, ...], bool]
 """An honour part a route works on: the honours without the forced pairs, capped at pairs for
@@ -261,19 +265,16 @@ def _make_plan(
                             penalty,
                             0.3 * min(fan, min_fan + 5),
                             log_gain,
-                            fan,
-                            fan_self,
-                            honours,
-                            sname,
-                            forced,
+                            (fan, fan_self, honours, shape == 1, sname, forced),
                         )
                     )
             templates.append(tuple(out))
     return _Plan(templates, variants)
 
 
-_Best = tuple[float, int, _Template | None, int]
-"""(rank, distance, template, suit or -1) of the best route so far."""
+_Best = tuple[float, int, "_Tail | None"]
+"""(rank, distance, template tail) of the best route of a scan."""
+_NONE: _Best = (-math.inf, 0, None)
 
 
 def _scan(
@@ -287,16 +288,15 @@ def _scan(
     norph: int,
     npair: int,
     ten_steps: float,
-    best: _Best,
-    suit: int,
 ) -> tuple[_Best, int]:
-    """The best of ``best`` and the routes of ``templates`` over number parts with these stats
-    (combined table id, tiles, pungs, pairs, kinds, 十三幺 kinds, 十三幺 pair), and the distance
-    of the first template."""
-    top = best[0]
+    """The best of the routes of ``templates`` over number parts with these stats (combined
+    table id, tiles, pungs, pairs, kinds, 十三幺 kinds, 十三幺 pair), the first of the best ranks,
+    and the distance of the first template."""
+    top = -math.inf
+    best = _NONE
     first = 99
-    for tpl in templates:
-        shape, variant, need, forced, thirteen, seven, penalty, bonus, log_gain = tpl[:9]
+    fins = _FINS
+    for shape, variant, need, forced, thirteen, seven, penalty, bonus, log_gain, tail in templates:
         hon = hons[variant]
         if shape == 1:
             pungs = n3 + hon[2]
@@ -306,7 +306,8 @@ def _scan(
             left = need - pungs + 1
             dist = 2 * (need - pungs) - (pairs if pairs < left else left)
         else:
-            dist = fin(nid, hon[0], need)
+            found = fins.get((nid << 20 | hon[0]) << 3 | need)
+            dist = fin(nid, hon[0], need) if found is None else found
         floor = 3 * need + 1 - ntiles - hon[1]
         if dist < floor:
             dist = floor
@@ -327,7 +328,7 @@ def _scan(
             rank += ten_steps * log_gain
         if rank > top:
             top = rank
-            best = (rank, dist, tpl, suit)
+            best = (rank, dist, tail)
     return best, first
 
 
@@ -426,6 +427,25 @@ def _route_gain(route: Route, r: Ruleset, by_discard: bool, disc_shares: int) ->
     return _spec_gain(route.fan_discard if by_discard else None, route.fan_self, r, disc_shares)
 
 
+def _flush(
+    flushes: dict[tuple[int, PartStats, _Group], _Best],
+    index: int,
+    p: PartStats,
+    g: _Group,
+    ten_steps: float,
+) -> _Best:
+    """The best flush route of templates ``index`` over suit part ``p``: it reads only that suit
+    and the honours, so the candidates of a decision outside both share it (``flushes``)."""
+    key = (index, p, g)
+    found = flushes.get(key)
+    if found is None:
+        found, _ = _scan(
+            g.templates[index], g.hons, p[0], p[1], p[2], p[3], p[4], p[5], p[6], ten_steps
+        )
+        flushes[key] = found
+    return found
+
+
 def _best_specs(
     counts: Sequence[int], ctx: RouteContext, removals: Sequence[int], steps: float
 ) -> list[tuple[float, RouteSpec, int]]:
@@ -445,6 +465,7 @@ def _best_specs(
     half = bool(st.half)
     full_flush = bool(st.full) and not st.honour_melds
     out: list[tuple[float, RouteSpec, int]] = []
+    flushes: dict[tuple[int, PartStats, _Group], _Best] = {}
     for tile in removals:
         parts = full
         g = base
@@ -462,7 +483,6 @@ def _best_specs(
         n2 = a[3] + b[3] + c[3]
         kind = int(pungs_shape and n3 + n2 + g.pairs + meld_count >= 3)
         templates = g.templates
-        best: _Best = (-math.inf, 0, None, -1)
         hons = g.hons
         best, plain = _scan(
             templates[kind],
@@ -475,28 +495,27 @@ def _best_specs(
             a[5] + b[5] + c[5],
             a[6] | b[6] | c[6],
             ten_steps,
-            best,
-            -1,
         )
+        suit = -1
         hon_tiles = g.hon[1]
         for s in flush_suits:
             p = parts[s]
             if half and p[1] + hon_tiles >= tot - 6:
-                best, _ = _scan(
-                    templates[2 + kind], hons, p[0], p[1], p[2], p[3], p[4], p[5], p[6],
-                    ten_steps, best, s,
-                )  # fmt: skip
+                found = _flush(flushes, 2 + kind, p, g, ten_steps)
+                if found[0] > best[0]:
+                    best = found
+                    suit = s
             if full_flush and p[1] >= tot - 6:
-                best, _ = _scan(
-                    templates[4 + kind], hons, p[0], p[1], p[2], p[3], p[4], p[5], p[6],
-                    ten_steps, best, s,
-                )  # fmt: skip
-        rank, dist, tpl, suit = best
-        assert tpl is not None
-        mname = "" if suit < 0 else HALF_NAMES[suit] if tpl[11] else FULL_NAMES[suit]
+                found = _flush(flushes, 4 + kind, p, g, ten_steps)
+                if found[0] > best[0]:
+                    best = found
+                    suit = s
+        rank, dist, tail = best
+        assert tail is not None
+        fan, fan_self, honours, pungs, sname, forced = tail
+        mname = "" if suit < 0 else HALF_NAMES[suit] if honours else FULL_NAMES[suit]
         spec: RouteSpec = (
-            dist, tpl[9], tpl[10], None if suit < 0 else suit, tpl[11], tpl[0] == 1, mname,
-            tpl[12], tpl[13],
+            dist, fan, fan_self, None if suit < 0 else suit, honours, pungs, mname, sname, forced
         )  # fmt: skip
         out.append((rank, spec, plain))
     return out
