@@ -7,8 +7,8 @@ import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
 
+from hkmahjong.bots.protocol import Bot
 from hkmahjong.bots.routes import RouteContext
 from hkmahjong.engine import Action, ActionKind, Phase, PlayerView
 from hkmahjong.errors import IllegalActionError
@@ -27,23 +27,6 @@ __all__ = [
 ]
 
 WIN_KINDS = frozenset({ActionKind.WIN, ActionKind.SELF_DRAW, ActionKind.BONUS_WIN})
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """機械人: ``choose(view, legal) -> Action``, deterministic for a seed, with an explanation."""
-
-    name: str
-
-    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """One of ``legal`` (never empty)."""
-        ...
-
-    def decide(
-        self, view: PlayerView, legal: Sequence[Action], *, explain: bool = False
-    ) -> Decision:
-        """The chosen action and, with ``explain=True``, the candidates and their scores."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +186,10 @@ class BaseBot:
         if len(legal) == 1 and not explain:
             return Decision(legal[0])
         self._deadline = time.perf_counter() + self.time_budget
-        cands, summary = self._score(view, list(legal))
+        try:
+            cands, summary = self._score(view, list(legal))
+        finally:
+            self._end_decision()
         best = max(c.score for c in cands)
         top = [c for c in cands if c.score >= best - 1e-9]
         if len(top) == 1:
@@ -226,6 +212,10 @@ class BaseBot:
 
     def _score(self, view: PlayerView, legal: list[Action]) -> tuple[list[Candidate], str]:
         raise NotImplementedError
+
+    def _end_decision(self) -> None:
+        """Forget what only one decision may reuse (a bot keeps no state between decisions
+        beyond its RNG, so it can be copied or pickled between them)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r}, ruleset={self.ruleset.name!r})"

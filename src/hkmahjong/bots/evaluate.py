@@ -19,7 +19,7 @@ __all__ = [
     "shanten_all",
     "suit_mask",
     "useful_count",
-    "useful_from_keys",
+    "useful_from_parts",
 ]
 
 _ORPHAN_SET = frozenset(ORPHAN_INDICES)
@@ -129,21 +129,144 @@ def _finish_id(a: int, b: int, need: int) -> int:
     return _finish_core(_TABLES[a], _TABLES[b], need)
 
 
-# Parts keyed by an int (base 5: digit i is the count of the part's tile i), so a part with one
-# tile more or less is a key plus or minus a power of five — what the route planner and the
-# useful-tile count do for every candidate of a decision. The tables are the ones above.
+# Parts of a hand (the three number suits, the honours) as objects that know their shanten
+# table and the part with one tile more or less, so trying every candidate discard of a decision
+# (and every tile after it) changes one part by following a link, not by rebuilding a hand.
 P5 = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
-"""Powers of five: ``key + P5[i]`` is a part's key with one more of its tile ``i``."""
+"""Powers of five: a part's key is its counts in base 5 (digit ``i``: the count of tile ``i``)."""
 
-PartStats = tuple[int, int, int, int, int, int, int, int]
-"""What the planner needs of one part (a number suit or the honours): (table id, tiles,
-pungs (kinds with 3+), pairs (kinds with exactly 2), kinds held, 十三幺 kinds held, whether a
-十三幺 kind is paired, neighbour mask). Bit ``i`` of the neighbour mask (number suits only) is set
-when the suit holds a tile within two of its tile ``i``: a tile without it cannot lower the
-regular shanten."""
 
-_NUM_STATS: dict[int, PartStats] = {}
-_HON_STATS: dict[int, PartStats] = {}
+class Part:
+    """One part of a hand — a number suit (9 counts) or the honours (7) — as the planner reads
+    it: its key, shanten table, tiles, pungs (kinds with 3+), pairs (kinds with exactly 2),
+    kinds held, 十三幺 kinds held and whether one is paired, and (number suits) the neighbour
+    mask: bit ``i`` set when the suit holds a tile within two of its tile ``i`` (a tile without
+    one cannot lower the regular shanten)."""
+
+    __slots__ = (
+        "_lower",
+        "_minus",
+        "_plus",
+        "honours",
+        "key",
+        "kinds",
+        "near",
+        "orphan_pair",
+        "orphans",
+        "pairs",
+        "pungs",
+        "table",
+        "tiles",
+    )
+
+    def __init__(self, key: int, honours: bool) -> None:
+        c = key_counts(key, 7 if honours else 9)
+        self.key = key
+        self.honours = honours
+        self.table = _honours_id(c) if honours else _suit_id(c)
+        self.tiles = sum(c)
+        self.pungs = sum(1 for n in c if n >= 3)
+        self.pairs = sum(1 for n in c if n == 2)
+        self.kinds = sum(1 for n in c if n)
+        if honours:
+            self.orphans = self.kinds
+            self.orphan_pair = int(self.pungs + self.pairs > 0)
+            self.near = 0
+        else:
+            self.orphans = int(c[0] > 0) + int(c[8] > 0)
+            self.orphan_pair = int(c[0] >= 2 or c[8] >= 2)
+            near = 0
+            for i in range(9):
+                if any(c[j] for j in range(max(0, i - 2), min(8, i + 2) + 1)):
+                    near |= 1 << i
+            self.near = near
+        size = len(c)
+        self._plus: list[Part | None] = [None] * size
+        self._minus: list[Part | None] = [None] * size
+        self._lower: dict[tuple[int, int, int], tuple[int, ...]] | None = None
+
+    def plus(self, i: int) -> Part:
+        """This part with one more of its tile ``i``.
+
+        :raises ValueError: when it holds four of that tile already (a key's digits are 0–4).
+        """
+        p = self._plus[i]
+        if p is None:
+            if self.key // P5[i] % 5 == 4:
+                raise ValueError(f"a part cannot hold five of its tile {i}")
+            p = self._plus[i] = part(self.key + P5[i], self.honours)
+        return p
+
+    def minus(self, i: int) -> Part:
+        """This part with one fewer of its tile ``i`` (which it holds)."""
+        p = self._minus[i]
+        if p is None:
+            p = self._minus[i] = part(self.key - P5[i], self.honours)
+        return p
+
+    def lowering(self, others: int, need: int, base: int) -> tuple[int, ...]:
+        """The tiles of this part (by index) one more copy of which takes the regular shanten
+        of this part with the rest of the hand (table ``others``, ``need`` sets to make) below
+        ``base`` — number tiles only with a neighbour."""
+        global _LOWER_ENTRIES
+        lower = self._lower
+        if lower is None:
+            lower = self._lower = {}
+            _LOWERED.append(self)
+        key = (others, need, base)
+        found = lower.get(key)
+        if found is None:
+            if _LOWER_ENTRIES >= _LIMIT_LOWER:
+                _forget_lowering()
+                lower = self._lower = {}
+                _LOWERED.append(self)
+            _LOWER_ENTRIES += 1
+            out: list[int] = []
+            near = self.near
+            for i in range(len(self._plus)):
+                if (self.honours or near >> i & 1) and fin(others, self.plus(i).table, need) < base:
+                    out.append(i)
+            found = lower[key] = tuple(out)
+        return found
+
+
+_LOWERED: list[Part] = []
+"""Parts that remember lowering tiles (all forgotten past a bound, for endless runs)."""
+_LOWER_ENTRIES = 0
+_LIMIT_LOWER = 1 << 18
+
+
+def _forget_lowering() -> None:
+    global _LOWER_ENTRIES
+    for p in _LOWERED:
+        p._lower = None
+    _LOWERED.clear()
+    _LOWER_ENTRIES = 0
+
+
+_PARTS: dict[int, Part] = {}
+"""Parts by key; honours keys are negative (minus one) to share the dict."""
+
+
+def part(key: int, honours: bool) -> Part:
+    """The part of a key (one object per key)."""
+    k = -1 - key if honours else key
+    found = _PARTS.get(k)
+    if found is None:
+        found = _PARTS[k] = Part(key, honours)
+    return found
+
+
+def hand_parts(counts: Sequence[int]) -> tuple[Part, Part, Part, Part]:
+    """The four parts of a count vector."""
+    return (
+        part(num_key(counts, 0), False),
+        part(num_key(counts, 9), False),
+        part(num_key(counts, 18), False),
+        part(hon_key(counts), True),
+    )
+
+
 _SHIFT = 20
 """Table ids stay below ``1 << _SHIFT`` (a few thousand are made), so two ids pack in one int."""
 _COMB: dict[int, int] = {}
@@ -179,47 +302,6 @@ def key_counts(key: int, size: int) -> tuple[int, ...]:
         out.append(key % 5)
         key //= 5
     return tuple(out)
-
-
-def num_stats(key: int) -> PartStats:
-    """:data:`PartStats` of a number suit by its key."""
-    found = _NUM_STATS.get(key)
-    if found is None:
-        c = key_counts(key, 9)
-        near = 0
-        for i in range(9):
-            if any(c[j] for j in range(max(0, i - 2), min(8, i + 2) + 1)):
-                near |= 1 << i
-        found = _NUM_STATS[key] = (
-            _suit_id(c),
-            sum(c),
-            sum(1 for n in c if n >= 3),
-            sum(1 for n in c if n == 2),
-            sum(1 for n in c if n),
-            (c[0] > 0) + (c[8] > 0),
-            int(c[0] >= 2 or c[8] >= 2),
-            near,
-        )
-    return found
-
-
-def hon_stats(key: int) -> PartStats:
-    """:data:`PartStats` of the honours by their key (no neighbour mask: every kind stands alone)."""
-    found = _HON_STATS.get(key)
-    if found is None:
-        c = key_counts(key, 7)
-        kinds = sum(1 for n in c if n)
-        found = _HON_STATS[key] = (
-            _honours_id(c),
-            sum(c),
-            sum(1 for n in c if n >= 3),
-            sum(1 for n in c if n == 2),
-            kinds,
-            kinds,
-            int(any(n >= 2 for n in c)),
-            0,
-        )
-    return found
 
 
 def comb(a: int, b: int) -> int:
@@ -345,92 +427,59 @@ def useful_count(
 
     A number tile with no tile of its suit within two of it is not tried (it cannot lower the
     regular shanten; under a near 十三幺 the orphans are tried all the same)."""
-    return useful_from_keys(
-        counts,
-        (num_key(counts, 0), num_key(counts, 9), num_key(counts, 18), hon_key(counts)),
-        meld_count,
-        unseen,
-        base,
-        flags,
-    )
+    return useful_from_parts(counts, hand_parts(counts), meld_count, unseen, base, flags)
 
 
-def useful_from_keys(
+def useful_from_parts(
     counts: list[int],
-    keys: tuple[int, int, int, int],
+    parts: tuple[Part, Part, Part, Part],
     meld_count: int,
     unseen: Sequence[int],
     base: int,
     flags: dict[str, bool],
 ) -> tuple[int, int]:
-    """:func:`useful_count` of ``counts`` whose parts' keys (:func:`num_key` of each number
-    suit, :func:`hon_key`) are ``keys``: a caller trying each discard of a hand keeps the keys
-    and changes one."""
-    k0, k1, k2, kh = keys
-    a = _NUM_STATS.get(k0) or num_stats(k0)
-    b = _NUM_STATS.get(k1) or num_stats(k1)
-    c = _NUM_STATS.get(k2) or num_stats(k2)
-    h = _HON_STATS.get(kh) or hon_stats(kh)
+    """:func:`useful_count` of ``counts`` whose parts (:func:`hand_parts`) are ``parts``: a
+    caller trying each discard of a hand changes one part."""
+    a, b, c, h = parts
     special = False
     if meld_count == 0:
         if flags.get("thirteen", True):
-            orphans = 13 - a[5] - b[5] - c[5] - h[5] - (a[6] | b[6] | c[6] | h[6])
+            orphans = 13 - a.orphans - b.orphans - c.orphans - h.orphans
+            orphans -= a.orphan_pair | b.orphan_pair | c.orphan_pair | h.orphan_pair
             special = orphans - 1 < base
         if not special and flags.get("seven_pairs", False):
-            kinds = a[4] + b[4] + c[4] + h[4]
-            pairs = a[2] + a[3] + b[2] + b[3] + c[2] + c[3] + h[2] + h[3]
+            kinds = a.kinds + b.kinds + c.kinds + h.kinds
+            pairs = a.pungs + a.pairs + b.pungs + b.pairs + c.pungs + c.pairs + h.pungs + h.pairs
             special = 6 - pairs + max(0, 7 - kinds) - 1 < base
     if special or 4 in counts:
         return _useful_scan(counts, meld_count, unseen, base, special, flags)
     need = 4 - meld_count
-    if 3 * need - a[1] - b[1] - c[1] - h[1] >= base:  # the tile-count floor: none goes below
+    if 3 * need - a.tiles - b.tiles - c.tiles - h.tiles >= base:  # the tile-count floor
         return 0, 0
-    ia, ib, ic, ih = a[0], b[0], c[0], h[0]
+    ia, ib, ic, ih = a.table, b.table, c.table, h.table
     ab = comb(ia, ib)
     kinds = copies = 0
-    for lo, key, stats, others in (
-        (0, k0, a, comb(comb(ib, ic), ih)),
-        (9, k1, b, comb(comb(ia, ic), ih)),
-        (18, k2, c, comb(ab, ih)),
-        (27, kh, h, comb(ab, ic)),
-    ):
-        ukey = (others, key, need, base)
-        found = _USEFUL.get(ukey) if lo < 27 else _USEFUL_HON.get(ukey)
-        if found is None:
-            found = _lowering(others, key, stats, need, base, lo == 27)
-        for i in found:
-            n = unseen[lo + i]
-            if n > 0:
-                kinds += 1
-                copies += n
+    for i in a.lowering(comb(comb(ib, ic), ih), need, base):
+        n = unseen[i]
+        if n > 0:
+            kinds += 1
+            copies += n
+    for i in b.lowering(comb(comb(ia, ic), ih), need, base):
+        n = unseen[9 + i]
+        if n > 0:
+            kinds += 1
+            copies += n
+    for i in c.lowering(comb(ab, ih), need, base):
+        n = unseen[18 + i]
+        if n > 0:
+            kinds += 1
+            copies += n
+    for i in h.lowering(comb(ab, ic), need, base):
+        n = unseen[27 + i]
+        if n > 0:
+            kinds += 1
+            copies += n
     return kinds, copies
-
-
-_USEFUL: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
-_USEFUL_HON: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
-
-
-def _lowering(
-    others: int, key: int, stats: PartStats, need: int, base: int, honours: bool
-) -> tuple[int, ...]:
-    """The tiles of a part (by index in it) whose one more copy takes the regular shanten with
-    the rest of the hand (table ``others``) below ``base`` (number tiles only with a neighbour)."""
-    out: list[int] = []
-    if honours:
-        for i in range(7):
-            if fin(others, hon_stats(key + P5[i])[0], need) < base:
-                out.append(i)
-        cache = _USEFUL_HON
-    else:
-        near = stats[7]
-        for i in range(9):
-            if near >> i & 1 and fin(others, num_stats(key + P5[i])[0], need) < base:
-                out.append(i)
-        cache = _USEFUL
-    if len(cache) >= _LIMIT:
-        cache.clear()
-    found = cache[(others, key, need, base)] = tuple(out)
-    return found
 
 
 def _useful_scan(

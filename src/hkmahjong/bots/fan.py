@@ -10,7 +10,7 @@ toward a hand below the minimum unless no route reaches it.
 from __future__ import annotations
 
 from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Situation, claim_meld
-from hkmahjong.bots.evaluate import P5, hon_key, num_key, useful_from_keys
+from hkmahjong.bots.evaluate import hand_parts, useful_from_parts
 from hkmahjong.bots.planner import discard_routes, value_route
 from hkmahjong.bots.routes import Route, Static
 from hkmahjong.bots.simple import tile_shape_bonus
@@ -41,10 +41,9 @@ class FanBot(BaseBot):
         self._batches: dict[tuple[int, tuple[int, ...], tuple[int, ...], float], _Batch] = {}
         """This decision's :meth:`_discard_routes` answers."""
         self._last: tuple[PlayerView, Situation] | None = None
-        """The last view read and its situation."""
+        """This decision's view and situation."""
 
     def _score(self, view: PlayerView, legal: list[Action]) -> tuple[list[Candidate], str]:
-        self._batches = {}
         s = self._situation(view)
         cands: list[Candidate] = []
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
@@ -86,6 +85,10 @@ class FanBot(BaseBot):
                 for c in cands
             ]
         return cands, summary
+
+    def _end_decision(self) -> None:
+        self._batches.clear()
+        self._last = None
 
     def _situation(self, view: PlayerView) -> Situation:
         """:meth:`Situation.of` the view, read once per decision (a subclass asks again)."""
@@ -130,19 +133,24 @@ class FanBot(BaseBot):
         r = self.ruleset
         flags = {"seven_pairs": r.seven_pairs, "thirteen": r.plays(FanId.THIRTEEN_ORPHANS)}
         counts = s.counts
-        keys = [num_key(counts, 0), num_key(counts, 9), num_key(counts, 18), hon_key(counts)]
+        parts = hand_parts(counts)
         for rank, a, note, sh in out:
             if rank >= top - 1.0 and not self.over_budget():
                 assert a.tile is not None
                 t = int(a.tile)
                 k = t // 9
-                keys[k] -= P5[t - 9 * k]
+                after = list(parts)
+                after[k] = parts[k].minus(t - 9 * k)
                 counts[t] -= 1
-                _, copies = useful_from_keys(
-                    counts, (keys[0], keys[1], keys[2], keys[3]), len(s.melds), s.unseen, sh, flags
+                _, copies = useful_from_parts(
+                    counts,
+                    (after[0], after[1], after[2], after[3]),
+                    len(s.melds),
+                    s.unseen,
+                    sh,
+                    flags,
                 )
                 counts[t] += 1
-                keys[k] += P5[t - 9 * k]
                 rank += 0.04 * copies
                 note += f", {copies} useful"
             result.append(Candidate(a, rank, note))

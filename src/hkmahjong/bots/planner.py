@@ -6,19 +6,15 @@ import math
 from collections.abc import Sequence
 
 from hkmahjong.bots.base import Situation
-from hkmahjong.bots.evaluate import (
-    _FIN as _FINS,
-)
+from hkmahjong.bots.evaluate import _FIN as _FINS
 from hkmahjong.bots.evaluate import (
     P5,
-    PartStats,
+    Part,
     comb,
     fin,
-    hon_key,
-    hon_stats,
+    hand_parts,
     key_counts,
-    num_key,
-    num_stats,
+    part,
     pung_shanten,
     shanten_all,
     useful_count,
@@ -149,12 +145,12 @@ class _Group:
 
     __slots__ = ("hon", "hons", "pairs", "templates")
 
-    def __init__(self, hk: int, plan: _Plan) -> None:
-        self.hon = hon_stats(hk)
-        self.pairs = self.hon[2] + self.hon[3]
+    def __init__(self, hon: Part, plan: _Plan) -> None:
+        self.hon = hon
+        self.pairs = hon.pungs + hon.pairs
         self.templates = plan.templates
-        h = key_counts(hk, 7)
-        hons = [hon_stats(0)]
+        h = key_counts(hon.key, 7)
+        hons = [part(0, True)]
         for variant in plan.variants[1:]:
             assert variant is not None
             forced, capped = variant
@@ -163,7 +159,7 @@ class _Group:
                 work[t - 27] -= 2
             if capped:
                 work = [min(n, 2) for n in work]
-            hons.append(hon_stats(sum(n * P5[i] for i, n in enumerate(work))))
+            hons.append(part(sum(n * P5[i] for i, n in enumerate(work)), True))
         self.hons = hons
 
 
@@ -171,14 +167,14 @@ _GROUPS: IdentityMemo[Ruleset, _Group] = IdentityMemo(limit=50_000)
 _PLANS: IdentityMemo[Ruleset, _Plan] = IdentityMemo(limit=4096)
 
 
-def _group(st: Static, hk: int, meld_count: int) -> _Group:
-    """The group of honour key ``hk`` under ``st``: shared by every context that agrees on what
-    the templates read (the ruleset, the 番牌 values, honour melds, chows allowed, the fan every
-    route has, the melds), so a new hand or a new bonus tile rarely builds one."""
-    key = (hk, meld_count, st.group_key)
+def _group(st: Static, hon: Part, meld_count: int) -> _Group:
+    """The group of honour part ``hon`` under ``st``: shared by every context that agrees on
+    what the templates read (the ruleset, the 番牌 values, honour melds, chows allowed, the fan
+    every route has, the melds), so a new hand or a new bonus tile rarely builds one."""
+    key = (hon.key, meld_count, st.group_key)
     g = _GROUPS.get(st.ruleset, key)
     if g is None:
-        h = key_counts(hk, 7)
+        h = key_counts(hon.key, 7)
         values = st.values
         made_values = [t for t in st.honour_melds if t in values]
         made_values += [t for t in values if h[t - 27] >= 3]
@@ -192,7 +188,7 @@ def _group(st: Static, hk: int, meld_count: int) -> _Group:
             plan = _PLANS.put(
                 st.ruleset, pkey, _make_plan(st, made_values, pair_values, meld_count)
             )
-        g = _GROUPS.put(st.ruleset, key, _Group(hk, plan))
+        g = _GROUPS.put(st.ruleset, key, _Group(hon, plan))
     return g
 
 
@@ -279,7 +275,7 @@ _NONE: _Best = (-math.inf, 0, None)
 
 def _scan(
     templates: tuple[_Template, ...],
-    hons: list[PartStats],
+    hons: list[Part],
     nid: int,
     ntiles: int,
     n3: int,
@@ -299,25 +295,25 @@ def _scan(
     for shape, variant, need, forced, thirteen, seven, penalty, bonus, log_gain, tail in templates:
         hon = hons[variant]
         if shape == 1:
-            pungs = n3 + hon[2]
+            pungs = n3 + hon.pungs
             if pungs > need:
                 pungs = need
-            pairs = n2 + hon[3]
+            pairs = n2 + hon.pairs
             left = need - pungs + 1
             dist = 2 * (need - pungs) - (pairs if pairs < left else left)
         else:
-            found = fins.get((nid << 20 | hon[0]) << 3 | need)
-            dist = fin(nid, hon[0], need) if found is None else found
-        floor = 3 * need + 1 - ntiles - hon[1]
+            found = fins.get((nid << 20 | hon.table) << 3 | need)
+            dist = fin(nid, hon.table, need) if found is None else found
+        floor = 3 * need + 1 - ntiles - hon.tiles
         if dist < floor:
             dist = floor
         if thirteen:
-            orphans = 13 - norph - hon[5] - (1 if npair or hon[6] else 0)
+            orphans = 13 - norph - hon.orphans - (1 if npair or hon.orphan_pair else 0)
             if orphans < dist:
                 dist = orphans
         if seven:
-            kinds = nkinds + hon[4]
-            pairs7 = 6 - (n3 + n2 + hon[2] + hon[3]) + (7 - kinds if kinds < 7 else 0)
+            kinds = nkinds + hon.kinds
+            pairs7 = 6 - (n3 + n2 + hon.pungs + hon.pairs) + (7 - kinds if kinds < 7 else 0)
             if pairs7 < dist:
                 dist = pairs7
         dist += forced
@@ -428,9 +424,9 @@ def _route_gain(route: Route, r: Ruleset, by_discard: bool, disc_shares: int) ->
 
 
 def _flush(
-    flushes: dict[tuple[int, PartStats, _Group], _Best],
+    flushes: dict[tuple[int, Part, _Group], _Best],
     index: int,
-    p: PartStats,
+    p: Part,
     g: _Group,
     ten_steps: float,
 ) -> _Best:
@@ -440,7 +436,16 @@ def _flush(
     found = flushes.get(key)
     if found is None:
         found, _ = _scan(
-            g.templates[index], g.hons, p[0], p[1], p[2], p[3], p[4], p[5], p[6], ten_steps
+            g.templates[index],
+            g.hons,
+            p.table,
+            p.tiles,
+            p.pungs,
+            p.pairs,
+            p.kinds,
+            p.orphans,
+            p.orphan_pair,
+            ten_steps,
         )
         flushes[key] = found
     return found
@@ -454,10 +459,8 @@ def _best_specs(
     distance: ``shanten_all`` with the ruleset's flags)."""
     st = ctx.static
     meld_count = len(ctx.melds)
-    keys = (num_key(counts, 0), num_key(counts, 9), num_key(counts, 18))
-    full = [num_stats(k) for k in keys]
-    hk = hon_key(counts)
-    base = _group(st, hk, meld_count)
+    a0, b0, c0, h0 = hand_parts(counts)
+    base = _group(st, h0, meld_count)
     total = sum(counts)
     ten_steps = 10.0 * steps
     pungs_shape = bool(st.pungs) and not st.has_chow
@@ -465,47 +468,48 @@ def _best_specs(
     half = bool(st.half)
     full_flush = bool(st.full) and not st.honour_melds
     out: list[tuple[float, RouteSpec, int]] = []
-    flushes: dict[tuple[int, PartStats, _Group], _Best] = {}
+    flushes: dict[tuple[int, Part, _Group], _Best] = {}
     for tile in removals:
-        parts = full
-        g = base
+        a, b, c, g = a0, b0, c0, base
         tot = total
         if tile >= 27:
-            g = _group(st, hk - P5[tile - 27], meld_count)
+            g = _group(st, h0.minus(tile - 27), meld_count)
+            tot -= 1
+        elif tile >= 18:
+            c = c0.minus(tile - 18)
+            tot -= 1
+        elif tile >= 9:
+            b = b0.minus(tile - 9)
             tot -= 1
         elif tile >= 0:
-            k = tile // 9
-            parts = full[:]
-            parts[k] = num_stats(keys[k] - P5[tile - 9 * k])
+            a = a0.minus(tile)
             tot -= 1
-        a, b, c = parts
-        n3 = a[2] + b[2] + c[2]
-        n2 = a[3] + b[3] + c[3]
+        n3 = a.pungs + b.pungs + c.pungs
+        n2 = a.pairs + b.pairs + c.pairs
         kind = int(pungs_shape and n3 + n2 + g.pairs + meld_count >= 3)
         templates = g.templates
-        hons = g.hons
         best, plain = _scan(
             templates[kind],
-            hons,
-            comb(comb(a[0], b[0]), c[0]),
-            a[1] + b[1] + c[1],
+            g.hons,
+            comb(comb(a.table, b.table), c.table),
+            a.tiles + b.tiles + c.tiles,
             n3,
             n2,
-            a[4] + b[4] + c[4],
-            a[5] + b[5] + c[5],
-            a[6] | b[6] | c[6],
+            a.kinds + b.kinds + c.kinds,
+            a.orphans + b.orphans + c.orphans,
+            a.orphan_pair | b.orphan_pair | c.orphan_pair,
             ten_steps,
         )
         suit = -1
-        hon_tiles = g.hon[1]
+        hon_tiles = g.hon.tiles
         for s in flush_suits:
-            p = parts[s]
-            if half and p[1] + hon_tiles >= tot - 6:
+            p = a if s == 0 else b if s == 1 else c
+            if half and p.tiles + hon_tiles >= tot - 6:
                 found = _flush(flushes, 2 + kind, p, g, ten_steps)
                 if found[0] > best[0]:
                     best = found
                     suit = s
-            if full_flush and p[1] >= tot - 6:
+            if full_flush and p.tiles >= tot - 6:
                 found = _flush(flushes, 4 + kind, p, g, ten_steps)
                 if found[0] > best[0]:
                     best = found
