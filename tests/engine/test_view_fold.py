@@ -1,7 +1,8 @@
 """Views are redacted folds of events (DESIGN.md practice 10).
 
 Folding only the events a seat may see (``Event.for_seat``) must rebuild what its ``PlayerView``
-shows: its own concealed tiles, everyone's discards, melds, bonus tiles and concealed-tile counts.
+shows: its own concealed tiles, everyone's discards (and which were 摸切), melds, bonus tiles and
+concealed-tile counts.
 So the events are complete, and a view holds nothing the seat's events did not reveal.
 """
 
@@ -27,6 +28,7 @@ class Fold:
     concealed: list[Tile] = field(default_factory=list)
     counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     rivers: list[list[Tile]] = field(default_factory=lambda: [[], [], [], []])
+    from_draw: list[list[bool]] = field(default_factory=lambda: [[], [], [], []])
     melds: list[list[Meld]] = field(default_factory=lambda: [[], [], [], []])
     bonus: list[list[Tile]] = field(default_factory=lambda: [[], [], [], []])
 
@@ -57,6 +59,7 @@ class Fold:
             assert seen.tile is not None
             self.counts[s] -= 1
             self.rivers[s].append(seen.tile)
+            self.from_draw[s].append(seen.detail == "drawn")
             if mine:
                 self.concealed.remove(seen.tile)
         elif kind is EventKind.CLAIM:
@@ -91,6 +94,7 @@ class Fold:
         assert tuple(sorted(self.concealed)) == view.concealed
         assert tuple(self.counts) == view.concealed_counts
         assert tuple(map(tuple, self.rivers)) == view.discards
+        assert tuple(map(tuple, self.from_draw)) == view.from_draw
         assert tuple(map(tuple, self.melds)) == view.melds
         assert tuple(map(tuple, self.bonus)) == view.bonus
 

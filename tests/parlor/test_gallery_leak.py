@@ -89,12 +89,16 @@ def _play(
     return seen, state
 
 
-def _hidden(wall: list[int], script: Script) -> list[int]:
+def _hidden(wall: list[int], script: Script) -> tuple[list[int], dict[int, set[int]]]:
     """Wall positions whose tile nobody ever shows: concealed to the end (not the winner's) and
-    never drawn."""
+    never drawn; and the kinds some of them are known not to hold. A discard tells whether it was
+    the tile just drawn (摸切): a 摸切 shows that position, and a 手切 of kind X tells that the
+    tile drawn in that turn (still held) is no X."""
     held: list[list[int]] = [list(DEAL_POSITIONS[s]) for s in range(4)]
     head, tail = DEAL_SIZE, len(wall)
     shown: set[int] = set()
+    drawn: list[int | None] = [None] * 4  # the position each seat drew last in its turn
+    not_kind: dict[int, set[int]] = {}
 
     def show(seat: int, tile: Tile | None) -> None:
         pos = next(p for p in held[seat] if wall[p] == tile)
@@ -114,7 +118,20 @@ def _hidden(wall: list[int], script: Script) -> list[int]:
                 else:
                     tail -= 1
                     held[s].append(tail)
-            elif e.kind in (EventKind.BONUS, EventKind.DISCARD, EventKind.ADDED_KONG):
+                drawn[s] = held[s][-1]
+            elif e.kind is EventKind.DISCARD:
+                pos = drawn[s]
+                if e.detail == "drawn":
+                    assert pos is not None and wall[pos] == e.tile
+                    held[s].remove(pos)
+                    shown.add(pos)
+                else:
+                    show(s, e.tile)
+                    if pos is not None:
+                        assert e.tile is not None
+                        not_kind.setdefault(pos, set()).add(int(e.tile))
+                drawn[s] = None
+            elif e.kind in (EventKind.BONUS, EventKind.ADDED_KONG):
                 show(s, e.tile)
             elif e.kind is EventKind.CONCEALED_KONG:
                 for _ in range(4):
@@ -124,23 +141,42 @@ def _hidden(wall: list[int], script: Script) -> list[int]:
                 rest.remove(e.tile)
                 for t in rest:
                     show(s, t)
+                drawn[s] = None  # a claim draws nothing (a kong's replacement DRAW follows)
 
     _, end = _play(wall, script, follow)
     assert (head, tail) == (end.head, end.tail)
     winners = {int(w) for w in end.outcome.winners} if end.outcome else set()
     kept = [p for s in range(4) if s not in winners for p in held[s]]
-    return [p for p in kept + list(range(head, tail)) if wall[p] < 34 and p not in shown]
+    hidden = [p for p in kept + list(range(head, tail)) if wall[p] < 34 and p not in shown]
+    return hidden, {p: not_kind[p] for p in hidden if p in not_kind}
+
+
+def _shuffled(
+    values: list[int], positions: list[int], not_kind: dict[int, set[int]], rng: random.Random
+) -> list[int]:
+    """``values`` shuffled over ``positions`` so that no position gets a kind it may not hold."""
+    out = list(values)
+    rng.shuffle(out)
+
+    def ok(i: int, v: int) -> bool:
+        return v not in not_kind.get(positions[i], ())
+
+    for i in range(len(out)):
+        if not ok(i, out[i]):
+            j = next(j for j in range(len(out)) if ok(i, out[j]) and ok(j, out[i]))
+            out[i], out[j] = out[j], out[i]
+    assert all(ok(i, v) for i, v in enumerate(out))
+    return out
 
 
 def _walls(script: Script) -> Iterator[list[int]]:
     wall = _wall()
     seen, _ = _play(wall, script)
-    hidden = _hidden(wall, script)
+    hidden, not_kind = _hidden(wall, script)
     assert len(hidden) > 15
     for n in range(2):
         other = list(wall)
-        values = [wall[p] for p in hidden]
-        random.Random(n).shuffle(values)
+        values = _shuffled([wall[p] for p in hidden], hidden, not_kind, random.Random(n))
         for p, t in zip(hidden, values, strict=True):
             other[p] = t
         assert other != wall

@@ -49,7 +49,8 @@ class EventKind(Enum):
     DRAW = "draw"
     """摸牌: the seat draws ``tile``; ``detail`` is ``head``, ``kong`` or ``bonus`` (SEAT)."""
     DISCARD = "discard"
-    """打牌: the seat discards ``tile`` (EVERYONE)."""
+    """打牌: the seat discards ``tile`` (EVERYONE); ``detail`` is ``drawn`` when it is the tile the
+    seat just drew (摸切), empty when it comes from the hand (手切)."""
     DECISION = "decision"
     """A seat's decision in a claim/robbing window, ``detail`` = the action text (REFEREE)."""
     CLAIM = "claim"

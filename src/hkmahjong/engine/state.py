@@ -90,11 +90,15 @@ _SEAT = Visibility.SEAT
 # The events of the hot paths, built once (events are immutable values; sharing one is the same
 # as building an equal one): a discard, a bonus tile and a draw per seat and tile.
 _EV_DISCARD = [[Event(EventKind.DISCARD, w, _T[t]) for t in range(34)] for w in _W]
+_EV_DISCARD_DRAWN = [
+    [Event(EventKind.DISCARD, w, _T[t], detail="drawn") for t in range(34)] for w in _W
+]
+"""A 摸切 discard (the tile just drawn); a 手切 one is the plain discard event."""
 _EV_BONUS = [[Event(EventKind.BONUS, w, _T[t]) if t >= 34 else None for t in range(42)]
              for w in _W]  # fmt: skip
 _EV_DECISION: dict[tuple[Wind, Action], Event] = {}
 """Claim-window decisions, built on first use: (seat, action) -> its REFEREE event."""
-_JSON_VERSION = 2
+_JSON_VERSION = 3
 
 Spec = dict[str, Any]
 
@@ -139,6 +143,15 @@ def _upgrade_v1(obj: dict[str, Any]) -> dict[str, Any]:
         out["pending_tile"], out["pending_from"], out["pending_kind"] = pending
     if "claimed_turn" in out:
         out["claimed_tile"] = out.pop("claimed_turn")
+    return out
+
+
+def _upgrade_v2(obj: dict[str, Any]) -> dict[str, Any]:
+    """A version-2 state in version 3: it did not record 摸切, so every discard reads as 手切."""
+    out = dict(obj)
+    rivers = out.get("rivers")
+    if "from_draw" not in out and isinstance(rivers, list):
+        out["from_draw"] = [[False] * len(r) if isinstance(r, list) else r for r in rivers]
     return out
 
 
@@ -272,6 +285,7 @@ FIELDS: tuple[StateField, ...] = (
     _F("bonus", _seat_lists, _NE, decode=_seat_tiles),
     _F("rivers", _seat_lists, _NE, decode=_seat_tiles),
     _F("taken", _seat_lists, _NE, decode=lambda v: [_bools(r) for r in v]),
+    _F("from_draw", _seat_lists, _NE, decode=lambda v: [_bools(r) for r in v]),
     _F("phase_", lambda: Phase.TURN, _SH, encode=lambda p: p.value, decode=Phase),
     _F("current", int, _SH, decode=int),
     _F("last_drawn", lambda: -1, _SH, decode=int),
@@ -367,6 +381,9 @@ class HandState:
     bonus: list[list[Tile]]
     rivers: list[list[Tile]]
     taken: list[list[bool]]
+    from_draw: list[list[bool]]
+    """Parallel to ``rivers``: True where the discard was the tile just drawn (摸切), False where
+    it came from the hand (手切; every discard after a claim, and the dealer's first)."""
     phase_: Phase
     current: int
     last_drawn: int
@@ -976,6 +993,8 @@ class HandState:
         self._draw_misses = False
         self.rivers[s].append(_T[t])
         self.taken[s].append(False)
+        drawn = t == self.last_drawn
+        self.from_draw[s].append(drawn)
         self._pub[s] = None
         self.turns_done[s] += 1
         self.last_drawn = -1
@@ -983,7 +1002,7 @@ class HandState:
         self.kong_chain = 0
         self.claimed_tile = -1
         self.kong_fed_by = -1
-        ev.append(_EV_DISCARD[s][t])
+        ev.append((_EV_DISCARD_DRAWN if drawn else _EV_DISCARD)[s][t])
         self.pending_tile = t
         self.pending_from = s
         self.pending_kind = _ON_DISCARD
@@ -1458,13 +1477,14 @@ class HandState:
         return PublicView.of(self.view(_W[self.current]))
 
     def _public(self, s: int) -> _Public:
-        """Seat ``s``'s exposed melds, bonus tiles, discards and claimed flags as tuples (cached
+        """Seat ``s``'s exposed melds, bonus tiles, discards, claimed and 摸切 flags as tuples (cached
         until one of them changes: every change sets ``self._pub[s] = None``)."""
         p = (
             tuple(self.melds[s]),
             tuple(self.bonus[s]),
             tuple(self.rivers[s]),
             tuple(self.taken[s]),
+            tuple(self.from_draw[s]),
         )
         self._pub[s] = p
         return p
@@ -1492,7 +1512,7 @@ class HandState:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise StateError(f"hand state is not JSON: {exc}") from None
-        if not isinstance(obj, dict) or obj.get("version") not in (1, _JSON_VERSION):
+        if not isinstance(obj, dict) or obj.get("version") not in (1, 2, _JSON_VERSION):
             raise StateError(f"hand state must be a JSON object with version {_JSON_VERSION}")
         if ruleset is None:
             from hkmahjong.rules.presets import get_preset
@@ -1501,6 +1521,8 @@ class HandState:
         self = cls._blank(ruleset)
         if obj["version"] == 1:
             obj = _upgrade_v1(obj)
+        if obj["version"] in (1, 2):
+            obj = _upgrade_v2(obj)
         key = "?"
         try:
             for f in _READ:

@@ -34,8 +34,10 @@ class Phase(Enum):
     """The hand has ended (win, false win or exhaustive draw)."""
 
 
-_Public = tuple[tuple[Meld, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[bool, ...]]
-"""One seat's public part of a view: melds, bonus tiles, discards, claimed flags."""
+_Public = tuple[
+    tuple[Meld, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[bool, ...], tuple[bool, ...]
+]
+"""One seat's public part of a view: melds, bonus tiles, discards, claimed flags, 摸切 flags."""
 
 
 _Scalars = tuple[
@@ -79,6 +81,7 @@ _FIELDS = (
     "bonus",
     "discards",
     "claimed",
+    "from_draw",
     "concealed_counts",
     "tiles_left",
     "pending_tile",
@@ -106,6 +109,7 @@ class PlayerView:
         "_concealed",
         "_concealed_counts",
         "_discards",
+        "_from_draw",
         "_melds",
         "_public",
         "_s",
@@ -121,6 +125,7 @@ class PlayerView:
     _bonus: tuple[tuple[Tile, ...], ...]
     _discards: tuple[tuple[Tile, ...], ...]
     _claimed: tuple[tuple[bool, ...], ...]
+    _from_draw: tuple[tuple[bool, ...], ...]
     _concealed_counts: tuple[int, ...]
     _src: ViewSource | None
 
@@ -139,6 +144,7 @@ class PlayerView:
         bonus: tuple[tuple[Tile, ...], ...],
         discards: tuple[tuple[Tile, ...], ...],
         claimed: tuple[tuple[bool, ...], ...],
+        from_draw: tuple[tuple[bool, ...], ...],
         concealed_counts: tuple[int, ...],
         tiles_left: int,
         pending_tile: Tile | None,
@@ -148,8 +154,8 @@ class PlayerView:
     ) -> None:
         values = (
             seat, prevailing_wind, hand_number, phase, to_act, current, concealed, last_drawn,
-            melds, bonus, discards, claimed, concealed_counts, tiles_left, pending_tile,
-            pending_from, scores, outcome,
+            melds, bonus, discards, claimed, from_draw, concealed_counts, tiles_left,
+            pending_tile, pending_from, scores, outcome,
         )  # fmt: skip
         _fill(self, values)
 
@@ -300,6 +306,21 @@ class PlayerView:
             return v
 
     @property
+    def from_draw(self) -> tuple[tuple[bool, ...], ...]:
+        """Parallel to ``discards``: True where that discard was the tile the seat had just drawn
+        (摸切, from the wall or a kong or bonus replacement), False where it came from the hand
+        (手切; a discard after a claim, with no draw, is always 手切, and so is the dealer's first).
+        Public at a real table: everyone sees whether the tile thrown is the one just taken. A
+        seat holding another copy of the drawn kind that discards that kind counts as 摸切."""
+        try:
+            return self._from_draw
+        except AttributeError:
+            p = self._pub()
+            v = (p[0][4], p[1][4], p[2][4], p[3][4])
+            _set_from_draw(self, v)
+            return v
+
+    @property
     def concealed_counts(self) -> tuple[int, ...]:
         """How many concealed tiles each seat holds (a public fact)."""
         try:
@@ -313,7 +334,7 @@ class PlayerView:
     def _values(self) -> tuple[object, ...]:
         return (
             self.seat, *self._scalars()[:5], self.concealed, self.last_drawn, self.melds,
-            self.bonus, self.discards, self.claimed, self.concealed_counts,
+            self.bonus, self.discards, self.claimed, self.from_draw, self.concealed_counts,
             *self._scalars()[6:],
         )  # fmt: skip
 
@@ -390,6 +411,7 @@ class _ViewFields:
     bonus: tuple[tuple[Tile, ...], ...]
     discards: tuple[tuple[Tile, ...], ...]
     claimed: tuple[tuple[bool, ...], ...]
+    from_draw: tuple[tuple[bool, ...], ...]
     concealed_counts: tuple[int, ...]
     tiles_left: int
     pending_tile: Tile | None
@@ -405,17 +427,20 @@ _slot = {n: PlayerView.__dict__[n] for n in PlayerView.__slots__ if n != "__weak
 _set_seat, _set_s, _set_concealed, _set_public = (
     _slot[n].__set__ for n in ("seat", "_s", "_concealed", "_public")
 )
-_set_melds, _set_bonus, _set_discards, _set_claimed, _set_counts, _set_src = (
+_set_melds, _set_bonus, _set_discards, _set_claimed, _set_from_draw, _set_counts, _set_src = (
     _slot[n].__set__
-    for n in ("_melds", "_bonus", "_discards", "_claimed", "_concealed_counts", "_src")
-)
+    for n in (
+        "_melds", "_bonus", "_discards", "_claimed", "_from_draw", "_concealed_counts", "_src"
+    )
+)  # fmt: skip
 
 
 def _fill(view: PlayerView, values: tuple[Any, ...]) -> None:
     """Set every field of ``view`` from ``values`` (in :data:`_FIELDS` order)."""
     (
         seat, prevailing, number, phase, to_act, current, concealed, last_drawn, melds, bonus,
-        discards, claimed, counts, tiles_left, pending_tile, pending_from, scores, outcome,
+        discards, claimed, from_draw, counts, tiles_left, pending_tile, pending_from, scores,
+        outcome,
     ) = values  # fmt: skip
     _set_seat(view, seat)
     _set_s(view, (prevailing, number, phase, to_act, current, last_drawn, tiles_left,
@@ -425,6 +450,7 @@ def _fill(view: PlayerView, values: tuple[Any, ...]) -> None:
     _set_bonus(view, bonus)
     _set_discards(view, discards)
     _set_claimed(view, claimed)
+    _set_from_draw(view, from_draw)
     _set_counts(view, counts)
     _set_src(view, None)
 
@@ -457,6 +483,8 @@ class PublicView:
     bonus: tuple[tuple[Tile, ...], ...]
     discards: tuple[tuple[Tile, ...], ...]
     claimed: tuple[tuple[bool, ...], ...]
+    from_draw: tuple[tuple[bool, ...], ...]
+    """Parallel to ``discards``: 摸切 (the tile just drawn) True, 手切 (from the hand) False."""
     concealed_counts: tuple[int, ...]
     tiles_left: int
     pending_tile: Tile | None
@@ -483,6 +511,7 @@ class PublicView:
             bonus=view.bonus,
             discards=view.discards,
             claimed=view.claimed,
+            from_draw=view.from_draw,
             concealed_counts=view.concealed_counts,
             tiles_left=view.tiles_left,
             pending_tile=view.pending_tile,

@@ -186,7 +186,7 @@ function startHand(msg) {
   S.view = {
     seat, prevailing: msg.prevailing, hand_number: msg.hand, phase: "turn", to_act: [], current: "E",
     concealed: [], last_drawn: null, melds: [[], [], [], []], bonus: [[], [], [], []],
-    discards: [[], [], [], []], claimed: [[], [], [], []], concealed_counts: [0, 0, 0, 0],
+    discards: [[], [], [], []], claimed: [[], [], [], []], from_draw: [[], [], [], []], concealed_counts: [0, 0, 0, 0],
     tiles_left: 144 - (S.deadWall ?? S.table.rules.dead_wall ?? 0), pending_tile: null, pending_from: null, outcome: null,
   };
 }
@@ -219,6 +219,7 @@ function applyEvent(ev) {
     case "discard":
       v.discards[i].push(ev.tile);
       v.claimed[i].push(false);
+      v.from_draw[i].push(ev.detail === "drawn"); // 摸切 (the tile just drawn) or 手切
       v.concealed_counts[i] -= 1;
       v.current = ev.seat;
       v.phase = "claim"; v.pending_tile = ev.tile; v.pending_from = ev.seat;
