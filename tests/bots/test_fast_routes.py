@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from hkmahjong.bots import evaluate, routes
 from hkmahjong.bots.base import Situation
-from hkmahjong.bots.evaluate import shanten_all, useful_count
+from hkmahjong.bots.evaluate import shanten_all, useful_count, winning_tiles
 from hkmahjong.bots.planner import (
     _rank,
     _spec_gain,
@@ -148,3 +148,86 @@ def test_useful_count_matches_the_tile_by_tile_scan(
             want = evaluate._useful_scan(counts, m, unseen, b, special, flags)
             assert useful_count(counts, m, unseen, b, **flags) == want
         counts[t] += 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(situations(), st.booleans(), st.booleans())
+def test_winning_tiles_are_the_tiles_that_complete_the_hand(
+    sit: tuple[Situation, list[int]], seven: bool, thirteen: bool
+) -> None:
+    """``winning_tiles`` names every tile, and only those, with which ``shanten_all`` is -1
+    (checked on each 13-tile hand after a discard, ready or not; a fifth copy is no tile)."""
+    s, counts = sit
+    m = len(s.melds)
+    for t in [t for t in range(34) if counts[t]]:
+        counts[t] -= 1
+        want = []
+        for w in range(34):
+            if counts[w] == 4:
+                continue  # no fifth copy
+            counts[w] += 1
+            if shanten_all(counts, m, seven_pairs=seven, thirteen=thirteen) < 0:
+                want.append(w)
+            counts[w] -= 1
+        assert winning_tiles(counts, m, seven_pairs=seven, thirteen=thirteen) == want
+        counts[t] += 1
+
+
+def test_winning_tiles_of_the_special_shapes() -> None:
+    """七對子 and 十三幺 waits, which the regular tables do not see."""
+    pairs = [0] * 34
+    for t in (0, 0, 4, 4, 9, 9, 13, 13, 20, 20, 30, 30, 33):
+        pairs[t] += 1
+    assert winning_tiles(pairs, 0, seven_pairs=True) == [33]
+    assert winning_tiles(pairs, 0, seven_pairs=False) == []
+    orphans = [0] * 34
+    for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
+        orphans[t] += 1
+    assert winning_tiles(orphans, 0) == [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+    assert winning_tiles(orphans, 0, thirteen=False) == []
+
+
+@st.composite
+def ready_hands(draw: st.DrawFn) -> tuple[list[int], int, int, bool]:
+    """A ready hand: a complete one (sets and a pair, or 七對子 now and then) less one tile;
+    with its meld count, the tile taken out and whether it was 七對子."""
+    melds = draw(st.integers(0, 4))
+    rnd = random.Random(draw(st.integers(0, 2**32)))
+    while True:
+        counts = [0] * 34
+        pairs = melds == 0 and rnd.random() < 0.2
+        if pairs:
+            for t in rnd.sample(range(34), 7):
+                counts[t] += 2
+        else:
+            for _ in range(4 - melds):
+                if rnd.random() < 0.5:
+                    counts[rnd.randrange(34)] += 3
+                else:
+                    first = 9 * rnd.randrange(3) + rnd.randrange(7)
+                    for t in (first, first + 1, first + 2):
+                        counts[t] += 1
+            counts[rnd.randrange(34)] += 2
+        if max(counts) <= 4:
+            break
+    out = rnd.choice([t for t in range(34) if counts[t]])
+    counts[out] -= 1
+    return counts, melds, out, pairs
+
+
+@settings(max_examples=400, deadline=None)
+@given(ready_hands(), st.booleans())
+def test_winning_tiles_of_ready_hands(hand: tuple[list[int], int, int, bool], seven: bool) -> None:
+    """On ready hands, with the tile that was taken out among the waits."""
+    counts, m, out, pairs = hand
+    want = []
+    for w in range(34):
+        if counts[w] < 4:
+            counts[w] += 1
+            if shanten_all(counts, m, seven_pairs=seven) < 0:
+                want.append(w)
+            counts[w] -= 1
+    got = winning_tiles(counts, m, seven_pairs=seven)
+    assert got == want
+    if seven or not pairs:
+        assert out in got

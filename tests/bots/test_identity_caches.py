@@ -30,17 +30,17 @@ def _ml_paid_parlor() -> Ruleset:
 
 
 def test_planner_shares_follow_a_new_ruleset_at_a_freed_address() -> None:
-    """bots/planner ``_share``: a parlor copy is used and dropped, then ml's payment table asks."""
+    """bots/planner ``share_value``: a parlor copy is used and dropped, then ml's payment table asks."""
     fan = 5
     expected = float(share_for(fan, _ml_paid_parlor()))
     assert expected != float(share_for(fan, PARLOR))
     stale = 0
     for k in range(ROUNDS):
         copy = replace(PARLOR, name=f"parlor copy {k}")
-        assert planner._share(fan, copy) == float(share_for(fan, PARLOR))
+        assert planner.share_value(fan, copy) == float(share_for(fan, PARLOR))
         del copy
         fresh = _ml_paid_parlor()
-        stale += planner._share(fan, fresh) != expected
+        stale += planner.share_value(fan, fresh) != expected
         del fresh
     assert stale == 0, f"{stale} stale answers of {ROUNDS}"
 

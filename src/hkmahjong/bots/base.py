@@ -158,6 +158,9 @@ class BaseBot:
         self.ruleset = ruleset if ruleset is not None else get_preset("parlor")
         self.time_budget = time_budget
         self._deadline = 0.0
+        self._explaining = True
+        """Whether this decision is explained: candidates' notes are written only then (no
+        one reads them otherwise)."""
 
     def bind(self, ruleset: Ruleset) -> None:
         """Use ``ruleset`` from now on (the arena and the parlor call this before a hand)."""
@@ -186,10 +189,12 @@ class BaseBot:
         if len(legal) == 1 and not explain:
             return Decision(legal[0])
         self._deadline = time.perf_counter() + self.time_budget
+        self._explaining = explain
         try:
             cands, summary = self._score(view, list(legal))
         finally:
             self._end_decision()
+            self._explaining = True
         best = max(c.score for c in cands)
         top = [c for c in cands if c.score >= best - 1e-9]
         if len(top) == 1:

@@ -11,10 +11,11 @@ import math
 from dataclasses import dataclass
 
 from hkmahjong.bots.base import Situation
+from hkmahjong.bots.planner import share_value
 from hkmahjong.bots.routes import bonus_fan, value_honours
 from hkmahjong.hand import MeldKind
 from hkmahjong.rules import FanId, Ruleset
-from hkmahjong.scoring.payment import share_for
+from hkmahjong.rules.memo import IdentityMemo
 from hkmahjong.tiles import Wind
 
 __all__ = ["Threat", "feeder_shares", "liability_tiles", "threats", "tile_danger"]
@@ -58,6 +59,8 @@ def threats(s: Situation) -> list[Threat]:
     r = s.route_ctx.ruleset
     out: list[Threat] = []
     disc_shares = feeder_shares(r)
+    # the weight of each kind before an opponent's flush and discards, from its copies unseen
+    base = [_BASE_WEIGHT[t][u] for t, u in enumerate(s.unseen)]
     for seat in Wind:
         if seat == view.seat:
             continue
@@ -66,7 +69,7 @@ def threats(s: Situation) -> list[Threat]:
         exposed = sum(1 for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
         hazard = 0.035 * turns + 0.3 * exposed + 0.15 * (len(melds) - exposed)
         p_ready = min(0.92, 1.0 - math.exp(-hazard)) if turns + len(melds) else 0.0
-        values = value_honours(r, seat, view.prevailing_wind)
+        values = _values(r, seat, view.prevailing_wind)
         fan = bonus_fan(r, seat, view.bonus[seat])
         fan += sum(values.get(int(m.first), 0) for m in melds if m.kind is not MeldKind.CHOW)
         flush = _flush_suit(s, seat)
@@ -82,27 +85,13 @@ def threats(s: Situation) -> list[Threat]:
         fan = max(fan, r.min_fan)
         if r.limit is not None:
             fan = min(fan, r.limit)
-        pay = disc_shares * float(share_for(fan, r))
-        weights: list[float] = []
-        discarded = {int(t) for t in view.discards[seat]}
-        for t in range(34):
-            unseen = s.unseen[t]
-            if unseen <= 0:
-                weights.append(0.0)
-                continue
-            if t >= 27:
-                w = 0.25 * unseen
-            else:
-                rank = t % 9
-                w = 1.0 if 2 <= rank <= 6 else (0.8 if rank in (1, 7) else 0.55)
-                w *= 0.5 + unseen / 6.0
-                if flush is not None and t // 9 != flush:
-                    w *= 0.1
-                elif flush is not None:
-                    w *= 1.8
-            if t in discarded:
-                w *= 0.25
-            weights.append(w)
+        pay = disc_shares * share_value(fan, r)
+        weights = base[:]
+        if flush is not None:
+            for t in range(27):
+                weights[t] *= 1.8 if t // 9 == flush else 0.1
+        for t in {int(t) for t in view.discards[seat]}:
+            weights[t] *= 0.25
         total = sum(weights) or 1.0
         waits = 2.2
         out.append(
@@ -112,10 +101,35 @@ def threats(s: Situation) -> list[Threat]:
                 fan,
                 pay,
                 flush,
-                tuple(min(1.0, w * waits / total) for w in weights),
+                tuple([x if (x := w * waits / total) < 1.0 else 1.0 for w in weights]),
             )
         )
     return out
+
+
+def _base_weight(t: int, unseen: int) -> float:
+    """A kind's wait weight from its copies unseen (none: 0), before flushes and discards."""
+    if unseen <= 0:
+        return 0.0
+    if t >= 27:
+        return 0.25 * unseen
+    rank = t % 9
+    w = 1.0 if 2 <= rank <= 6 else (0.8 if rank in (1, 7) else 0.55)
+    w *= 0.5 + unseen / 6.0
+    return w
+
+
+_BASE_WEIGHT = [[_base_weight(t, u) for u in range(5)] for t in range(34)]
+
+_VALUES: IdentityMemo[Ruleset, dict[int, int]] = IdentityMemo(limit=4096)
+
+
+def _values(r: Ruleset, seat: Wind, prevailing: Wind) -> dict[int, int]:
+    """:func:`~hkmahjong.bots.routes.value_honours`, remembered per ruleset and winds."""
+    found = _VALUES.get(r, (seat, prevailing))
+    if found is None:
+        found = _VALUES.put(r, (seat, prevailing), value_honours(r, seat, prevailing))
+    return found
 
 
 def liability_tiles(s: Situation) -> dict[int, float]:
@@ -124,7 +138,7 @@ def liability_tiles(s: Situation) -> dict[int, float]:
     r = s.route_ctx.ruleset
     out: dict[int, float] = {}
     limit = r.limit if r.limit is not None else 13
-    limit_pay = 3.0 * float(share_for(limit, r))
+    limit_pay = 3.0 * share_value(limit, r)
     for seat in Wind:
         if seat == view.seat:
             continue

@@ -20,6 +20,7 @@ __all__ = [
     "suit_mask",
     "useful_count",
     "useful_from_parts",
+    "winning_tiles",
 ]
 
 _ORPHAN_SET = frozenset(ORPHAN_INDICES)
@@ -480,6 +481,56 @@ def useful_from_parts(
             kinds += 1
             copies += n
     return kinds, copies
+
+
+def winning_tiles(
+    counts: list[int], meld_count: int, *, seven_pairs: bool = False, thirteen: bool = True
+) -> list[int]:
+    """The tiles (ascending) one more copy of which completes ``counts``: ``shanten_all`` of
+    the hand with it is -1 (the waits of a ready hand, whether or not copies are left; never a
+    tile the hand holds four of)."""
+    need = 4 - meld_count
+    if 4 in counts:
+        return _winning_scan(counts, meld_count, seven_pairs, thirteen)
+    out: list[int] = []
+    a, b, c, h = hand_parts(counts)
+    if 3 * need - a.tiles - b.tiles - c.tiles - h.tiles < 0:  # the tile-count floor allows it
+        ia, ib, ic, ih = a.table, b.table, c.table, h.table
+        ab = comb(ia, ib)
+        out += a.lowering(comb(comb(ib, ic), ih), need, 0)
+        out += [9 + i for i in b.lowering(comb(comb(ia, ic), ih), need, 0)]
+        out += [18 + i for i in c.lowering(comb(ab, ih), need, 0)]
+        out += [27 + i for i in h.lowering(comb(ab, ic), need, 0)]
+    if meld_count == 0:
+        special: list[int] = []
+        if thirteen and thirteen_orphans_shanten(counts) == 0:
+            special += ORPHAN_INDICES
+        if seven_pairs and _seven_pairs_shanten(counts) == 0:
+            special += [t for t in range(34) if counts[t] == 1]
+        for t in special:
+            if t not in out:
+                counts[t] += 1
+                done = shanten_all(counts, 0, seven_pairs=seven_pairs, thirteen=thirteen) < 0
+                counts[t] -= 1
+                if done:
+                    out.append(t)
+        out.sort()
+    return out
+
+
+def _winning_scan(
+    counts: list[int], meld_count: int, seven_pairs: bool, thirteen: bool
+) -> list[int]:
+    """:func:`winning_tiles` one shanten per tile (hands holding four of a kind)."""
+    out = []
+    for t in range(34):
+        if counts[t] >= 4:
+            continue
+        counts[t] += 1
+        if shanten_all(counts, meld_count, seven_pairs=seven_pairs, thirteen=thirteen) < 0:
+            out.append(t)
+        counts[t] -= 1
+    return out
 
 
 def _useful_scan(

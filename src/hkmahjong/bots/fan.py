@@ -125,8 +125,13 @@ class FanBot(BaseBot):
         tiles = [int(a.tile) for a in discards if a.tile is not None]
         assert len(tiles) == len(discards)
         _, batch = self._discard_routes(s, s.counts, tiles)
+        explain = self._explaining
         for a, t, (rank, route, sh) in zip(discards, tiles, batch, strict=True):
-            note = f"{route.name} d{route.distance} {route.fan_discard}/{route.fan_self} fan"
+            note = (
+                f"{route.name} d{route.distance} {route.fan_discard}/{route.fan_self} fan"
+                if explain
+                else ""
+            )
             out.append((rank + tile_shape_bonus(t, s.counts) * 0.1, a, note, sh))
         top = max(r for r, _, _, _ in out)
         result: list[Candidate] = []
@@ -152,7 +157,8 @@ class FanBot(BaseBot):
                 )
                 counts[t] += 1
                 rank += 0.04 * copies
-                note += f", {copies} useful"
+                if explain:
+                    note += f", {copies} useful"
             result.append(Candidate(a, rank, note))
         return result
 

@@ -40,6 +40,7 @@ __all__ = [
     "efficiency",
     "route_rank",
     "route_waits",
+    "share_value",
     "value_route",
 ]
 
@@ -331,9 +332,9 @@ def _scan(
 def _spec_gain(fan_discard: int | None, fan_self: int, r: Ruleset, shares: int) -> float:
     """Jade a win earns: all 自摸 (``fan_discard`` None: not a valid win on a discard), or a
     40/60 mix of the 自摸 and the discard win."""
-    gain = 3 * _share(fan_self, r)
+    gain = 3 * share_value(fan_self, r)
     if fan_discard is not None:
-        gain = 0.4 * gain + 0.6 * shares * _share(fan_discard, r)
+        gain = 0.4 * gain + 0.6 * shares * share_value(fan_discard, r)
     return gain
 
 
@@ -359,7 +360,9 @@ def route_waits(s: Situation, counts: list[int], route: Route) -> int:
 _SHARES: IdentityMemo[Ruleset, float] = IdentityMemo(limit=4096)
 
 
-def _share(fan: int, ruleset: Ruleset) -> float:
+def share_value(fan: int, ruleset: Ruleset) -> float:
+    """一份 in jade for ``fan`` (at least 0) under ``ruleset``: ``float(share_for(...))``,
+    remembered per ruleset object."""
     v = _SHARES.get(ruleset, fan)
     if v is None:
         v = _SHARES.put(ruleset, fan, float(share_for(max(fan, 0), ruleset)))

@@ -24,17 +24,17 @@ from dataclasses import dataclass, replace
 
 from hkmahjong.bots.base import Candidate, Situation, claim_meld
 from hkmahjong.bots.danger import Threat, feeder_shares, liability_tiles, threats, tile_danger
-from hkmahjong.bots.evaluate import shanten_all
+from hkmahjong.bots.evaluate import winning_tiles
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.pace import hand_turns, step_cost
-from hkmahjong.bots.planner import discard_win_shares, offense
+from hkmahjong.bots.planner import discard_win_shares, offense, share_value
 from hkmahjong.bots.reading import deal_in_probabilities
 from hkmahjong.engine import Action, ActionKind, PlayerView
-from hkmahjong.hand import Hand
+from hkmahjong.hand import Hand, Meld
 from hkmahjong.rules import FanId, Ruleset
+from hkmahjong.rules.memo import IdentityMemo
 from hkmahjong.scoring import WinContext, score_hand
-from hkmahjong.scoring.payment import share_for
-from hkmahjong.tiles import Tile, tiles_from_counts
+from hkmahjong.tiles import Tile, Wind, tiles_from_counts
 
 __all__ = ["LEVELS", "StrongBot", "Style"]
 
@@ -103,6 +103,11 @@ def _with_reading(th: list[Threat], view: PlayerView, weight: float) -> list[Thr
     ]
 
 
+_HandKey = tuple[tuple[int, ...], tuple[Meld, ...], tuple[Tile, ...], Wind, Wind]
+"""A hand as the calculator sees it: concealed counts, melds, bonus tiles, seat, prevailing."""
+_WAIT_FANS: IdentityMemo[Ruleset, tuple[bool, int, bool]] = IdentityMemo(limit=50_000)
+
+
 class StrongBot(FanBot):
     """期望值: the ``fan`` bot's routes, valued in jade, against the jade it risks feeding."""
 
@@ -119,6 +124,7 @@ class StrongBot(FanBot):
     ) -> None:
         super().__init__(seed, ruleset=ruleset, time_budget=time_budget)
         self.style = style if style is not None else LEVELS[level or "expert"]
+        self._steps_for: tuple[PlayerView, float] | None = None
         if level and level != "expert":
             self.name = f"strong-{level}"
 
@@ -159,6 +165,7 @@ class StrongBot(FanBot):
             and best_danger > st.fold_floor
         )
         out: list[Candidate] = []
+        explain = self._explaining
         for c in cands:
             a = c.action
             if a.kind is ActionKind.DISCARD:
@@ -173,15 +180,18 @@ class StrongBot(FanBot):
                         score -= 100.0
                 score += self._noise()
                 flag = " 包牌!" if t in liab else ""
-                out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}{flag}"))
+                note = f"{c.note}; risk {danger:.2f}{flag}" if explain else ""
+                out.append(Candidate(a, score, note))
             elif a.kind in (ActionKind.CHOW, ActionKind.PUNG) and c.score > -1e5:
                 danger = self._claim_risk(s, a, risk_th, liab)
                 score = c.score - tiebreak * danger
                 if fold:
                     score = -1e5
-                out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}"))
+                out.append(Candidate(a, score, f"{c.note}; risk {danger:.2f}" if explain else ""))
             else:
                 out.append(c)
+        if not explain:
+            return out, ""
         risk = ", ".join(f"{t.seat.letter} ready {t.p_ready:.0%} ~{t.fan} fan" for t in th)
         mode = "FOLD" if fold else "push"
         plan = (
@@ -217,6 +227,8 @@ class StrongBot(FanBot):
                     note = (
                         f"{c.note}, waits {by_discard} winnable/{self_only} 自摸 only"
                         f" (worth {worth:.1f} minimum wins)"
+                        if self._explaining
+                        else ""
                     )
                     out.append(Candidate(c.action, c.score + bonus, note))
                 continue
@@ -224,8 +236,18 @@ class StrongBot(FanBot):
         return out
 
     def _steps(self, view: PlayerView) -> float:
-        """Routes are ranked with :meth:`value_steps_now` steps per doubling of their payout."""
-        return self.value_steps_now(view)
+        """Routes are ranked with :meth:`value_steps_now` steps per doubling of their payout
+        (worked out once per decision)."""
+        known = self._steps_for
+        if known is not None and known[0] is view:
+            return known[1]
+        steps = self.value_steps_now(view)
+        self._steps_for = (view, steps)
+        return steps
+
+    def _end_decision(self) -> None:
+        super()._end_decision()
+        self._steps_for = None
 
     def value_steps_now(self, view: PlayerView) -> float:
         """``value_steps`` over the step cost at this turn of a hand at this table's pace."""
@@ -241,19 +263,38 @@ class StrongBot(FanBot):
         what a minimum-fan win pays the same way."""
         r = self.ruleset
         view = s.view
-        base = tiles_from_counts(counts)
         by_discard = self_only = 0
         worth = 0.0
         unit = self._win_pay(r.min_fan, r.min_fan + self._self_fan)
-        for t in range(34):
-            if s.unseen[t] <= 0:
-                continue
-            counts[t] += 1
-            done = shanten_all(counts, len(s.melds), seven_pairs=r.seven_pairs) < 0
-            counts[t] -= 1
-            if not done:
-                continue
-            hand = Hand((*base, Tile(t)), s.melds, view.bonus[view.seat])
+        waits = [
+            t
+            for t in winning_tiles(counts, len(s.melds), seven_pairs=r.seven_pairs)
+            if s.unseen[t] > 0
+        ]
+        if not waits:
+            return 0, 0, 0.0
+        key = (tuple(counts), s.melds, view.bonus[view.seat], view.seat, view.prevailing_wind)
+        for t in waits:
+            valid, fan, self_valid = self._wait_fan(s, counts, key, t)
+            if valid:
+                by_discard += s.unseen[t]
+                worth += s.unseen[t] * self._win_pay(fan, fan + self._self_fan) / unit
+            elif self_valid:
+                self_only += s.unseen[t]
+                worth += s.unseen[t] * self._win_pay(None, fan + self._self_fan) / unit
+        return by_discard, self_only, worth
+
+    def _wait_fan(
+        self, s: Situation, counts: list[int], key: _HandKey, t: int
+    ) -> tuple[bool, int, bool]:
+        """(valid on a discard, fan on a discard, valid by self-draw — asked only when not
+        valid on a discard) of winning on ``t`` with ``counts``: the calculator's answer,
+        remembered per hand (a ready hand that draws and discards the same tile asks again)."""
+        r = self.ruleset
+        found = _WAIT_FANS.get(r, (key, t))
+        if found is None:
+            view = s.view
+            hand = Hand((*tiles_from_counts(counts), Tile(t)), s.melds, view.bonus[view.seat])
             ctx = WinContext(
                 self_drawn=False,
                 seat_wind=view.seat,
@@ -261,28 +302,27 @@ class StrongBot(FanBot):
                 winning_tile=Tile(t),
             )
             on_discard = score_hand(hand, ctx, r)
-            if on_discard.valid_win:
-                by_discard += s.unseen[t]
-                fan = on_discard.total_fan
-                worth += s.unseen[t] * self._win_pay(fan, fan + self._self_fan) / unit
-            elif score_hand(hand, replace(ctx, self_drawn=True), r).valid_win:
-                self_only += s.unseen[t]
-                fan = on_discard.total_fan + self._self_fan
-                worth += s.unseen[t] * self._win_pay(None, fan) / unit
-        return by_discard, self_only, worth
+            self_valid = (
+                not on_discard.valid_win
+                and score_hand(hand, replace(ctx, self_drawn=True), r).valid_win
+            )
+            found = _WAIT_FANS.put(
+                r, (key, t), (on_discard.valid_win, on_discard.total_fan, self_valid)
+            )
+        return found
 
     def _deal_in_unit(self) -> float:
         """Jade this seat pays for feeding a minimum-fan win (the gun scheme's share of it)."""
         r = self.ruleset
-        return feeder_shares(r) * float(share_for(r.min_fan, r))
+        return feeder_shares(r) * share_value(r.min_fan, r)
 
     def _win_pay(self, fan_discard: int | None, fan_self: int) -> float:
         """Jade a win pays as 0.7 × the discard win (if any) + 0.3 × the 自摸 (3 payers)."""
         r = self.ruleset
         cap = r.limit if r.limit is not None else fan_self
-        pay = 0.3 * 3.0 * float(share_for(min(fan_self, cap), r))
+        pay = 0.3 * 3.0 * share_value(min(fan_self, cap), r)
         if fan_discard is not None:
-            pay += 0.7 * discard_win_shares(r) * float(share_for(min(fan_discard, cap), r))
+            pay += 0.7 * discard_win_shares(r) * share_value(min(fan_discard, cap), r)
         return pay
 
     def _claim(self, s: Situation, a: Action, pass_rank: float) -> Candidate:
