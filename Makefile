@@ -6,7 +6,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run play test lint typecheck layers unit postgres redis browser bench rl-check compiled clean cluster-demo
+.PHONY: run play test lint typecheck layers unit unit-pure postgres redis browser bench rl-check \
+	build compiled pure clean cluster-demo
 
 RL_STAMP := $(VENV)/.installed-rl-stamp
 
@@ -26,10 +27,17 @@ $(RL_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test,rl,ray]'
 	touch $(RL_STAMP)
 
-run: $(STAMP)
+# The compiled build (issue 16, docs/build.md): mypyc compiles the hot modules into
+# src/hkmahjong/_compiled when a C compiler is present and the build is missing or stale (a minute or
+# two the first time, nothing when current); the package then loads them instead of their .py files.
+# HKMJ_BUILD=pure (in the environment) skips it and runs pure Python.
+build: $(STAMP)
+	$(BIN)/python tools/build_compiled.py
+
+run: build
 	$(BIN)/hkmj serve
 
-play: $(STAMP)
+play: build
 	$(BIN)/hkmj play
 
 lint: $(STAMP)
@@ -60,10 +68,22 @@ browser:
 	sh tools/install_browser.sh
 
 # --dist loadgroup: the tests marked xdist_group("ray") share one worker, so one Ray instance.
-unit: $(RL_STAMP) postgres redis browser
-	$(BIN)/python -m pytest -n 2 --dist loadgroup src tests
+# The whole suite runs on the build that `make run` uses (compiled where a C compiler is present;
+# tests/test_build.py checks it is the one loaded); unit-pure runs the rules core, engine, bots, env
+# and terminal tests and every doctest again on pure Python. The doctests of src/ run there only:
+# collecting a module's doctests by path would load its .py beside the compiled twin.
+unit: $(RL_STAMP) build postgres redis browser
+	HKMJ_EXPECT_BUILD=$$($(BIN)/python tools/build_compiled.py --expect) \
+		$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
-test: lint typecheck layers unit
+PURE_TESTS := tests/test_build.py tests/test_readme.py tests/tiles tests/hand tests/rules \
+	tests/scoring tests/payment tests/engine tests/bots tests/env tests/cli
+
+unit-pure: $(RL_STAMP)
+	HKMJ_BUILD=pure HKMJ_EXPECT_BUILD=pure \
+		$(BIN)/python -m pytest -n 2 --dist loadgroup src $(PURE_TESTS)
+
+test: lint typecheck layers unit unit-pure
 
 # The RL example's smoke test and SB3's env checker alone (also part of `make test`).
 rl-check: $(RL_STAMP)
@@ -73,21 +93,13 @@ bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run_all.py
 
-# Experiment (issue 16): the hottest pure modules compiled to C extensions by mypyc, into a copy of
-# the package under build/compiled — the default install and `make test` stay pure Python. Run
-# anything against it with PYTHONPATH=$PWD/build/compiled (an absolute path; compiled modules are
-# found before the .py files); docs/bots.md "Compiled build" gives the build time and the speed-ups measured.
-COMPILED := build/compiled
-MYPYC_MODULES := hkmahjong/hand/_fast.py hkmahjong/hand/_profile.py hkmahjong/hand/arrange.py \
-	hkmahjong/hand/shanten.py hkmahjong/bots/evaluate.py hkmahjong/bots/routes.py \
-	hkmahjong/bots/planner.py
-
+# Build the compiled modules again (`make build` builds only when missing or stale); `make pure`
+# removes them, so everything runs pure Python until the next `make build`, `run`, `play` or `test`.
 compiled: $(STAMP)
-	rm -rf $(COMPILED)
-	mkdir -p $(COMPILED)
-	cp -r src/hkmahjong $(COMPILED)/
-	cd $(COMPILED) && $(abspath $(BIN))/mypyc $(MYPYC_MODULES)
-	@echo "compiled build: PYTHONPATH=$(abspath $(COMPILED)) $(BIN)/python ..."
+	$(BIN)/python tools/build_compiled.py --force
+
+pure: $(STAMP)
+	$(BIN)/python tools/build_compiled.py --clean
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache src/hkmahjong/_compiled

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from hkmahjong._build import BuildInfo, build_info, install
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["BuildInfo", "__version__", "build_info"]
+
+install()

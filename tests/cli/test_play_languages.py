@@ -144,8 +144,10 @@ def test_every_parlor_screen_is_in_one_language(kit: ModuleType, tmp_path: Path,
     app = kit.make_app(game)
     shots.update(_capture(app, kit, [("hand end", ("enter",)), ("match end", ("enter",))]))
     assert "hand end" in shots and "match end" in shots
+    # The path may be cut off at the screen's edge: any start of one of its words is the path's.
+    path_words = {w[:n] for w in LATIN.findall(str(save_to)) for n in range(1, len(w) + 1)}
     for name, text in shots.items():
-        assert foreign_text(text, lang, set(LATIN.findall(str(save_to)))) == [], (name, text)
+        assert foreign_text(text, lang, path_words) == [], (name, text)
 
 
 @pytest.mark.parametrize("lang", LANGS)

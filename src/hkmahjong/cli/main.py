@@ -33,7 +33,11 @@ def build_parser(packages: Sequence[ModuleType] = (hkmahjong.cli,)) -> argparse.
         prog="hkmj",
         description="Hong Kong mahjong (香港麻雀): play, score hands, analyse, simulate.",
     )
-    parser.add_argument("--version", action="version", version=f"hkmj {hkmahjong.__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"hkmj {hkmahjong.__version__} ({hkmahjong.build_info()})",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _commands(packages):
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)

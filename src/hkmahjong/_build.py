@@ -1,0 +1,250 @@
+"""Which build runs: the pure-Python modules, or their twins compiled to C extensions by mypyc.
+
+One codebase, two builds. ``tools/build_compiled.py`` (run by ``make``) compiles the modules of
+:data:`COMPILED_MODULES` with mypyc into the folder ``hkmahjong/_compiled`` beside this file, with a
+manifest of the interpreter it was built for and of every source file the compiled code was built
+from. When the package is imported, :func:`install` puts a finder in front of ``sys.meta_path``
+that loads those modules from ``_compiled`` instead of their ``.py`` files — only if the manifest
+matches this interpreter and every source as it is now, so an edited module never runs stale
+compiled code. The environment variable ``HKMJ_BUILD`` chooses:
+
+* unset or ``auto``: the compiled build when it is there and current, else pure Python (a stale
+  build says so once, as a warning);
+* ``pure``: pure Python, whatever is built;
+* ``compiled``: the compiled build, or an ``ImportError`` that says why it cannot be used.
+
+:func:`build_info` tells which build runs and why (``hkmj --version`` prints it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import sysconfig
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+from typing import Literal
+
+__all__ = [
+    "BUILD_ENV",
+    "COMPILED_MODULES",
+    "MANIFEST_VERSION",
+    "BuildInfo",
+    "build_info",
+    "check_manifest",
+    "compiled_dir",
+    "install",
+    "source_files",
+]
+
+BUILD_ENV = "HKMJ_BUILD"
+MANIFEST_VERSION = 1
+
+#: The modules mypyc compiles, in one group (they call each other natively). Order does not matter.
+COMPILED_MODULES: tuple[str, ...] = (
+    "hkmahjong.hand._fast",
+    "hkmahjong.hand._profile",
+    "hkmahjong.hand.arrange",
+    "hkmahjong.hand.shanten",
+    "hkmahjong.bots.evaluate",
+    "hkmahjong.bots.routes",
+    "hkmahjong.bots.planner",
+)
+
+#: Packages above the bots layer: compiled code never imports them (import-linter's layers), so
+#: their sources do not make a compiled build stale.
+_INTERFACE_PACKAGES = ("cli", "env", "parlor", "server", "_compiled")
+
+Build = Literal["compiled", "pure"]
+
+
+@dataclass(frozen=True)
+class BuildInfo:
+    """The build this process runs: ``kind``, why, and the modules served compiled."""
+
+    kind: Build
+    reason: str
+    modules: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind == "compiled":
+            return f"compiled (mypyc, {len(self.modules)} modules)"
+        return f"pure Python ({self.reason})"
+
+
+def package_dir() -> Path:
+    """The folder of the ``hkmahjong`` package's sources."""
+    return Path(__file__).resolve().parent
+
+
+def compiled_dir() -> Path:
+    """Where ``tools/build_compiled.py`` puts the compiled build and its manifest."""
+    return package_dir() / "_compiled"
+
+
+def source_files(root: Path | None = None) -> list[Path]:
+    """Every source file a compiled build depends on: the package below the interface layer."""
+    root = package_dir() if root is None else root
+    files = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in _INTERFACE_PACKAGES or rel.name == "entry.py":
+            continue
+        files.append(path)
+    return files
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def source_record(root: Path | None = None) -> dict[str, dict[str, int | str]]:
+    """Size, mtime and SHA-256 of each source file (the manifest's ``sources``), by relative path."""
+    root = package_dir() if root is None else root
+    record: dict[str, dict[str, int | str]] = {}
+    for path in source_files(root):
+        st = path.stat()
+        record[path.relative_to(root).as_posix()] = {
+            "size": st.st_size,
+            "mtime_ns": st.st_mtime_ns,
+            "sha256": _digest(path),
+        }
+    return record
+
+
+def check_manifest(
+    manifest: dict[str, object], root: Path, modules: Sequence[str] = COMPILED_MODULES
+) -> str | None:
+    """Why the build described by ``manifest`` cannot serve the sources under ``root`` (None: it can).
+
+    It must be for this interpreter (extension suffix), compile exactly ``modules``, and have been
+    built from every source file as it is now (size and mtime, else the SHA-256 of the contents).
+    """
+    if manifest.get("version") != MANIFEST_VERSION:
+        return f"manifest version {manifest.get('version')!r}, expected {MANIFEST_VERSION}"
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    if manifest.get("ext_suffix") != suffix:
+        return f"built for {manifest.get('ext_suffix')!r}, this interpreter loads {suffix!r}"
+    compiled = manifest.get("modules")
+    if not isinstance(compiled, list) or sorted(compiled) != sorted(modules):
+        return "the list of compiled modules changed since the build"
+    sources = manifest.get("sources")
+    if not isinstance(sources, dict):
+        return "the manifest lists no sources"
+    now = {path.relative_to(root).as_posix(): path for path in source_files(root)}
+    for rel in sorted(set(now) | set(sources)):
+        if rel not in sources:
+            return f"{rel} was added since the build"
+        if rel not in now:
+            return f"{rel} was removed since the build"
+        entry = sources[rel]
+        st = now[rel].stat()
+        if not isinstance(entry, dict):
+            return f"the manifest's entry for {rel} is malformed"
+        if entry.get("size") == st.st_size and entry.get("mtime_ns") == st.st_mtime_ns:
+            continue
+        if entry.get("sha256") != _digest(now[rel]):
+            return f"{rel} changed since the build"
+    return None
+
+
+class _CompiledFinder:
+    """Serves the compiled modules (and their shared mypyc library) from the build folder."""
+
+    def __init__(self, files: dict[str, Path]) -> None:
+        self.files = files
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        file = self.files.get(name)
+        if file is None:
+            return None
+        return importlib.util.spec_from_file_location(name, file)
+
+    def invalidate_caches(self) -> None:
+        """Nothing cached beyond the fixed file map."""
+
+
+_info: BuildInfo | None = None
+
+
+def _choose(requested: str, root: Path) -> tuple[BuildInfo, dict[str, Path]]:
+    """Decide the build for ``HKMJ_BUILD=requested``; the files to serve when compiled."""
+    if requested not in ("", "auto", "pure", "compiled"):
+        raise ImportError(
+            f"{BUILD_ENV}={requested!r} is not a build: use 'auto' (default), 'pure' or 'compiled'"
+        )
+    if requested == "pure":
+        return BuildInfo("pure", f"{BUILD_ENV}=pure"), {}
+    build = root / "_compiled"
+    manifest_path = build / "manifest.json"
+    reason: str | None
+    files: dict[str, Path] = {}
+    manifest: dict[str, object] = {}
+    if not manifest_path.is_file():
+        reason = "not built (make compiled builds it; it needs a C compiler)"
+    else:
+        try:
+            loaded = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            loaded = {}
+            reason = f"unreadable manifest {manifest_path}: {exc}"
+        else:
+            reason = None
+        manifest = loaded if isinstance(loaded, dict) else {}
+        if reason is None:
+            reason = check_manifest(manifest, root)
+    if reason is None:
+        listed = manifest.get("files")
+        if isinstance(listed, dict):
+            files = {str(name): build / str(rel) for name, rel in listed.items()}
+        missing = [str(p) for p in files.values() if not p.is_file()]
+        if not files or missing:
+            reason = f"compiled files missing: {', '.join(missing) or 'none listed'}"
+    if reason is not None:
+        if requested == "compiled":
+            raise ImportError(f"{BUILD_ENV}=compiled, but the compiled build cannot run: {reason}")
+        if manifest_path.is_file():
+            warnings.warn(
+                f"hkmahjong: the compiled build is not used ({reason}); running pure Python"
+                " — `make compiled` rebuilds it",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return BuildInfo("pure", reason), {}
+    modules = tuple(sorted(name for name in files if name.startswith("hkmahjong.")))
+    return BuildInfo("compiled", "built and current", modules), files
+
+
+def install() -> BuildInfo:
+    """Choose the build once per process (``HKMJ_BUILD``) and serve it; returns :func:`build_info`.
+
+    :raises ImportError: ``HKMJ_BUILD`` names no build, or is ``compiled`` and the build cannot run.
+    """
+    global _info
+    if _info is not None:
+        return _info
+    info, files = _choose(os.environ.get(BUILD_ENV, "").strip().lower(), package_dir())
+    if files:
+        sys.meta_path.insert(0, _CompiledFinder(files))
+    _info = info
+    return info
+
+
+def build_info() -> BuildInfo:
+    """The build this process runs (chosen when the package was first imported)."""
+    return install()
+
+
+def ext_suffix() -> str:
+    """The file ending of this interpreter's extension modules (e.g. ``.cpython-311-x86_64-linux-gnu.so``)."""
+    return str(sysconfig.get_config_var("EXT_SUFFIX") or importlib.machinery.EXTENSION_SUFFIXES[0])
