@@ -19,6 +19,7 @@ SCRIPTS = [
     "bench_engine.py",
     "bench_env.py",
     "bench_bots.py",
+    "bench_builds.py",
     "bench_ray.py",
 ]
 HAS_FULL = {"bench_hand.py", "bench_scoring.py", "bench_engine.py"}

@@ -57,6 +57,12 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hkmahjong.bots.evaluate",
     "hkmahjong.bots.routes",
     "hkmahjong.bots.planner",
+    "hkmahjong.bots.base",
+    "hkmahjong.bots.simple",
+    "hkmahjong.bots.fan",
+    "hkmahjong.bots.strong",
+    "hkmahjong.bots.danger",
+    "hkmahjong.bots.pace",
 )
 
 #: Packages above the bots layer: compiled code never imports them (import-linter's layers), so
