@@ -3,10 +3,10 @@
 One codebase, two builds. ``tools/build_compiled.py`` (run by ``make``) compiles the modules of
 :data:`COMPILED_MODULES` with mypyc into the folder ``hkmahjong/_compiled`` beside this file, with a
 manifest of the interpreter it was built for and of every source file the compiled code was built
-from. When the package is imported, :func:`install` puts a finder in front of ``sys.meta_path``
-that loads those modules from ``_compiled`` instead of their ``.py`` files — only if the manifest
-matches this interpreter and every source as it is now, so an edited module never runs stale
-compiled code. The environment variable ``HKMJ_BUILD`` chooses:
+from (the compiled modules and every module of the package they import). When the package is
+imported, :func:`install` puts a finder in front of ``sys.meta_path`` that loads those modules
+from ``_compiled`` instead of their ``.py`` files — only if the manifest matches this interpreter
+and those sources as they are now, so an edited module never runs stale compiled code. The environment variable ``HKMJ_BUILD`` chooses:
 
 * unset or ``auto``: the compiled build when it is there and current, else pure Python (a stale
   build says so once, as a warning);
@@ -18,6 +18,7 @@ compiled code. The environment variable ``HKMJ_BUILD`` chooses:
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -65,10 +66,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hkmahjong.bots.pace",
 )
 
-#: Packages above the bots layer: compiled code never imports them (import-linter's layers), so
-#: their sources do not make a compiled build stale.
-_INTERFACE_PACKAGES = ("cli", "env", "parlor", "server", "_compiled")
-
 Build = Literal["compiled", "pure"]
 
 
@@ -96,27 +93,64 @@ def compiled_dir() -> Path:
     return package_dir() / "_compiled"
 
 
-def source_files(root: Path | None = None) -> list[Path]:
-    """Every source file a compiled build depends on: the package below the interface layer."""
-    root = package_dir() if root is None else root
-    files = []
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root)
-        if rel.parts[0] in _INTERFACE_PACKAGES or rel.name == "entry.py":
+def _module_file(name: str, root: Path) -> Path | None:
+    """The source of module ``name`` (``hkmahjong.x.y``) under the package folder ``root``."""
+    parts = name.split(".")[1:]
+    base = root.joinpath(*parts)
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py")
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    return None
+
+
+def _imported(path: Path, root: Path) -> set[str]:
+    """The package's modules that the source ``path`` imports (``TYPE_CHECKING`` ones too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
             continue
-        files.append(path)
-    return files
+        for name in names:
+            if name.split(".")[0] == "hkmahjong" and _module_file(name, root) is not None:
+                found.add(name)
+    return found
+
+
+def source_files(root: Path | None = None, modules: Sequence[str] = COMPILED_MODULES) -> list[Path]:
+    """The sources a compiled build is made from: the modules and every module they import.
+
+    mypyc compiles each module with the types of what it imports, so an edit to any of these
+    files may change the compiled code; nothing else can.
+    """
+    root = package_dir() if root is None else root
+    seen: set[str] = set()
+    todo = [name for name in modules if _module_file(name, root) is not None]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        file = _module_file(name, root)
+        assert file is not None
+        todo.extend(_imported(file, root) - seen)
+    return sorted({f for f in (_module_file(name, root) for name in seen) if f is not None})
 
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def source_record(root: Path | None = None) -> dict[str, dict[str, int | str]]:
+def source_record(
+    root: Path | None = None, modules: Sequence[str] = COMPILED_MODULES
+) -> dict[str, dict[str, int | str]]:
     """Size, mtime and SHA-256 of each source file (the manifest's ``sources``), by relative path."""
     root = package_dir() if root is None else root
     record: dict[str, dict[str, int | str]] = {}
-    for path in source_files(root):
+    for path in source_files(root, modules):
         st = path.stat()
         record[path.relative_to(root).as_posix()] = {
             "size": st.st_size,
@@ -132,7 +166,8 @@ def check_manifest(
     """Why the build described by ``manifest`` cannot serve the sources under ``root`` (None: it can).
 
     It must be for this interpreter (extension suffix), compile exactly ``modules``, and have been
-    built from every source file as it is now (size and mtime, else the SHA-256 of the contents).
+    built from every source file it lists (:func:`source_files`) as it is now (size and mtime,
+    else the SHA-256 of the contents).
     """
     if manifest.get("version") != MANIFEST_VERSION:
         return f"manifest version {manifest.get('version')!r}, expected {MANIFEST_VERSION}"
@@ -143,21 +178,20 @@ def check_manifest(
     if not isinstance(compiled, list) or sorted(compiled) != sorted(modules):
         return "the list of compiled modules changed since the build"
     sources = manifest.get("sources")
-    if not isinstance(sources, dict):
+    if not isinstance(sources, dict) or not sources:
         return "the manifest lists no sources"
-    now = {path.relative_to(root).as_posix(): path for path in source_files(root)}
-    for rel in sorted(set(now) | set(sources)):
-        if rel not in sources:
-            return f"{rel} was added since the build"
-        if rel not in now:
-            return f"{rel} was removed since the build"
+    for rel in sorted(sources):
         entry = sources[rel]
-        st = now[rel].stat()
+        path = root / rel
         if not isinstance(entry, dict):
             return f"the manifest's entry for {rel} is malformed"
+        try:
+            st = path.stat()
+        except OSError:
+            return f"{rel} was removed since the build"
         if entry.get("size") == st.st_size and entry.get("mtime_ns") == st.st_mtime_ns:
             continue
-        if entry.get("sha256") != _digest(now[rel]):
+        if entry.get("sha256") != _digest(path):
             return f"{rel} changed since the build"
     return None
 

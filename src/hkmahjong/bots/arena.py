@@ -183,6 +183,9 @@ class _Chunk:
     hands: int
     seconds: float
     """CPU seconds the worker spent on this chunk."""
+    records: list[str] = field(default_factory=list)
+    """With a log: each hand's record (a one-hand match, JSON Lines), wall by wall, rotation by
+    rotation — what :func:`hand_record` gives for it."""
 
 
 def _play_hand(
@@ -238,19 +241,37 @@ def hand_record(cfg: ArenaConfig, new_hand: NewHand, wall: int, rotation: int = 
     stats = {n: BotStats() for n in set(cfg.bots)}
     played: list[tuple[Wind, Action]] = []
     _play_hand(cfg, ruleset, new_hand, wall, names, stats, played)
+    return _record_of(cfg, ruleset, wall, rotation, played)
+
+
+def _record_of(
+    cfg: ArenaConfig,
+    ruleset: Ruleset,
+    wall: int,
+    rotation: int,
+    played: Sequence[tuple[Wind, Action]],
+) -> GameRecord:
+    order = [(i - rotation) % 4 for i in range(4)]
     p = tuple(f"{cfg.bots[k]}#{k}" for k in order)
     match = Match((p[0], p[1], p[2], p[3]), MatchLength.ONE_HAND)
     return record_from_actions(ruleset, match, wall_match_seed(cfg.seed, wall), [played])
 
 
 def _play_set(
-    cfg: ArenaConfig, ruleset: Ruleset, new_hand: NewHand, wall: int
+    cfg: ArenaConfig,
+    ruleset: Ruleset,
+    new_hand: NewHand,
+    wall: int,
+    records: list[str] | None = None,
 ) -> tuple[dict[str, BotStats], dict[str, float]]:
     stats: dict[str, BotStats] = {n: BotStats() for n in set(cfg.bots)}
     per_set: dict[str, list[float]] = {n: [] for n in set(cfg.bots)}
     for rot in range(cfg.rotations):
         names = [cfg.bots[(i - rot) % 4] for i in range(4)]
-        out = _play_hand(cfg, ruleset, new_hand, wall, names, stats)
+        played: list[tuple[Wind, Action]] | None = None if records is None else []
+        out = _play_hand(cfg, ruleset, new_hand, wall, names, stats, played)
+        if played is not None and records is not None:
+            records.append(_record_of(cfg, ruleset, wall, rot, played).dumps())
         for seat in Wind:
             s = stats[names[seat]]
             s.hands += 1
@@ -275,21 +296,22 @@ def _play_set(
     return stats, {n: sum(v) / len(v) for n, v in per_set.items()}
 
 
-def _run_chunk(args: tuple[ArenaConfig, NewHand, range]) -> _Chunk:
-    cfg, new_hand, walls = args
+def _run_chunk(args: tuple[ArenaConfig, NewHand, range, bool]) -> _Chunk:
+    cfg, new_hand, walls, log = args
     ruleset = get_preset(cfg.ruleset)
     t0 = time.process_time()
     stats: dict[str, BotStats] = {n: BotStats() for n in set(cfg.bots)}
     set_points: dict[str, list[float]] = {n: [] for n in set(cfg.bots)}
+    records: list[str] | None = [] if log else None
     hands = 0
     for wall in walls:
-        s, per = _play_set(cfg, ruleset, new_hand, wall)
+        s, per = _play_set(cfg, ruleset, new_hand, wall, records)
         for n, v in s.items():
             stats[n].merge(v)
         for n, p in per.items():
             set_points[n].append(p)
         hands += cfg.rotations
-    return _Chunk(stats, set_points, hands, time.process_time() - t0)
+    return _Chunk(stats, set_points, hands, time.process_time() - t0, records or [])
 
 
 def mean_ci(values: Sequence[float], z: float = 1.959964) -> tuple[float, float]:
@@ -402,7 +424,11 @@ def _chunks(n: int, size: int) -> Iterator[range]:
 
 
 def run_arena(
-    cfg: ArenaConfig, new_hand: NewHand, *, progress: TextIO | None = None
+    cfg: ArenaConfig,
+    new_hand: NewHand,
+    *,
+    progress: TextIO | None = None,
+    write: Callable[[str], object] | None = None,
 ) -> ArenaResult:
     """Play ``cfg.hands`` hand-sets with ``new_hand`` (the engine's ``HandState.new``).
 
@@ -410,13 +436,19 @@ def run_arena(
     chunk of hand-sets); a plain-text progress bar goes to ``progress``. The result does not
     depend on the backend nor on ``jobs`` (the chunks are merged in order).
 
+    With ``write``, every hand's record — a one-hand match (JSON Lines), as :func:`hand_record`
+    gives it — goes to ``write`` as soon as its chunk and every chunk before it are done, wall by
+    wall and rotation by rotation: a record stream (``hkmj arena --log``, ``hkmj replay
+    --verify``), the same for every backend and job count; no record is kept once written.
+
     :raises ArenaError: when a hand does not end.
     """
     backend = cfg.where()
     t0 = time.perf_counter()
     size = max(1, min(50, cfg.hands // (backend.workers() * 8) or 1))
-    tasks = [(cfg, new_hand, r) for r in _chunks(cfg.hands, size)]
+    tasks = [(cfg, new_hand, r, write is not None) for r in _chunks(cfg.hands, size)]
     results: dict[int, _Chunk] = {}
+    written = 0
     done = 0
 
     def report() -> None:
@@ -433,6 +465,11 @@ def run_arena(
         for i, chunk in imap_indexed(_run_chunk, tasks, backend):
             results[i] = chunk
             done += len(tasks[i][2])
+            while write is not None and written in results:
+                for text in results[written].records:
+                    write(text)
+                results[written].records = []
+                written += 1
             report()
     except BackendError as exc:
         raise ArenaError(str(exc)) from None

@@ -10,6 +10,7 @@ import sys
 from hkmahjong.argtypes import positive_float, positive_int
 from hkmahjong.bots.arena import ArenaConfig, ArenaError, run_arena
 from hkmahjong.cli.backend_options import add_backend_options, jobs_for
+from hkmahjong.cli.record_sink import record_sink
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
 
@@ -48,6 +49,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget", type=positive_float, default=0.5, help="per-decision time budget (s)"
     )
+    parser.add_argument(
+        "--log",
+        default=None,
+        metavar="FILE",
+        help="write every hand's game record here as it is played (a stream of one-hand "
+        "records, JSON Lines; hkmj replay --verify checks it; - for standard output)",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
@@ -72,9 +80,13 @@ def run(args: argparse.Namespace) -> int:
         backend=args.backend,
         address=args.address,
     )
-    result = run_arena(cfg, HandState.new, progress=None if args.quiet else sys.stderr)
+    with record_sink(args.log) as write:
+        result = run_arena(
+            cfg, HandState.new, progress=None if args.quiet else sys.stderr, write=write
+        )
+    out = sys.stderr if args.log == "-" else sys.stdout
     if args.json:
-        print(json.dumps(result.summary(), ensure_ascii=False, indent=2))
+        print(json.dumps(result.summary(), ensure_ascii=False, indent=2), file=out)
     else:
-        print(result.text())
+        print(result.text(), file=out)
     return 0

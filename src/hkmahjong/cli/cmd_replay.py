@@ -12,7 +12,15 @@ from typing import TextIO
 from hkmahjong.argtypes import positive_int
 from hkmahjong.engine.events import Event, EventKind
 from hkmahjong.engine.match import Match
-from hkmahjong.engine.record import GameRecord, ReplayStep, replay, rules_from_spec, verify
+from hkmahjong.engine.record import (
+    GameRecord,
+    ReplayStep,
+    VerifyReport,
+    read_records,
+    replay,
+    rules_from_spec,
+    verify,
+)
 from hkmahjong.errors import MahjongError
 from hkmahjong.tiles import Wind
 
@@ -23,7 +31,17 @@ ORDER = 71
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``replay`` options."""
-    parser.add_argument("file", help="a game record (JSON Lines) written by hkmj sim or the parlor")
+    parser.add_argument(
+        "file",
+        help="a game record (JSON Lines) written by hkmj sim or the parlor, or a stream of records "
+        "(hkmj arena --log)",
+    )
+    parser.add_argument(
+        "--record",
+        type=positive_int,
+        default=None,
+        help="in a stream of records, show record N (1-based); --verify checks them all",
+    )
     parser.add_argument(
         "--verify",
         action="store_true",
@@ -59,17 +77,56 @@ def run(args: argparse.Namespace) -> int:
         from hkmahjong.cli.tui.replay import run_replay_app
 
         return run_replay_app(args.file, lang=args.lang)
-    record = GameRecord.load(args.file)
     out = sys.stdout
     if args.verify:
-        report = verify(record)
-        print(f"{args.file}: {report.text}", file=out)
+        print(f"{args.file}: {verify_stream(args.file)}", file=out)
         return 0
+    record = pick_record(args.file, args.record)
     seat = Wind.parse(args.seat) if args.seat else None
     if args.hand is not None and not 1 <= args.hand <= len(record.hands):
         raise MahjongError(f"--hand {args.hand}: the record has hands 1 to {len(record.hands)}")
     show(record, out, hand=None if args.hand is None else args.hand - 1, seat=seat, step=args.step)
     return 0
+
+
+def verify_stream(path: str) -> str:
+    """Verify every record of the file (one, or a stream): one line saying what was checked.
+
+    :raises RecordError: naming the record and line of the first thing that does not hold.
+    """
+    total = VerifyReport()
+    count = 0
+    for record in read_records(path):
+        report = verify(record)
+        count += 1
+        total.hands += report.hands
+        total.actions += report.actions
+        total.events += report.events
+    if count == 1:
+        return report.text
+    return f"{count} records; " + total.text
+
+
+def pick_record(path: str, number: int | None) -> GameRecord:
+    """Record ``number`` (1-based) of the file; with ``None`` the file must hold just one.
+
+    :raises MahjongError: when there is no such record, or several and none was chosen.
+    """
+    count = 0
+    chosen: GameRecord | None = None
+    for count, record in enumerate(read_records(path), start=1):
+        if number is None and count == 2:
+            raise MahjongError(
+                f"{path} holds several records (a stream, as hkmj arena --log writes): "
+                "choose one with --record N"
+            )
+        if count == number:
+            return record
+        chosen = record
+    if number is not None:
+        raise MahjongError(f"--record {number}: {path} holds {count} record(s)")
+    assert chosen is not None
+    return chosen
 
 
 def show(

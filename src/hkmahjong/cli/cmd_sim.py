@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hkmahjong.argtypes import non_negative_int, positive_float, positive_int
 from hkmahjong.bots.backend import Backend, imap_indexed
 from hkmahjong.cli.backend_options import add_backend_options, jobs_for
+from hkmahjong.cli.record_sink import record_sink
 from hkmahjong.engine.match import Match, MatchError, MatchLength
 from hkmahjong.engine.players import Controller, FirstPlayer, RandomPlayer, run_match
 from hkmahjong.engine.record import HandRecord, new_match_seed, seed_from_text
@@ -173,7 +173,7 @@ def _run_here(args: argparse.Namespace) -> int:
 
     if not args.quiet:
         print(match.standings_head(), file=out)
-    with _record_sink(args.log) as write:
+    with record_sink(args.log) as write:
         start = time.perf_counter()
         # The record goes to the file line by line; nothing of a finished hand stays in memory.
         run_match(
@@ -297,7 +297,7 @@ def _run_matches(args: argparse.Namespace) -> int:
     ]
     paths = log_paths(args.log, len(jobs)) if args.log else []
     for path in dict.fromkeys(paths):  # a bad path fails before any match is played
-        with _record_sink(path):
+        with record_sink(path):
             pass
     out = sys.stderr if args.log == "-" else sys.stdout
     start = time.perf_counter()
@@ -305,7 +305,7 @@ def _run_matches(args: argparse.Namespace) -> int:
     results = [done[i] for i in range(len(jobs))]
     seconds = time.perf_counter() - start
     for res, path in zip(results, paths, strict=False):
-        with _record_sink(path) as write:
+        with record_sink(path) as write:
             assert write is not None
             write(res.record)
     for k, res in enumerate(results):
@@ -339,29 +339,6 @@ def log_paths(path: str, matches: int) -> list[str]:
         return [path] * matches
     p = Path(path)
     return [str(p.with_name(f"{p.stem}-{k + 1}{p.suffix}")) for k in range(matches)]
-
-
-@contextlib.contextmanager
-def _record_sink(path: str | None) -> Iterator[Callable[[str], object] | None]:
-    """Where the record's lines go as they are emitted: the file (opened before the first hand,
-    so a bad path fails at once), standard output for ``-``, or nowhere."""
-    if path is None:
-        yield None
-        return
-    if path == "-":
-        yield sys.stdout.write
-        sys.stdout.flush()
-        return
-    try:
-        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-    except OSError as exc:
-        raise MahjongError(f"cannot write the record to {path}: {exc.strerror}") from None
-    try:
-        yield handle.write
-    except OSError as exc:
-        raise MahjongError(f"cannot write the record to {path}: {exc.strerror}") from None
-    finally:
-        handle.close()
 
 
 def _length_reached(match: Match) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,8 +43,10 @@ __all__ = [
     "event_key",
     "events_digest",
     "hand_seed",
+    "iter_records",
     "match_result",
     "new_match_seed",
+    "read_records",
     "record_from_actions",
     "replay",
     "replay_hand",
@@ -263,6 +266,59 @@ class GameRecord:
             (wrong order, wrong hand or action number, another engine version, missing end).
         """
         return _Parser(source, partial).parse(text)
+
+
+_HEADER_LINE = re.compile(r'^\s*\{\s*"t"\s*:\s*"header"')
+
+
+def iter_records(lines: Iterable[str], *, source: str = "record") -> Iterator[GameRecord]:
+    """The records of a record stream, one after another, each parsed as soon as it is complete.
+
+    A stream is records written one after another (``hkmj arena --log``: a one-hand match per
+    hand); a lone record is a stream of one. Each record starts at a header line; only the record
+    being read is held in memory. An error in a stream's second or later record names the record,
+    the stream line it starts at, and the line within it.
+
+    :raises RecordError: for the first line that does not parse or fit the format.
+    """
+    buf: list[str] = []
+    start = 1
+    number = 0
+
+    def parse() -> GameRecord:
+        alone = number == 1 and start == 1
+        where = source if alone else f"{source} record {number} (from line {start})"
+        return GameRecord.loads("".join(buf), source=where)
+
+    n = 0
+    for n, raw in enumerate(lines, start=1):
+        line = raw if raw.endswith("\n") else raw + "\n"
+        if buf and _HEADER_LINE.match(line):
+            yield parse()
+            buf = []
+            start = n
+        if not buf:
+            number += 1
+        buf.append(line)
+    if buf:
+        yield parse()
+    elif n == 0:
+        raise RecordError("empty record (no header line)", source=source)
+
+
+def read_records(path: str | Path) -> Iterator[GameRecord]:
+    """The records of the file ``path`` (one, or a stream of them), read as they come.
+
+    :raises RecordError: when the file cannot be read, or for its first bad line.
+    """
+    p = Path(path)
+    try:
+        with p.open(encoding="utf-8") as handle:
+            yield from iter_records(handle, source=str(p))
+    except OSError as exc:
+        raise RecordError(f"cannot read: {exc.strerror}", source=str(p)) from None
+    except UnicodeDecodeError:
+        raise RecordError("not UTF-8 text", source=str(p)) from None
 
 
 def _dumps(obj: Mapping[str, Any]) -> str:
