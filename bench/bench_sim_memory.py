@@ -11,8 +11,9 @@ players, parlor rules, ``--length open``), measured with ``os.wait4``: its peak 
 printed; it is verified with ``hkmj replay --verify`` when ``--verify`` is given). ``--kept`` adds,
 for comparison, a child that plays the same match with ``run_match(..., keep=True)`` — the whole
 record held in memory, as ``hkmj sim`` did before it streamed. ``--arena`` adds ``hkmj arena`` with
-N hand-sets of four random bots (it writes no record; it keeps each hand-set's points per bot name
-for its confidence intervals, a few dozen bytes per set).
+N hand-sets of four random bots, without and with ``--log`` (each hand's record streamed as it is
+played; besides, the arena keeps each hand-set's points per bot name for its confidence intervals,
+a few dozen bytes per set).
 """
 
 from __future__ import annotations
@@ -105,6 +106,8 @@ def main() -> None:
                 arena = [py, "-m", "hkmahjong.cli.main", "arena", "--bots", ARENA_BOTS]
                 arena += ["--hands", str(hands), "--seed", SEED, "--quiet"]
                 runs.append(("arena (hand-sets)", arena, None))
+                alog = Path(tmp) / f"arena-{hands}.jsonl"
+                runs.append(("arena --log FILE (streamed)", [*arena, "--log", str(alog)], alog))
             for name, cmd, path in runs:
                 rss, wall, cpu = _run(cmd)
                 size = f"{path.stat().st_size / 1e6:.1f} MB" if path is not None else "-"
