@@ -73,6 +73,8 @@ def build(jobs: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="hkmj-mypyc-") as tmp:
         staging = Path(tmp) / "lib"
         cwd = os.getcwd()
+        # mypy's cache beside the project's own (not in src/): an unchanged module is not re-read
+        os.environ.setdefault("MYPY_CACHE_DIR", str(SRC.parent / ".mypy_cache" / "mypyc"))
         os.chdir(SRC)  # mypyc names modules by their path from here
         try:
             extensions = mypycify(
