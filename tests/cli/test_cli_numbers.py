@@ -22,6 +22,7 @@ BAD_NUMBERS: list[tuple[list[str], str, list[str]]] = [
     (["play"], "--speed", ["-1", "nan", "inf", "fast"]),
     (["play"], "--claim-timer", ["0", "-3", "inf"]),
     (["replay", "rec.jsonl"], "--hand", ["0", "-2"]),
+    (["replay", "rec.jsonl"], "--record", ["0", "-2"]),
     (["serve"], "--port", ["-1", "65536", "http"]),
 ]
 

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+import hkmahjong.hand
 from hkmahjong.errors import InvalidHandError
 from hkmahjong.hand import _fast
 
-DATA = Path(_fast.__file__).parent / "data"
+DATA = Path(hkmahjong.hand.__path__[0]) / "data"  # not _fast.__file__: compiled, it is elsewhere
 
 
 def test_data_file_matches_its_metadata() -> None:

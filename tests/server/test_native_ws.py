@@ -339,7 +339,9 @@ def test_a_native_socket_is_a_native_connection_to_its_end(parlor_http: bool) ->
         protocol = transports[0].get_protocol()
         freed = len(made) == 1 and made[0]() is None
         parser = weakref.ref(protocol.conn.parser)  # a generator holding the protocol: a cycle
-        if not parlor_http:
+        if not parlor_http and not isinstance(protocol, NativeConnection):
+            # uvicorn releases that set the websocket protocol as the transport's after its
+            # handshake (undoing the hand-over) leave it there: it passes all on to its successor
             assert protocol.successor is not None
             protocol = protocol.successor
         writer.write(bytes([0x81, 0x82, 1, 2, 3, 4, ord("h") ^ 1, ord("i") ^ 2]))  # masked "hi"

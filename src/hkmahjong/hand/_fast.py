@@ -119,7 +119,8 @@ def tables() -> Tables:
     """The tables, loaded on first use."""
     global _TABLES
     if _TABLES is None:
-        path = os.path.join(os.path.dirname(__file__), "data", "suit_tables.bin")
+        # the package's folder, not this module's: a compiled build lives elsewhere (_build.py)
+        path = os.path.join(sys.modules["hkmahjong.hand"].__path__[0], "data", "suit_tables.bin")
         if os.path.exists(path):
             with open(path, "rb") as fh:
                 data = fh.read()
