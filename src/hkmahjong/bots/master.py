@@ -14,8 +14,9 @@ levels. It leaves ``strong``'s choice only for the candidate with the best mean 
 when that candidate beats ``strong``'s on the same samples by more than ``z`` standard errors
 (and ``margin`` jade) over at least ``min_rollouts`` samples; otherwise it plays as ``strong``.
 
-Time: the search stops adding samples at ``min(budget, time_budget)`` seconds from the start of
-the decision (anytime; a sample is started only when the previous ones say it will fit). With
+Time: the search stops at ``min(budget, time_budget)`` seconds from the start of the decision
+(anytime: a sample is started only when the previous ones say it will fit, and one the clock
+overtakes is dropped, so a decision overruns its budget by one rollout step at most). With
 only a time budget the decision depends on how many samples fit, so on the machine's speed and
 load; with ``rollouts=N`` it plays exactly N samples and is deterministic for its seed (the
 samples come from the seed and the view alone, never from the hidden tiles).
@@ -60,7 +61,7 @@ class Search:
     """Only candidates within this many of ``strong``'s rank points of its best (a distance
     step is 10) are searched; a decision with one such candidate is not searched."""
     min_rollouts: int = 4
-    """Fewer samples than this: play ``strong``'s choice."""
+    """Fewer samples than this (and never fewer than 2): play ``strong``'s choice."""
     z: float = 2.0
     """Leave ``strong``'s choice only when the paired difference is this many standard errors
     above zero."""
@@ -168,7 +169,7 @@ class MasterBot(StrongBot):
         best = max(searched, key=lambda s: s.mean)
         pick = chosen
         verdict = "strong's choice kept"
-        if n < self.search.min_rollouts:
+        if n < max(2, self.search.min_rollouts):
             verdict = f"only {n} samples: strong's choice"
         elif best is not base:
             diff, se = _paired(best.jade, base.jade)
@@ -223,29 +224,47 @@ class MasterBot(StrongBot):
         rng = random.Random(f"master:{self.seed}:{zlib.crc32(repr(view).encode())}")
         bots = self._policies(me)
         jade: list[list[float]] = [[] for _ in pool]
-        deadline = start + min(cfg.budget, self.time_budget)
+        timed = cfg.rollouts is None
+        deadline = start + min(cfg.budget, self.time_budget) if timed else math.inf
         n = 0
         while True:
             now = time.perf_counter()
-            if cfg.rollouts is not None:
-                if n >= cfg.rollouts:
+            if not timed:
+                if n >= (cfg.rollouts or 0):
                     break
-            elif n >= cfg.max_rollouts or (n and now + (now - start) / n > deadline):
+            elif (
+                n >= cfg.max_rollouts
+                or now > deadline
+                or (n and now + (now - start) / n > deadline)
+            ):
                 break
             state = rebuild(view, self.ruleset, random_deal(view, self.ruleset, rng))
+            sample: list[float] = []
             for i, c in enumerate(pool):
                 play = state.clone() if i + 1 < len(pool) else state
-                jade[i].append(_play_out(play, me, c.action, bots))
+                got = _play_out(play, me, c.action, bots, deadline)
+                if got is None:
+                    break
+                sample.append(got)
+            if len(sample) < len(pool):
+                break  # out of time inside the sample: it is dropped
+            for i, got in enumerate(sample):
+                jade[i].append(got)
             n += 1
         return [Searched(c.action, c.score, tuple(j)) for c, j in zip(pool, jade, strict=True)]
 
 
-def _play_out(state: HandState, me: int, first: Action, bots: Sequence[BaseBot]) -> float:
-    """Play ``first`` for seat ``me``, then the hand to its end; what it pays ``me``."""
-    apply, legal_of = state.apply, state.legal_actions
+def _play_out(
+    state: HandState, me: int, first: Action, bots: Sequence[BaseBot], deadline: float
+) -> float | None:
+    """Play ``first`` for seat ``me``, then the hand to its end; what it pays ``me`` (None when
+    the clock passes ``deadline`` first)."""
+    apply, legal_of, clock = state.apply, state.legal_actions, time.perf_counter
     apply(Wind(me), first)
     steps = 0
     while not state.is_over:
+        if clock() > deadline:
+            return None
         seat = state.to_act[0]
         legal = legal_of(seat)
         apply(seat, legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal))
