@@ -256,3 +256,20 @@ def test_master_plays_in_the_arena() -> None:
     m = summary["per_bot"]["master"]
     assert m["hands"] == 4 and m["under_minimum_win_attempts"] == 0
     assert "margin" in summary
+
+
+def test_a_view_the_engine_cannot_rebuild_falls_back_to_strong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should the engine refuse to rebuild a view, ``master`` plays ``strong``'s choice."""
+    import hkmahjong.bots.master as master_module
+
+    def refuse(*_: object, **__: object) -> HandState:
+        raise DeterminizeError("refused")
+
+    monkeypatch.setattr(master_module, "rebuild", refuse)
+    master = _master()
+    _, view, legal = next(_searched_positions(1, "refuse"))
+    d = master.decide(view, legal, explain=True)
+    assert d.action == master._ranked(view, legal, explain=False)[2]
+    assert d.explanation is not None and "no search (refused)" in d.explanation.summary

@@ -20,6 +20,9 @@ overtakes is dropped, so a decision overruns its budget by one rollout step at m
 only a time budget the decision depends on how many samples fit, so on the machine's speed and
 load; with ``rollouts=N`` it plays exactly N samples and is deterministic for its seed (the
 samples come from the seed and the view alone, never from the hidden tiles).
+
+The samples are uniform: they are not weighted by what the opponents' rivers say (e.g. by
+:mod:`~hkmahjong.bots.reading`), so the rollouts under-rate an opponent's readiness (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine import Action, PlayerView
 from hkmahjong.engine.determinize import HandState, random_deal, rebuild
-from hkmahjong.errors import IllegalActionError
+from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Wind
 
@@ -162,7 +165,13 @@ class MasterBot(StrongBot):
                 return Decision(chosen)
             note = f"no search (one candidate within the gap); strong: {summary}"
             return Decision(chosen, Explanation(self.name, chosen, tuple(cands), note))
-        searched = self._search(view, pool, start)
+        try:
+            searched = self._search(view, pool, start)
+        except MahjongError as exc:  # a view the engine cannot rebuild: play as strong
+            note = f"no search ({exc}); strong: {summary}"
+            return Decision(
+                chosen, Explanation(self.name, chosen, tuple(cands), note) if explain else None
+            )
         n = len(searched[0].jade)
         self.last_rollouts = n
         base = next(s for s in searched if s.action == chosen)
