@@ -273,3 +273,25 @@ def test_a_view_the_engine_cannot_rebuild_falls_back_to_strong(
     d = master.decide(view, legal, explain=True)
     assert d.action == master._ranked(view, legal, explain=False)[2]
     assert d.explanation is not None and "no search (refused)" in d.explanation.summary
+
+
+def test_leaning_samples_read_only_the_view_and_lean_toward_ready(script: Script) -> None:
+    """``ready_bias`` (opt-in): still blind to the hidden tiles, and its samples' opponents are
+    nearer to ready than uniform ones."""
+    scramble = script("tests/engine/conftest.py", "engine_conftest_master_lean").scramble_hidden
+    from hkmahjong.bots.master import _shanten_sum
+
+    lean = _master(rollouts=2, ready_bias=2.0, ready_pool=8)
+    uniform = _master(rollouts=2)
+    rng = random.Random(5)
+    leaned = flat = 0
+    for state, view, legal in _searched_positions(3, "lean"):
+        seat = Wind(int(view.seat))
+        d = lean.decide(view, legal, explain=True)
+        again = lean.decide(scramble(state, int(seat), rng).view(seat), legal, explain=True)
+        assert d.explanation is not None and again.explanation is not None
+        assert again.explanation.text == d.explanation.text
+        for i in range(10):
+            leaned += _shanten_sum(view, lean._deal(view, random.Random(i)))
+            flat += _shanten_sum(view, uniform._deal(view, random.Random(i)))
+    assert leaned < flat

@@ -38,8 +38,9 @@ from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Decision, Explana
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine import Action, PlayerView
-from hkmahjong.engine.determinize import HandState, random_deal, rebuild
+from hkmahjong.engine.determinize import Deal, HandState, random_deal, rebuild
 from hkmahjong.errors import IllegalActionError, MahjongError
+from hkmahjong.hand import shanten_counts
 from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Wind
 
@@ -74,6 +75,12 @@ class Search:
     """Rollout policy of the other seats (``fan`` or ``strong``)."""
     own_policy: str = "fan"
     """Rollout policy of this seat after its first action (``fan`` or ``strong``)."""
+    ready_bias: float = 0.0
+    """Opt-in, unmeasured: lean samples toward opponents nearer to ready. Of ``ready_pool``
+    uniform deals one is drawn with weight ``exp(-ready_bias × Σ shanten)`` over the other
+    seats' hands (sampling-importance-resampling); 0: uniform deals, the default."""
+    ready_pool: int = 8
+    """Uniform deals a leaning sample is drawn from (with ``ready_bias`` > 0)."""
 
     def __post_init__(self) -> None:
         for p in (self.policy, self.own_policy):
@@ -226,6 +233,15 @@ class MasterBot(StrongBot):
                 pool.append(c)
         return pool
 
+    def _deal(self, view: PlayerView, rng: random.Random) -> Deal:
+        """One sample of the hidden tiles: uniform, or leaning toward ready opponents."""
+        cfg = self.search
+        if cfg.ready_bias <= 0.0:
+            return random_deal(view, self.ruleset, rng)
+        deals = [random_deal(view, self.ruleset, rng) for _ in range(max(1, cfg.ready_pool))]
+        weights = [math.exp(-cfg.ready_bias * _shanten_sum(view, d)) for d in deals]
+        return rng.choices(deals, weights)[0]
+
     def _search(self, view: PlayerView, pool: list[Candidate], start: float) -> list[Searched]:
         """Each of ``pool`` played out on the same samples, until the budget or ``rollouts``."""
         cfg = self.search
@@ -247,7 +263,7 @@ class MasterBot(StrongBot):
                 or (n and now + (now - start) / n > deadline)
             ):
                 break
-            state = rebuild(view, self.ruleset, random_deal(view, self.ruleset, rng))
+            state = rebuild(view, self.ruleset, self._deal(view, rng))
             sample: list[float] = []
             for i, c in enumerate(pool):
                 play = state.clone() if i + 1 < len(pool) else state
@@ -261,6 +277,19 @@ class MasterBot(StrongBot):
                 jade[i].append(got)
             n += 1
         return [Searched(c.action, c.score, tuple(j)) for c, j in zip(pool, jade, strict=True)]
+
+
+def _shanten_sum(view: PlayerView, deal: Deal) -> int:
+    """The other seats' shanten (向聽) summed, in ``deal``."""
+    total = 0
+    for s in range(4):
+        if s == view.seat:
+            continue
+        counts = [0] * 34
+        for t in deal.hands[s]:
+            counts[t] += 1
+        total += max(0, shanten_counts(counts, len(view.melds[s])))
+    return total
 
 
 def _play_out(
