@@ -281,7 +281,7 @@ def test_leaning_samples_read_only_the_view_and_lean_toward_ready(script: Script
     scramble = script("tests/engine/conftest.py", "engine_conftest_master_lean").scramble_hidden
     from hkmahjong.bots.master import _shanten_sum
 
-    lean = _master(rollouts=2, ready_bias=2.0, ready_pool=8)
+    lean = _master(rollouts=2, ready_bias=2.0)
     uniform = _master(rollouts=2)
     rng = random.Random(5)
     leaned = flat = 0

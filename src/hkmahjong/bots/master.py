@@ -38,13 +38,20 @@ from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Decision, Explana
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine import Action, PlayerView
-from hkmahjong.engine.determinize import Deal, HandState, random_deal, rebuild
+from hkmahjong.engine.determinize import (
+    Deal,
+    DeterminizeError,
+    HandState,
+    random_deal,
+    rebuild,
+    unseen_tiles,
+)
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.hand import shanten_counts
 from hkmahjong.rules import Ruleset
-from hkmahjong.tiles import Wind
+from hkmahjong.tiles import Tile, Wind
 
-__all__ = ["MasterBot", "Search"]
+__all__ = ["MasterBot", "Search", "lean_deal"]
 
 _POLICIES = ("fan", "strong")
 
@@ -76,11 +83,11 @@ class Search:
     own_policy: str = "fan"
     """Rollout policy of this seat after its first action (``fan`` or ``strong``)."""
     ready_bias: float = 0.0
-    """Opt-in, unmeasured: lean samples toward opponents nearer to ready. Of ``ready_pool``
-    uniform deals one is drawn with weight ``exp(-ready_bias × Σ shanten)`` over the other
-    seats' hands (sampling-importance-resampling); 0: uniform deals, the default."""
-    ready_pool: int = 8
-    """Uniform deals a leaning sample is drawn from (with ``ready_bias`` > 0)."""
+    """Opt-in, unmeasured in play: lean samples toward opponents nearer to ready
+    (:func:`lean_deal`: each other seat's hand drawn from ``ready_pool`` random hands with
+    weight ``exp(-ready_bias × shanten)``); 0: uniform deals, the default."""
+    ready_pool: int = 16
+    """Random hands each leaning draw chooses from (with ``ready_bias`` > 0)."""
 
     def __post_init__(self) -> None:
         for p in (self.policy, self.own_policy):
@@ -238,9 +245,7 @@ class MasterBot(StrongBot):
         cfg = self.search
         if cfg.ready_bias <= 0.0:
             return random_deal(view, self.ruleset, rng)
-        deals = [random_deal(view, self.ruleset, rng) for _ in range(max(1, cfg.ready_pool))]
-        weights = [math.exp(-cfg.ready_bias * _shanten_sum(view, d)) for d in deals]
-        return rng.choices(deals, weights)[0]
+        return lean_deal(view, self.ruleset, rng, cfg.ready_bias, cfg.ready_pool)
 
     def _search(self, view: PlayerView, pool: list[Candidate], start: float) -> list[Searched]:
         """Each of ``pool`` played out on the same samples, until the budget or ``rollouts``."""
@@ -277,6 +282,41 @@ class MasterBot(StrongBot):
                 jade[i].append(got)
             n += 1
         return [Searched(c.action, c.score, tuple(j)) for c, j in zip(pool, jade, strict=True)]
+
+
+def lean_deal(
+    view: PlayerView, ruleset: Ruleset, rng: random.Random, bias: float, pool: int
+) -> Deal:
+    """A :class:`~hkmahjong.engine.determinize.Deal` whose other hands lean toward ready: each
+    other seat in turn gets one of ``pool`` random hands from the tiles still unassigned, drawn
+    with weight ``exp(-bias × shanten)``; the rest is the wall, shuffled."""
+    unseen = unseen_tiles(view, ruleset)
+    plain = [int(t) for t in unseen if t < 34]
+    bonus = [t for t in unseen if t >= 34]
+    hands: list[tuple[Tile, ...]] = []
+    for s in range(4):
+        if s == view.seat:
+            hands.append(tuple(view.concealed))
+            continue
+        n = view.concealed_counts[s]
+        if n > len(plain):
+            raise DeterminizeError("the other seats hold more tiles than the view leaves unseen")
+        melds = len(view.melds[s])
+        options: list[list[int]] = []
+        weights: list[float] = []
+        for _ in range(max(1, pool)):
+            picked = rng.sample(range(len(plain)), n)
+            counts = [0] * 34
+            for i in picked:
+                counts[plain[i]] += 1
+            options.append(picked)
+            weights.append(math.exp(-bias * max(0, shanten_counts(counts, melds))))
+        chosen = set(rng.choices(options, weights)[0])
+        hands.append(tuple(sorted(Tile(plain[i]) for i in chosen)))
+        plain = [t for i, t in enumerate(plain) if i not in chosen]
+    wall = [Tile(t) for t in plain] + bonus
+    rng.shuffle(wall)
+    return Deal((hands[0], hands[1], hands[2], hands[3]), tuple(wall))
 
 
 def _shanten_sum(view: PlayerView, deal: Deal) -> int:
