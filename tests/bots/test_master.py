@@ -295,3 +295,15 @@ def test_leaning_samples_read_only_the_view_and_lean_toward_ready(script: Script
             leaned += _shanten_sum(view, lean._deal(view, random.Random(i)))
             flat += _shanten_sum(view, uniform._deal(view, random.Random(i)))
     assert leaned < flat
+
+
+def test_no_sample_within_the_budget_is_strong_with_its_scores() -> None:
+    """A budget too short for one sample: ``strong``'s choice, scores and candidates."""
+    master = MasterBot(5, ruleset=get_preset("parlor"), time_budget=1e-9)
+    _, view, legal = next(_searched_positions(1, "short"))
+    d = master.decide(view, legal, explain=True)
+    assert master.last_rollouts == 0
+    strong = master._ranked(view, legal, explain=True)
+    assert d.action == strong[2]
+    assert d.explanation is not None and "no sample fitted" in d.explanation.summary
+    assert [c.score for c in d.explanation.candidates] == [c.score for c in strong[0]]

@@ -203,6 +203,9 @@ class MasterBot(StrongBot):
                 verdict = f"{best.action.text} {diff:+.2f} ± {se:.2f} (1 s.e.): not separated"
         if not explain:
             return Decision(pick)
+        if n == 0:
+            text = f"no sample fitted the budget: strong's choice; strong: {summary}"
+            return Decision(pick, Explanation(self.name, pick, tuple(cands), text))
         seen = {s.action for s in searched}
         out = [
             Candidate(
