@@ -21,7 +21,8 @@ only a time budget the decision depends on how many samples fit, so on the machi
 load; with ``rollouts=N`` it plays exactly N samples and is deterministic for its seed (the
 samples come from the seed and the view alone, never from the hidden tiles).
 
-The samples are uniform: they are not weighted by what the opponents' rivers say (e.g. by
+The samples are uniform unless ``Search.ready_bias`` leans them toward opponents near to ready
+(:func:`lean_deal`, opt-in); they are not weighted by what the opponents' rivers say (e.g. by
 :mod:`~hkmahjong.bots.reading`), so the rollouts under-rate an opponent's readiness (docs/bots.md).
 """
 
