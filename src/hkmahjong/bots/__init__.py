@@ -7,7 +7,15 @@
 
 from hkmahjong.bots.base import Bot, Candidate, Decision, Explanation
 from hkmahjong.bots.fan import FanBot
-from hkmahjong.bots.registry import BOT_NAMES, LEVEL_NAMES, BotNameError, get_bot, register_bot
+from hkmahjong.bots.master import MasterBot, Search
+from hkmahjong.bots.registry import (
+    BOT_NAMES,
+    LEVEL_NAMES,
+    SEARCH_NAMES,
+    BotNameError,
+    get_bot,
+    register_bot,
+)
 from hkmahjong.bots.simple import EfficientBot, RandomBot
 from hkmahjong.bots.strong import LEVELS, StrongBot, Style
 
@@ -15,6 +23,7 @@ __all__ = [
     "BOT_NAMES",
     "LEVELS",
     "LEVEL_NAMES",
+    "SEARCH_NAMES",
     "Bot",
     "BotNameError",
     "Candidate",
@@ -22,7 +31,9 @@ __all__ = [
     "EfficientBot",
     "Explanation",
     "FanBot",
+    "MasterBot",
     "RandomBot",
+    "Search",
     "StrongBot",
     "Style",
     "get_bot",

@@ -188,6 +188,15 @@ class BaseBot:
             raise IllegalActionError(f"{self.name} bot asked to choose with no legal action")
         if len(legal) == 1 and not explain:
             return Decision(legal[0])
+        cands, summary, chosen = self._ranked(view, legal, explain=explain)
+        if not explain:
+            return Decision(chosen)
+        return Decision(chosen, Explanation(self.name, chosen, tuple(cands), summary))
+
+    def _ranked(
+        self, view: PlayerView, legal: Sequence[Action], *, explain: bool
+    ) -> tuple[list[Candidate], str, Action]:
+        """Every candidate with its score, the summary, and the chosen (best-scored) action."""
         self._deadline = time.perf_counter() + self.time_budget
         self._explaining = explain
         try:
@@ -202,9 +211,7 @@ class BaseBot:
         else:
             salt = f"{self.seed}:{view.hand_number}:{view.tiles_left}:{len(view.concealed)}"
             chosen = min(top, key=lambda c: zlib.crc32(f"{salt}:{c.action.text}".encode())).action
-        if not explain:
-            return Decision(chosen)
-        return Decision(chosen, Explanation(self.name, chosen, tuple(cands), summary))
+        return cands, summary, chosen
 
     def explain(self, view: PlayerView, legal: Sequence[Action]) -> Explanation:
         """提示: the candidates this bot considers for ``view`` and their scores.

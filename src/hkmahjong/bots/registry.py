@@ -7,12 +7,13 @@ from typing import Any
 
 from hkmahjong.bots.base import BaseBot
 from hkmahjong.bots.fan import FanBot
+from hkmahjong.bots.master import MasterBot
 from hkmahjong.bots.simple import EfficientBot, RandomBot
 from hkmahjong.bots.strong import LEVELS, StrongBot
 from hkmahjong.errors import MahjongError
 from hkmahjong.rules import Ruleset
 
-__all__ = ["BOT_NAMES", "LEVEL_NAMES", "BotNameError", "get_bot", "register_bot"]
+__all__ = ["BOT_NAMES", "LEVEL_NAMES", "SEARCH_NAMES", "BotNameError", "get_bot", "register_bot"]
 
 
 class BotNameError(MahjongError):
@@ -26,6 +27,7 @@ _FACTORIES: dict[str, _Factory] = {
     "efficient": lambda seed, r, b: EfficientBot(seed, ruleset=r, time_budget=b),
     "fan": lambda seed, r, b: FanBot(seed, ruleset=r, time_budget=b),
     "strong": lambda seed, r, b: StrongBot(seed, ruleset=r, time_budget=b, level="expert"),
+    "master": lambda seed, r, b: MasterBot(seed, ruleset=r, time_budget=b),
 }
 
 
@@ -41,6 +43,9 @@ for _level in LEVELS:
 
 BOT_NAMES: tuple[str, ...] = ("random", "efficient", "fan", "strong")
 """The bot tiers, weakest first."""
+SEARCH_NAMES: tuple[str, ...] = ("master",)
+"""Bots that search (a level above ``strong``; about 200 ms a decision, so kept out of
+``BOT_NAMES``, whose bots the tests and the parlor run by the thousand)."""
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 """Difficulty levels of ``strong`` (easy / normal / hard / expert); ``strong`` is ``expert``."""
 
@@ -52,7 +57,10 @@ def get_bot(
     ruleset: Ruleset | None = None,
     time_budget: float = 0.5,
 ) -> BaseBot:
-    """A bot by tier name (``random efficient fan strong``) or level (``easy … expert``).
+    """A bot by tier name (``random efficient fan strong``, ``master``) or level (``easy … expert``).
+
+    ``master`` searches for ``min(0.2, time_budget)`` seconds a decision
+    (:class:`~hkmahjong.bots.master.MasterBot`).
 
     :raises BotNameError: for an unknown name, listing the known ones.
     """
@@ -61,7 +69,7 @@ def get_bot(
         key = key.removeprefix("strong-")
     factory = _FACTORIES.get(key)
     if factory is None:
-        known = ", ".join((*BOT_NAMES, *LEVEL_NAMES, *_CUSTOM))
+        known = ", ".join((*BOT_NAMES, *SEARCH_NAMES, *LEVEL_NAMES, *_CUSTOM))
         raise BotNameError(f"unknown bot {name_or_level!r}; known bots: {known}")
     return factory(seed, ruleset, time_budget)
 

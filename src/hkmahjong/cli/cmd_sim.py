@@ -83,7 +83,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="random",
         help="one name for all four seats or four names, comma-separated: random, random-win, "
-        "first, or a bot of hkmahjong.bots (efficient, fan, strong, easy ... expert); "
+        "first, or a bot of hkmahjong.bots (efficient, fan, strong, master, easy ... expert); "
         "default random",
     )
     parser.add_argument(

@@ -1,0 +1,309 @@
+"""``master`` (issue 17): determinized search over ``strong``'s best candidates.
+
+``engine/determinize.py`` rebuilds a playable hand from one seat's view and a sample of what it
+cannot see: the rebuilt state shows that seat the very same view (every field, every preset), it
+accounts for every tile (144 with bonus tiles), and with the true hidden tiles it offers the
+same legal actions and plays out to the same payments as the real hand. ``master`` reads only
+its view: shuffling the hidden tiles of a real state leaves its decision (fixed sample count and
+seed) unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from collections.abc import Callable, Iterator
+from types import ModuleType
+
+import pytest
+
+from hkmahjong.bots import SEARCH_NAMES, BotNameError, MasterBot, Search, get_bot
+from hkmahjong.bots.arena import ArenaConfig, hand_seed, run_arena
+from hkmahjong.bots.base import BaseBot
+from hkmahjong.engine import Action, PlayerView
+from hkmahjong.engine.determinize import (
+    Deal,
+    DeterminizeError,
+    deal_of,
+    random_deal,
+    rebuild,
+    unseen_tiles,
+)
+from hkmahjong.engine.state import HandState
+from hkmahjong.rules import Ruleset, get_preset
+from hkmahjong.tiles import Wind
+
+Script = Callable[[str, str], ModuleType]
+PRESETS = ("parlor", "qingzhang", "ml")
+
+
+def _positions(preset: str, hands: int, label: str = "det") -> Iterator[tuple[HandState, Ruleset]]:
+    """Every decision point of ``hands`` hands of four ``fan`` bots under ``preset``."""
+    rs = get_preset(preset)
+    bots = [get_bot("fan", seed=f"{label}:{i}", ruleset=rs, time_budget=3600.0) for i in range(4)]
+    for h in range(hands):
+        state = HandState.new(rs, seed=hand_seed(f"{label}:{preset}", h), hand_number=h)
+        while not state.is_over:
+            yield state, rs
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            action = legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal)
+            state.apply(seat, action)
+
+
+def _play_out(state: HandState, bots: list[BaseBot]) -> tuple[int | float, ...]:
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(
+            seat, legal[0] if len(legal) == 1 else bots[seat].choose(state.view(seat), legal)
+        )
+    assert state.outcome is not None
+    return state.outcome.deltas
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rebuilt_state_shows_the_same_view_and_every_tile(preset: str) -> None:
+    """For every seat at every decision of self-play: the rebuilt state's view equals the
+    original in every field, its census is the whole tile set, and with the true hidden tiles
+    the legal actions of every seat are the real ones."""
+    rng = random.Random(preset)
+    checked = 0
+    for state, rs in _positions(preset, 3):
+        total = 144 if rs.bonus_tiles else 136
+        for w in Wind:
+            view = state.view(w)
+            unseen = unseen_tiles(view, rs)
+            others = sum(n for s, n in enumerate(view.concealed_counts) if s != w)
+            assert len(unseen) == others + view.tiles_left + rs.dead_wall
+            sampled = rebuild(view, rs, random_deal(view, rs, rng))
+            assert sampled.view(w) == view
+            assert sum(sampled.census()) == total
+            true = rebuild(view, rs, deal_of(state, w))
+            assert true.view(w) == view
+            for o in Wind:
+                # in a window the others' decisions are hidden from w: they decide again
+                if o == w or state.decisions[o] is None:
+                    assert true.legal_actions(o) == state.legal_actions(o)
+            checked += 1
+    assert checked > 300
+
+
+def test_true_deal_plays_out_like_the_real_hand() -> None:
+    """Rebuilt with the true hidden tiles, a hand played on by the same bots pays the same
+    (claims, kongs, 包牌 and settlement follow from what the view holds)."""
+    compared = 0
+    for preset in PRESETS:
+        rs = get_preset(preset)
+        bots: list[BaseBot] = [
+            get_bot("fan", seed=i, ruleset=rs, time_budget=3600.0) for i in range(4)
+        ]
+        for n, (state, _) in enumerate(_positions(preset, 2, "out")):
+            if n % 9:
+                continue
+            seat = state.to_act[0]
+            rebuilt = rebuild(state.view(seat), rs, deal_of(state, seat))
+            assert _play_out(rebuilt, bots) == _play_out(state.clone(), bots)
+            compared += 1
+    assert compared >= 15
+
+
+def test_a_deal_that_does_not_fit_is_refused() -> None:
+    rs = get_preset("parlor")
+    state = HandState.new(rs, seed=hand_seed("bad", 0))
+    view = state.view(Wind.EAST)
+    deal = deal_of(state, Wind.EAST)
+    with pytest.raises(DeterminizeError, match="concealed tiles"):
+        rebuild(view, rs, Deal((deal.hands[0], deal.hands[1][1:], *deal.hands[2:]), deal.wall))
+    with pytest.raises(DeterminizeError, match="wall"):
+        rebuild(view, rs, Deal(deal.hands, deal.wall[1:]))
+    fifth = next(t for t in view.concealed if t != deal.wall[0])  # one copy too many
+    with pytest.raises(DeterminizeError, match="tile set"):
+        rebuild(view, rs, Deal(deal.hands, (fifth, *deal.wall[1:])))
+
+
+def _master(rollouts: int = 3, **kw: object) -> MasterBot:
+    return MasterBot(
+        5, ruleset=get_preset("parlor"), time_budget=3600.0, search=Search(rollouts=rollouts, **kw)
+    )
+
+
+def _searched_positions(
+    count: int, label: str = "m"
+) -> Iterator[tuple[HandState, PlayerView, list[Action]]]:
+    """Decisions of self-play (``strong`` seats) where ``master``'s pool holds 2+ candidates."""
+    rs = get_preset("parlor")
+    probe = _master()
+    bots = [get_bot("strong", seed=i, ruleset=rs, time_budget=3600.0) for i in range(4)]
+    found = 0
+    for h in range(20):
+        state = HandState.new(rs, seed=hand_seed(label, h), hand_number=h)
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            view = state.view(seat)
+            if len(legal) > 1:
+                cands, _, chosen = probe._ranked(view, legal, explain=False)
+                if len(probe._pool(cands, chosen)) >= 2 and len(view.discards[seat]) % 3 == 1:
+                    yield state, view, legal
+                    found += 1
+                    if found >= count:
+                        return
+            action = legal[0] if len(legal) == 1 else bots[seat].choose(view, legal)
+            state.apply(seat, action)
+
+
+def test_decision_ignores_the_hidden_tiles(script: Script) -> None:
+    """The true other hands and wall shuffled: the same decision and the same sample means
+    (fixed sample count and seed) — the search reads only the view."""
+    scramble = script("tests/engine/conftest.py", "engine_conftest_master").scramble_hidden
+    rng = random.Random(3)
+    master = _master()
+    checked = 0
+    for state, view, legal in _searched_positions(5):
+        seat = int(view.seat)
+        first = master.decide(view, legal, explain=True)
+        assert master.last_rollouts == 3
+        other = scramble(state, seat, rng)
+        assert other.view(Wind(seat)) == view
+        assert deal_of(other, Wind(seat)) != deal_of(state, Wind(seat))
+        again = master.decide(other.view(Wind(seat)), legal, explain=True)
+        assert again.action == first.action
+        assert again.explanation is not None and first.explanation is not None
+        assert again.explanation.text == first.explanation.text
+        checked += 1
+    assert checked == 5
+
+
+def test_fixed_rollouts_are_deterministic_and_the_bot_copies() -> None:
+    """Same seed, same view: the same decision; a deep copy and a pickled copy decide alike."""
+    master = _master(rollouts=2)
+    for _, view, legal in _searched_positions(3, "copy"):
+        d = master.decide(view, legal, explain=True)
+        assert d.explanation is not None
+        for other in (master, copy.deepcopy(master), pickle.loads(pickle.dumps(master))):
+            again = other.decide(view, legal, explain=True)
+            assert again.explanation is not None
+            assert again.explanation.text == d.explanation.text
+
+
+def test_explanation_shows_each_searched_candidate() -> None:
+    """decide(explain=True): searched candidates carry their mean jade and sample count; the
+    others say they were not searched; the summary gives the verdict and strong's read."""
+    master = _master(rollouts=2)
+    _, view, legal = next(_searched_positions(1, "explain"))
+    exp = master.explain(view, legal)
+    assert exp.bot == "master" and exp.chosen in legal
+    searched = [c for c in exp.candidates if "samples" in c.note]
+    assert 2 <= len(searched) <= 3
+    assert all("over 2 samples" in c.note for c in searched)
+    assert "searched" in exp.summary and "strong:" in exp.summary
+    assert all("not searched" in c.note for c in exp.candidates if c not in searched)
+    assert exp.text.splitlines()[0].startswith(f"master: {exp.chosen.text}")
+
+
+def test_it_leaves_strong_only_for_a_measured_gain() -> None:
+    """With the default rule (2 standard errors) ``master`` plays ``strong``'s choice unless a
+    searched candidate's mean beats it; with z = 0 it plays the best mean outright."""
+    plain = _master(rollouts=2)
+    eager = _master(rollouts=2, z=0.0, min_rollouts=1)
+    for _, view, legal in _searched_positions(4, "rule"):
+        strong_choice = plain._ranked(view, legal, explain=False)[2]
+        d = plain.decide(view, legal, explain=True)
+        assert d.explanation is not None
+        means = {c.action: c.score for c in d.explanation.candidates if "samples" in c.note}
+        if d.action != strong_choice:
+            assert means[d.action] > means[strong_choice]
+        e = eager.decide(view, legal)
+        best = max(means.values())
+        if means[strong_choice] < best:
+            assert means[e.action] == best
+        else:
+            assert e.action == strong_choice
+
+
+def test_cheap_decisions_do_not_search() -> None:
+    """One legal action, or no other candidate within the gap: no sample is played."""
+    master = _master(gap=-1.0)
+    rs = get_preset("parlor")
+    state = HandState.new(rs, seed=hand_seed("cheap", 0))
+    view = state.view(Wind.EAST)
+    legal = state.legal_actions(Wind.EAST)
+    d = master.decide(view, legal, explain=True)
+    assert master.last_rollouts == 0
+    assert d.explanation is not None and "no search" in d.explanation.summary
+    assert master.decide(view, legal[:1]).action == legal[0]
+    assert master.last_rollouts == 0
+
+
+def test_registry_and_time_budget() -> None:
+    """``master`` is a named bot above the tiers; its search is capped by ``time_budget``."""
+    assert SEARCH_NAMES == ("master",)
+    bot = get_bot("master", seed=1, time_budget=0.05)
+    assert isinstance(bot, MasterBot) and bot.name == "master"
+    assert bot.search.budget == 0.2 and bot.time_budget == 0.05
+    with pytest.raises(BotNameError, match="master"):
+        get_bot("grandmaster")
+    with pytest.raises(ValueError, match="rollout policy"):
+        Search(policy="random")
+
+
+def test_master_plays_in_the_arena() -> None:
+    """``hkmj arena --bots master,strong,strong,strong --duplicate``: one hand-set, short budget."""
+    cfg = ArenaConfig(("master", "strong", "strong", "strong"), 1, seed="m", time_budget=0.01)
+    summary = run_arena(cfg, HandState.new).summary()
+    m = summary["per_bot"]["master"]
+    assert m["hands"] == 4 and m["under_minimum_win_attempts"] == 0
+    assert "margin" in summary
+
+
+def test_a_view_the_engine_cannot_rebuild_falls_back_to_strong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should the engine refuse to rebuild a view, ``master`` plays ``strong``'s choice."""
+    import hkmahjong.bots.master as master_module
+
+    def refuse(*_: object, **__: object) -> HandState:
+        raise DeterminizeError("refused")
+
+    monkeypatch.setattr(master_module, "rebuild", refuse)
+    master = _master()
+    _, view, legal = next(_searched_positions(1, "refuse"))
+    d = master.decide(view, legal, explain=True)
+    assert d.action == master._ranked(view, legal, explain=False)[2]
+    assert d.explanation is not None and "no search (refused)" in d.explanation.summary
+
+
+def test_leaning_samples_read_only_the_view_and_lean_toward_ready(script: Script) -> None:
+    """``ready_bias`` (opt-in): still blind to the hidden tiles, and its samples' opponents are
+    nearer to ready than uniform ones."""
+    scramble = script("tests/engine/conftest.py", "engine_conftest_master_lean").scramble_hidden
+    from hkmahjong.bots.master import _shanten_sum
+
+    lean = _master(rollouts=2, ready_bias=2.0)
+    uniform = _master(rollouts=2)
+    rng = random.Random(5)
+    leaned = flat = 0
+    for state, view, legal in _searched_positions(3, "lean"):
+        seat = Wind(int(view.seat))
+        d = lean.decide(view, legal, explain=True)
+        again = lean.decide(scramble(state, int(seat), rng).view(seat), legal, explain=True)
+        assert d.explanation is not None and again.explanation is not None
+        assert again.explanation.text == d.explanation.text
+        for i in range(10):
+            leaned += _shanten_sum(view, lean._deal(view, random.Random(i)))
+            flat += _shanten_sum(view, uniform._deal(view, random.Random(i)))
+    assert leaned < flat
+
+
+def test_no_sample_within_the_budget_is_strong_with_its_scores() -> None:
+    """A budget too short for one sample: ``strong``'s choice, scores and candidates."""
+    master = MasterBot(5, ruleset=get_preset("parlor"), time_budget=1e-9)
+    _, view, legal = next(_searched_positions(1, "short"))
+    d = master.decide(view, legal, explain=True)
+    assert master.last_rollouts == 0
+    strong = master._ranked(view, legal, explain=True)
+    assert d.action == strong[2]
+    assert d.explanation is not None and "no sample fitted" in d.explanation.summary
+    assert [c.score for c in d.explanation.candidates] == [c.score for c in strong[0]]
