@@ -64,6 +64,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hkmahjong.bots.strong",
     "hkmahjong.bots.danger",
     "hkmahjong.bots.pace",
+    "hkmahjong.bots.master",
 )
 
 Build = Literal["compiled", "pure"]

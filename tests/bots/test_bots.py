@@ -7,6 +7,9 @@ table is read from the ruleset (§8 "Other presets").
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from hkmahjong.bots import BOT_NAMES, LEVEL_NAMES, BotNameError, Explanation, get_bot
@@ -207,3 +210,13 @@ def test_strong_weighs_risk_in_minimum_deal_ins_of_its_table() -> None:
     for preset, unit in (("qingzhang", 2 * 4), ("ml", 2 * 2)):
         bot.bind(get_preset(preset))
         assert bot._deal_in_unit() == unit
+
+
+@pytest.mark.parametrize("name", [*BOT_NAMES, *LEVEL_NAMES])
+def test_every_bot_copies_and_pickles(name: str) -> None:
+    """Worker processes and tools (fork_wins) copy bots; on the compiled build too, where a frozen
+    value class (``Style``) cannot be rebuilt field by field."""
+    bot = get_bot(name, seed=3)
+    for other in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):
+        assert type(other) is type(bot)
+        assert getattr(other, "style", None) == getattr(bot, "style", None)

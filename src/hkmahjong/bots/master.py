@@ -33,7 +33,7 @@ import random
 import time
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Decision, Explanation
 from hkmahjong.bots.fan import FanBot
@@ -96,6 +96,11 @@ class Search:
                 raise ValueError(f"rollout policy {p!r}: expected one of {', '.join(_POLICIES)}")
         if self.rollouts is not None and self.rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {self.rollouts}")
+
+    def __reduce__(self) -> tuple[type[Search], tuple[object, ...]]:
+        """Copy and pickle by the field values: compiled (mypyc), a frozen class's fields cannot
+        be set one by one as :mod:`copy` and :mod:`pickle` otherwise do."""
+        return (Search, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 @dataclass(frozen=True, slots=True)

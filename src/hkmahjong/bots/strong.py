@@ -20,7 +20,7 @@ fold test) and ``noise`` (random error in its scores).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from hkmahjong.bots.base import Candidate, Situation, claim_meld
 from hkmahjong.bots.danger import Threat, feeder_shares, liability_tiles, threats, tile_danger
@@ -76,6 +76,11 @@ class Style:
     """Opt-in: weight of the hand reading learnt from play (:mod:`~hkmahjong.bots.reading`) in
     the deal-in chance of each tile, against ``danger.py``'s readiness × wait weight (0: that
     estimate alone, the default; 1: the learnt model alone). The payment stays ``danger.py``'s."""
+
+    def __reduce__(self) -> tuple[type[Style], tuple[object, ...]]:
+        """Copy and pickle by the field values: compiled (mypyc), a frozen class's fields cannot
+        be set one by one as :mod:`copy` and :mod:`pickle` otherwise do."""
+        return (Style, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 LEVELS: dict[str, Style] = {
