@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import pytest
 from hkmahjong.errors import InvalidHandError
 from hkmahjong.hand import _fast
 
-DATA = Path(_fast.__file__).parent / "data"
+# beside the package (the compiled build serves _fast from hkmahjong/_compiled)
+DATA = Path(str(importlib.import_module("hkmahjong.hand").__file__)).parent / "data"
 
 
 def test_data_file_matches_its_metadata() -> None:

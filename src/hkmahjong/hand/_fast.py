@@ -119,7 +119,10 @@ def tables() -> Tables:
     """The tables, loaded on first use."""
     global _TABLES
     if _TABLES is None:
-        path = os.path.join(os.path.dirname(__file__), "data", "suit_tables.bin")
+        # beside the package's own files: the compiled build's module lives in hkmahjong/_compiled
+        package = sys.modules.get("hkmahjong.hand")
+        here = getattr(package, "__file__", None) or __file__
+        path = os.path.join(os.path.dirname(here), "data", "suit_tables.bin")
         if os.path.exists(path):
             with open(path, "rb") as fh:
                 data = fh.read()
