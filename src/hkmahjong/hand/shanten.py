@@ -508,14 +508,15 @@ def shanten_counts(
                 seven_pairs,
                 thirteen_orphans,
             )
-        except TypeError:  # a count that is not an int, or counts that are not a sequence
+        except (TypeError, ValueError):  # a count that is not an int, counts not a sequence
             sh = _INVALID
         if sh != _INVALID:
             return sh
         return _shanten_slow(
             counts, meld_count, seven_pairs=seven_pairs, thirteen_orphans=thirteen_orphans
         )
-    # Each suit's count bytes name a *state* (its profile and its tile count) when the suit holds
+    # Interpreted (the pure build):
+    # each suit's count bytes name a *state* (its profile and its tile count) when the suit holds
     # at most 9 tiles, all counts 0-4; three list lookups combine the states, and the last gives
     # the shanten, or _BAD when the tile total does not fit ``meld_count``. So a valid hand needs
     # no separate validation: a wrong length fails the unpacking, a count outside 0-4 or a suit of
@@ -566,8 +567,9 @@ def _shanten_slow(
 ) -> int:
     """:func:`shanten_counts` by per-suit profile ids: hands the state tables do not hold.
 
-    A suit of 10+ tiles, or bad input (it validates and raises). This was ``shanten_counts``
-    before the state tables (issue 16; bench/hand_before.py keeps that version verbatim).
+    A suit of 10+ tiles, or bad input (it validates and raises); in the compiled build only bad
+    input. This was ``shanten_counts`` before the state tables (issue 16; bench/hand_before.py
+    keeps that version verbatim).
     """
     try:
         b = bytes(bytearray(counts))
