@@ -289,113 +289,23 @@ def _shanten_native(c: list[int], k: int, seven_pairs: bool, thirteen_orphans: b
     c32 = c[32]
     c33 = c[33]
     # every count 0-4: each count and each count + 3 below 8, none negative (one OR of all)
+    # fmt: off
     bits = (
-        c0
-        | (c0 + 3)
-        | c1
-        | (c1 + 3)
-        | c2
-        | (c2 + 3)
-        | c3
-        | (c3 + 3)
-        | c4
-        | (c4 + 3)
-        | c5
-        | (c5 + 3)
-        | c6
-        | (c6 + 3)
-        | c7
-        | (c7 + 3)
-        | c8
-        | (c8 + 3)
-        | c9
-        | (c9 + 3)
-        | c10
-        | (c10 + 3)
-        | c11
-        | (c11 + 3)
-        | c12
-        | (c12 + 3)
-        | c13
-        | (c13 + 3)
-        | c14
-        | (c14 + 3)
-        | c15
-        | (c15 + 3)
-        | c16
-        | (c16 + 3)
-        | c17
-        | (c17 + 3)
-        | c18
-        | (c18 + 3)
-        | c19
-        | (c19 + 3)
-        | c20
-        | (c20 + 3)
-        | c21
-        | (c21 + 3)
-        | c22
-        | (c22 + 3)
-        | c23
-        | (c23 + 3)
-        | c24
-        | (c24 + 3)
-        | c25
-        | (c25 + 3)
-        | c26
-        | (c26 + 3)
-        | c27
-        | (c27 + 3)
-        | c28
-        | (c28 + 3)
-        | c29
-        | (c29 + 3)
-        | c30
-        | (c30 + 3)
-        | c31
-        | (c31 + 3)
-        | c32
-        | (c32 + 3)
-        | c33
-        | (c33 + 3)
+        c0 | (c0 + 3) | c1 | (c1 + 3) | c2 | (c2 + 3) | c3 | (c3 + 3) | c4 | (c4 + 3)
+        | c5 | (c5 + 3) | c6 | (c6 + 3) | c7 | (c7 + 3) | c8 | (c8 + 3) | c9 | (c9 + 3)
+        | c10 | (c10 + 3) | c11 | (c11 + 3) | c12 | (c12 + 3) | c13 | (c13 + 3) | c14 | (c14 + 3)
+        | c15 | (c15 + 3) | c16 | (c16 + 3) | c17 | (c17 + 3) | c18 | (c18 + 3) | c19 | (c19 + 3)
+        | c20 | (c20 + 3) | c21 | (c21 + 3) | c22 | (c22 + 3) | c23 | (c23 + 3) | c24 | (c24 + 3)
+        | c25 | (c25 + 3) | c26 | (c26 + 3) | c27 | (c27 + 3) | c28 | (c28 + 3) | c29 | (c29 + 3)
+        | c30 | (c30 + 3) | c31 | (c31 + 3) | c32 | (c32 + 3) | c33 | (c33 + 3)
     )
     total = (
-        c0
-        + c1
-        + c2
-        + c3
-        + c4
-        + c5
-        + c6
-        + c7
-        + c8
-        + c9
-        + c10
-        + c11
-        + c12
-        + c13
-        + c14
-        + c15
-        + c16
-        + c17
-        + c18
-        + c19
-        + c20
-        + c21
-        + c22
-        + c23
-        + c24
-        + c25
-        + c26
-        + c27
-        + c28
-        + c29
-        + c30
-        + c31
-        + c32
-        + c33
+        c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11
+        + c12 + c13 + c14 + c15 + c16 + c17 + c18 + c19 + c20 + c21 + c22 + c23
+        + c24 + c25 + c26 + c27 + c28 + c29 + c30 + c31 + c32 + c33
         + 3 * k
     )
+    # fmt: on
     if bits < 0 or bits > 7 or (total != 13 and total != 14):
         return _INVALID
     if not _NU:
@@ -418,47 +328,18 @@ def _shanten_native(c: list[int], k: int, seven_pairs: bool, thirteen_orphans: b
     dist = _FINAL[4 - k][comb[comb[x * nu + y] * nu + w] * nu + z]
     if dist > 1 and k == 0:
         # 十三幺 needs every honour: each one missing is a tile to draw
-        if (
-            thirteen_orphans
-            and (c27 == 0)
-            + (c28 == 0)
-            + (c29 == 0)
-            + (c30 == 0)
-            + (c31 == 0)
-            + (c32 == 0)
-            + (c33 == 0)
-            < dist
-        ):
+        # fmt: off
+        zeros = (c27 == 0) + (c28 == 0) + (c29 == 0) + (c30 == 0) + (c31 == 0) + (c32 == 0) + (c33 == 0)
+        if thirteen_orphans and zeros < dist:
             kinds = (
-                (c0 > 0)
-                + (c8 > 0)
-                + (c9 > 0)
-                + (c17 > 0)
-                + (c18 > 0)
-                + (c26 > 0)
-                + (c27 > 0)
-                + (c28 > 0)
-                + (c29 > 0)
-                + (c30 > 0)
-                + (c31 > 0)
-                + (c32 > 0)
-                + (c33 > 0)
+                (c0 > 0) + (c8 > 0) + (c9 > 0) + (c17 > 0) + (c18 > 0) + (c26 > 0) + (c27 > 0)
+                + (c28 > 0) + (c29 > 0) + (c30 > 0) + (c31 > 0) + (c32 > 0) + (c33 > 0)
             )
             pair = (
-                c0 > 1
-                or c8 > 1
-                or c9 > 1
-                or c17 > 1
-                or c18 > 1
-                or c26 > 1
-                or c27 > 1
-                or c28 > 1
-                or c29 > 1
-                or c30 > 1
-                or c31 > 1
-                or c32 > 1
-                or c33 > 1
+                c0 > 1 or c8 > 1 or c9 > 1 or c17 > 1 or c18 > 1 or c26 > 1 or c27 > 1
+                or c28 > 1 or c29 > 1 or c30 > 1 or c31 > 1 or c32 > 1 or c33 > 1
             )
+            # fmt: on
             od = (13 if pair else 14) - kinds
             if od < dist:
                 dist = od
