@@ -288,26 +288,27 @@ def _shanten_native(c: list[int], k: int, seven_pairs: bool, thirteen_orphans: b
     c31 = c[31]
     c32 = c[32]
     c33 = c[33]
-    # every count 0-4: each count and each count + 3 below 8, none negative (one OR of all)
     # fmt: off
-    bits = (
-        c0 | (c0 + 3) | c1 | (c1 + 3) | c2 | (c2 + 3) | c3 | (c3 + 3) | c4 | (c4 + 3)
-        | c5 | (c5 + 3) | c6 | (c6 + 3) | c7 | (c7 + 3) | c8 | (c8 + 3) | c9 | (c9 + 3)
-        | c10 | (c10 + 3) | c11 | (c11 + 3) | c12 | (c12 + 3) | c13 | (c13 + 3) | c14 | (c14 + 3)
-        | c15 | (c15 + 3) | c16 | (c16 + 3) | c17 | (c17 + 3) | c18 | (c18 + 3) | c19 | (c19 + 3)
-        | c20 | (c20 + 3) | c21 | (c21 + 3) | c22 | (c22 + 3) | c23 | (c23 + 3) | c24 | (c24 + 3)
-        | c25 | (c25 + 3) | c26 | (c26 + 3) | c27 | (c27 + 3) | c28 | (c28 + 3) | c29 | (c29 + 3)
-        | c30 | (c30 + 3) | c31 | (c31 + 3) | c32 | (c32 + 3) | c33 | (c33 + 3)
-    )
     total = (
         c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11
         + c12 + c13 + c14 + c15 + c16 + c17 + c18 + c19 + c20 + c21 + c22 + c23
         + c24 + c25 + c26 + c27 + c28 + c29 + c30 + c31 + c32 + c33
         + 3 * k
     )
-    # fmt: on
-    if bits < 0 or bits > 7 or (total != 13 and total != 14):
+    if (
+        (total != 13 and total != 14)
+        or c0 < 0 or c0 > 4 or c1 < 0 or c1 > 4 or c2 < 0 or c2 > 4 or c3 < 0 or c3 > 4
+        or c4 < 0 or c4 > 4 or c5 < 0 or c5 > 4 or c6 < 0 or c6 > 4 or c7 < 0 or c7 > 4
+        or c8 < 0 or c8 > 4 or c9 < 0 or c9 > 4 or c10 < 0 or c10 > 4 or c11 < 0 or c11 > 4
+        or c12 < 0 or c12 > 4 or c13 < 0 or c13 > 4 or c14 < 0 or c14 > 4 or c15 < 0 or c15 > 4
+        or c16 < 0 or c16 > 4 or c17 < 0 or c17 > 4 or c18 < 0 or c18 > 4 or c19 < 0 or c19 > 4
+        or c20 < 0 or c20 > 4 or c21 < 0 or c21 > 4 or c22 < 0 or c22 > 4 or c23 < 0 or c23 > 4
+        or c24 < 0 or c24 > 4 or c25 < 0 or c25 > 4 or c26 < 0 or c26 > 4 or c27 < 0 or c27 > 4
+        or c28 < 0 or c28 > 4 or c29 < 0 or c29 > 4 or c30 < 0 or c30 > 4 or c31 < 0 or c31 > 4
+        or c32 < 0 or c32 > 4 or c33 < 0 or c33 > 4
+    ):  # compared one by one: cheaper compiled than one OR of all (and as clear)
         return _INVALID
+    # fmt: on
     if not _NU:
         _load_tables()
     num = _NUM
