@@ -13,6 +13,7 @@ import struct
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import FunctionType
 
 from hkmahjong.errors import InvalidHandError
 from hkmahjong.hand import _fast
@@ -135,13 +136,19 @@ def _orphans_code(c: Sequence[int]) -> int:
     )
 
 
-def _load() -> None:
+def _load_tables() -> None:
+    """Bind the per-suit tables (loaded on first use): all the compiled path needs."""
     global _NUM, _HON, _COMB, _FINAL, _NU, _HORPH, _SMALL9, _SMALL7
-    global _E9, _N9, _E7, _C12, _C123, _FIN
     t = _fast.tables()
     _NUM, _HON, _COMB, _FINAL = t.number, t.honour, t.comb, t.final
     _HORPH, _SMALL9, _SMALL7 = t.honour_orphans, t.number_by_counts, t.honour_by_counts
     _NU = t.size
+
+
+def _load() -> None:
+    """The tables and the state lists of the pure-Python path (built on its first call)."""
+    global _E9, _N9, _E7, _C12, _C123, _FIN
+    _load_tables()
     e9, s9 = _states(_SMALL9, lambda key: (_SMALL9[key], sum(key)))
     e7, s7 = _states(_SMALL7, lambda key: (_SMALL7[key], sum(key), key.count(0)))
     n9, n7 = len(s9), len(s7)
@@ -232,6 +239,130 @@ def _bad_counts(counts: Sequence[int], meld_count: int) -> InvalidHandError:
     )
 
 
+_INVALID = -99
+"""What :func:`_shanten_native` returns for input it does not take."""
+
+
+def _shanten_native(c: list[int], k: int, seven_pairs: bool, thirteen_orphans: bool) -> int:
+    """:func:`shanten_counts` on a list, in native integer arithmetic (the compiled build).
+
+    Reads the 34 counts once, checks them (0-4, ``13 - 3k`` or ``14 - 3k`` tiles, ``k`` 0-4),
+    computes each suit's base-5 index and looks its profile id up in the tables, for every
+    suit size (no separate path for a suit of 10+ tiles). Returns :data:`_INVALID` for input it
+    does not take (the caller asks :func:`_shanten_slow`, which raises); a count that is not an
+    ``int`` raises ``TypeError`` when it is read (mypyc unboxes it).
+    """
+    if len(c) != 34 or k < 0 or k > 4:
+        return _INVALID
+    c0 = c[0]
+    c1 = c[1]
+    c2 = c[2]
+    c3 = c[3]
+    c4 = c[4]
+    c5 = c[5]
+    c6 = c[6]
+    c7 = c[7]
+    c8 = c[8]
+    c9 = c[9]
+    c10 = c[10]
+    c11 = c[11]
+    c12 = c[12]
+    c13 = c[13]
+    c14 = c[14]
+    c15 = c[15]
+    c16 = c[16]
+    c17 = c[17]
+    c18 = c[18]
+    c19 = c[19]
+    c20 = c[20]
+    c21 = c[21]
+    c22 = c[22]
+    c23 = c[23]
+    c24 = c[24]
+    c25 = c[25]
+    c26 = c[26]
+    c27 = c[27]
+    c28 = c[28]
+    c29 = c[29]
+    c30 = c[30]
+    c31 = c[31]
+    c32 = c[32]
+    c33 = c[33]
+    # fmt: off
+    total = (
+        c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11
+        + c12 + c13 + c14 + c15 + c16 + c17 + c18 + c19 + c20 + c21 + c22 + c23
+        + c24 + c25 + c26 + c27 + c28 + c29 + c30 + c31 + c32 + c33
+        + 3 * k
+    )
+    if (
+        (total != 13 and total != 14)
+        or c0 < 0 or c0 > 4 or c1 < 0 or c1 > 4 or c2 < 0 or c2 > 4 or c3 < 0 or c3 > 4
+        or c4 < 0 or c4 > 4 or c5 < 0 or c5 > 4 or c6 < 0 or c6 > 4 or c7 < 0 or c7 > 4
+        or c8 < 0 or c8 > 4 or c9 < 0 or c9 > 4 or c10 < 0 or c10 > 4 or c11 < 0 or c11 > 4
+        or c12 < 0 or c12 > 4 or c13 < 0 or c13 > 4 or c14 < 0 or c14 > 4 or c15 < 0 or c15 > 4
+        or c16 < 0 or c16 > 4 or c17 < 0 or c17 > 4 or c18 < 0 or c18 > 4 or c19 < 0 or c19 > 4
+        or c20 < 0 or c20 > 4 or c21 < 0 or c21 > 4 or c22 < 0 or c22 > 4 or c23 < 0 or c23 > 4
+        or c24 < 0 or c24 > 4 or c25 < 0 or c25 > 4 or c26 < 0 or c26 > 4 or c27 < 0 or c27 > 4
+        or c28 < 0 or c28 > 4 or c29 < 0 or c29 > 4 or c30 < 0 or c30 > 4 or c31 < 0 or c31 > 4
+        or c32 < 0 or c32 > 4 or c33 < 0 or c33 > 4
+    ):  # compared one by one: cheaper compiled than one OR of all (and as clear)
+        return _INVALID
+    # fmt: on
+    if not _NU:
+        _load_tables()
+    num = _NUM
+    nu = _NU
+    comb = _COMB
+    x = num[
+        (((((((c0 * 5 + c1) * 5 + c2) * 5 + c3) * 5 + c4) * 5 + c5) * 5 + c6) * 5 + c7) * 5 + c8
+    ]
+    y = num[
+        (((((((c9 * 5 + c10) * 5 + c11) * 5 + c12) * 5 + c13) * 5 + c14) * 5 + c15) * 5 + c16) * 5
+        + c17
+    ]
+    w = num[
+        (((((((c18 * 5 + c19) * 5 + c20) * 5 + c21) * 5 + c22) * 5 + c23) * 5 + c24) * 5 + c25) * 5
+        + c26
+    ]
+    z = _HON[(((((c27 * 5 + c28) * 5 + c29) * 5 + c30) * 5 + c31) * 5 + c32) * 5 + c33]
+    dist = _FINAL[4 - k][comb[comb[x * nu + y] * nu + w] * nu + z]
+    if dist > 1 and k == 0:
+        # 十三幺 needs every honour: each one missing is a tile to draw
+        # fmt: off
+        zeros = (c27 == 0) + (c28 == 0) + (c29 == 0) + (c30 == 0) + (c31 == 0) + (c32 == 0) + (c33 == 0)
+        if thirteen_orphans and zeros < dist:
+            kinds = (
+                (c0 > 0) + (c8 > 0) + (c9 > 0) + (c17 > 0) + (c18 > 0) + (c26 > 0) + (c27 > 0)
+                + (c28 > 0) + (c29 > 0) + (c30 > 0) + (c31 > 0) + (c32 > 0) + (c33 > 0)
+            )
+            pair = (
+                c0 > 1 or c8 > 1 or c9 > 1 or c17 > 1 or c18 > 1 or c26 > 1 or c27 > 1
+                or c28 > 1 or c29 > 1 or c30 > 1 or c31 > 1 or c32 > 1 or c33 > 1
+            )
+            # fmt: on
+            od = (13 if pair else 14) - kinds
+            if od < dist:
+                dist = od
+        if seven_pairs and dist > 1:
+            pairs = 0
+            kinds = 0
+            for n in c:
+                if n:
+                    kinds += 1
+                    if n > 1:
+                        pairs += 1
+            pd = 0 if pairs >= 7 else (7 - pairs if kinds >= 7 else 14 - pairs - kinds)
+            if pd < dist:
+                dist = pd
+    return dist - 1
+
+
+_NATIVE = not isinstance(_shanten_native, FunctionType)
+"""True when this module runs compiled (mypyc): :func:`shanten_counts` then takes the native
+path, whose integer arithmetic is cheap there and slow in the interpreter."""
+
+
 def shanten_counts(
     counts: Sequence[int],
     meld_count: int = 0,
@@ -251,7 +382,23 @@ def shanten_counts(
 
     :raises InvalidHandError: for a count outside 0-4 or a wrong number of tiles.
     """
-    # Each suit's count bytes name a *state* (its profile and its tile count) when the suit holds
+    if _NATIVE:
+        try:
+            sh = _shanten_native(
+                counts if type(counts) is list else list(counts),
+                meld_count,
+                seven_pairs,
+                thirteen_orphans,
+            )
+        except (TypeError, ValueError):  # a count that is not an int, counts not a sequence
+            sh = _INVALID
+        if sh != _INVALID:
+            return sh
+        return _shanten_slow(
+            counts, meld_count, seven_pairs=seven_pairs, thirteen_orphans=thirteen_orphans
+        )
+    # Interpreted (the pure build):
+    # each suit's count bytes name a *state* (its profile and its tile count) when the suit holds
     # at most 9 tiles, all counts 0-4; three list lookups combine the states, and the last gives
     # the shanten, or _BAD when the tile total does not fit ``meld_count``. So a valid hand needs
     # no separate validation: a wrong length fails the unpacking, a count outside 0-4 or a suit of
@@ -302,8 +449,9 @@ def _shanten_slow(
 ) -> int:
     """:func:`shanten_counts` by per-suit profile ids: hands the state tables do not hold.
 
-    A suit of 10+ tiles, or bad input (it validates and raises). This was ``shanten_counts``
-    before the state tables (issue 16; bench/hand_before.py keeps that version verbatim).
+    A suit of 10+ tiles, or bad input (it validates and raises); in the compiled build only bad
+    input. This was ``shanten_counts`` before the state tables (issue 16; bench/hand_before.py
+    keeps that version verbatim).
     """
     try:
         b = bytes(bytearray(counts))
@@ -320,7 +468,10 @@ def _shanten_slow(
         raise _bad_counts(counts, meld_count)
     c = counts
     if not _NU:
-        _load()
+        if _NATIVE:
+            _load_tables()
+        else:
+            _load()  # the tables, and the state lists of shanten_counts' pure-Python path
     num = _NUM
     nu = _NU
     comb = _COMB
