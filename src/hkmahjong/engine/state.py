@@ -1257,14 +1257,21 @@ class HandState:
         self._cand[s] = -1
         self.phase_ = _OVER
 
-    def _exposed_counts(self) -> list[int]:
-        counts = [0] * 34
+    def _exposed_copies(self, t: int) -> int:
+        """How many copies of ``t`` the exposed melds (all but concealed kongs) hold."""
+        n = 0
         for ms in self.melds:
             for m in ms:
-                if m.kind is not _M_CONCEALED_KONG:
-                    for x in m.tiles:
-                        counts[x] += 1
-        return counts
+                kind = m.kind
+                if kind is _M_CONCEALED_KONG:
+                    continue
+                first = int(m.first)
+                if kind is _M_CHOW:
+                    if first <= t <= first + 2:
+                        n += 1
+                elif first == t:
+                    n += 3 if kind is _M_PUNG else 4
+        return n
 
     def _triggers(self, s: int, meld: Meld | None) -> tuple[LiabilityTrigger, ...]:
         """包牌 triggers of ``s`` taking the pending discard (``meld`` None: a win on it)."""
@@ -1278,7 +1285,7 @@ class HandState:
             feeder=_W[d],
             beneficiary=_W[s],
             turn=self.go,
-            tile_unseen=unseen_before(t, self.rivers, self._exposed_counts()),
+            tile_unseen=unseen_before(t, self.rivers, self._exposed_copies(t)),
             beneficiary_discarded_first=bool(river) and river[-1] == t,
             feeder_last_claim_turn=last if last >= 0 else None,
         )
@@ -1346,7 +1353,9 @@ class HandState:
         if discarder is not None:
             last_claim = self.last_claim_go[discarder]
             if self.pending_kind is _ON_DISCARD:
-                unseen = unseen_before(self.pending_tile, self.rivers, self._exposed_counts())
+                unseen = unseen_before(
+                    self.pending_tile, self.rivers, self._exposed_copies(self.pending_tile)
+                )
         self.win_specs.append(
             {
                 "seat": s,
