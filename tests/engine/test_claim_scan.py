@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from hkmahjong.engine import Phase
 from hkmahjong.engine.state import HandState, PendingKind
 from hkmahjong.hand.arrange import is_complete_counts, win_candidates
+from hkmahjong.hand.meld import MeldKind
 
 
 def test_claim_options_and_kept_masks_match_the_full_check(
@@ -48,3 +49,21 @@ def test_claim_options_and_kept_masks_match_the_full_check(
             assert not is_complete_counts(counts, len(state.melds[s]), seven_pairs=seven)
             misses += 1
     assert windows > 50 and masks > 500 and misses > 200
+
+
+def test_exposed_copies_count_the_exposed_melds_tiles(
+    play_states: Callable[..., Iterator[HandState]],
+) -> None:
+    """生章's exposed count (``_exposed_copies``, from each meld's kind and first tile) is the
+    count of the tile in every exposed meld's ``tiles`` (concealed kongs left out)."""
+    checked = 0
+    for state in play_states("exposed-copies", 2):
+        counts = [0] * 34
+        for melds in state.melds:
+            for m in melds:
+                if m.kind is not MeldKind.CONCEALED_KONG:
+                    for x in m.tiles:
+                        counts[x] += 1
+        assert [state._exposed_copies(t) for t in range(34)] == counts
+        checked += any(counts)
+    assert checked > 100

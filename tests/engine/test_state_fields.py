@@ -11,6 +11,8 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 from hkmahjong.engine import Phase
 from hkmahjong.engine.state import FIELDS, Copy, DrawSource, HandState, PendingKind, Saved
 from hkmahjong.rules.presets import get_preset
@@ -34,17 +36,32 @@ def _value(state: HandState, name: str) -> Any:
     return getattr(state, name)
 
 
+def _declared_attributes(cls: type) -> tuple[str, ...]:
+    """The instance attributes ``cls`` declares, in order: its ``__slots__`` when interpreted;
+    compiled by mypyc, which drops ``__slots__`` for a fixed native layout built from the class's
+    annotations (and any ``self.x =`` in its methods), that layout's names."""
+    names = cls.__dict__.get("__slots__")
+    if names is None:
+        names = cls.__dict__["__mypyc_attrs__"]
+    return tuple(names)
+
+
 def test_every_slot_is_in_the_table_once() -> None:
-    """The slots are the table's names; nothing is declared outside it."""
-    assert tuple(HandState.__slots__) == tuple(f.name for f in FIELDS)
-    assert len(set(HandState.__slots__)) == len(FIELDS)
+    """The slots are the table's names; nothing is declared outside it (on both builds: the
+    interpreted class's ``__slots__``, the compiled class's native attributes)."""
+    declared = _declared_attributes(HandState)
+    assert declared == tuple(f.name for f in FIELDS)
+    assert len(set(declared)) == len(FIELDS)
     unsaved = {f.name: f.saved for f in FIELDS if f.saved is not Saved.YES}
     assert unsaved == _NOT_SAVED
     keys = [f.json_key for f in FIELDS if f.saved is Saved.YES]
     assert len(keys) == len(set(keys))
     state = HandState.new(get_preset("parlor"), seed=b"slots")
-    for name in HandState.__slots__:
+    for name in declared:
         assert hasattr(state, name), name
+    with pytest.raises(AttributeError):
+        state.not_a_field = 1  # type: ignore[attr-defined]
+    assert not hasattr(state, "__dict__")
     written = json.loads(state.to_json())
     assert set(written) == {"version", *keys}
 

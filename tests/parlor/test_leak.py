@@ -29,8 +29,10 @@ from hkmahjong.parlor.table import Table, TableConfig
 from hkmahjong.rules import get_preset
 from hkmahjong.tiles import Tile, Wind
 
-_DEAL = HandState.__dict__["new"].__func__
-"""The engine's own deal (HandState.new), taken before any test stacks a wall."""
+_DEAL = HandState.new
+"""The engine's own deal (HandState.new, bound to the class), taken before any test stacks a wall
+(read as a bound method, not from the class's ``__dict__``: compiled by mypyc, a classmethod there
+has no ``__func__``)."""
 RULES = get_preset("parlor")
 MATCH_SEED = seed_from_text("leak-test")
 
@@ -69,7 +71,7 @@ async def _frames(wall: list[int], monkeypatch: pytest.MonkeyPatch) -> list[str]
 
     def stacked(cls: type[HandState], ruleset: Any, **kw: Any) -> HandState:
         kw["wall"] = [Tile(t) for t in wall]
-        return original(cls, ruleset, **kw)  # type: ignore[no-any-return]
+        return original(ruleset, **kw)
 
     monkeypatch.setattr(runner_module.HandState, "new", classmethod(stacked))
     store = MemoryTableStore()

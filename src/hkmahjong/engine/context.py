@@ -56,11 +56,11 @@ def trigger_from_json(obj: Sequence[Any]) -> LiabilityTrigger:
     )
 
 
-def unseen_before(tile: int, rivers: Sequence[Sequence[int]], exposed: Sequence[int]) -> bool:
+def unseen_before(tile: int, rivers: Sequence[Sequence[int]], exposed: int) -> bool:
     """生章: ``tile`` was never discarded nor exposed before (the current discard not counted).
 
-    ``rivers`` include the current discard as the last tile of its river; ``exposed`` counts the
-    tiles of every exposed meld by kind.
+    ``rivers`` include the current discard as the last tile of its river; ``exposed`` is how many
+    copies of ``tile`` the exposed melds hold.
     """
-    seen = sum(r.count(tile) for r in rivers) - 1 + exposed[tile]
+    seen = sum(r.count(tile) for r in rivers) - 1 + exposed
     return seen <= 0

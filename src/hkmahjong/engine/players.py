@@ -78,6 +78,15 @@ class FirstPlayer:
 _WINS = frozenset({ActionKind.WIN, ActionKind.SELF_DRAW, ActionKind.BONUS_WIN})
 
 
+def _is_one_of(choice: Action, legal: Sequence[Action]) -> bool:
+    """``choice in legal`` by identity (actions are interned, equality is identity): ``in``
+    would go through ``Action``'s rich comparison (defined for sorting) for every other item."""
+    for a in legal:  # noqa: SIM110 (any() over a generator is slower interpreted)
+        if a is choice:
+            return True
+    return False
+
+
 def check_choice(choice: object, legal: Sequence[Action], who: str) -> Action:
     """The controller's ``choice`` if it is one of ``legal``.
 
@@ -115,7 +124,7 @@ def play_hand(
         legal = state.legal_actions(seat)
         who = controllers[seat]
         choice = who.choose(state.view(seat), legal)
-        if choice.__class__ is not Action or choice not in legal:  # the message only if needed
+        if choice.__class__ is not Action or not _is_one_of(choice, legal):  # message if needed
             choice = check_choice(choice, legal, f"{who!r} at {seat.letter}")
         new = state.apply(seat, choice)
         if hand is not None:
@@ -167,7 +176,7 @@ def run_match(
             legal = runner.legal(seat)
             who = controllers[runner.player_at(seat)]
             choice = who.choose(runner.view(seat), legal)
-            if choice.__class__ is not Action or choice not in legal:
+            if choice.__class__ is not Action or not _is_one_of(choice, legal):
                 choice = check_choice(choice, legal, f"{who!r} at {seat.letter}")
             step = runner.apply(seat, choice)
             if write is not None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
 from itertools import chain, compress
-from typing import Any
+from typing import Any, Final
 
 from hkmahjong.engine.actions import (
     BONUS_WIN,
@@ -74,29 +74,54 @@ __all__ = [
     "StateField",
 ]
 
-_T = [Tile(i) for i in range(42)]
-_W = list(Wind)
-_lazy_view = PlayerView._lazy
-_ref = weakref.ref
-_DISCARD = [Action.discard(i) for i in range(34)]
-_CKONG = [Action.concealed_kong(i) for i in range(34)]
-_AKONG = [Action.added_kong(i) for i in range(34)]
-_CHOW = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
-_REPEAT = [[(_T[k],) * n for n in range(5)] for k in range(34)]
-_chain = chain.from_iterable
-_compress = compress
-_TURN, _CLAIM, _ROB, _OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
-_SEAT = Visibility.SEAT
+# Module constants are Final: a mypyc build keeps them in C variables (a plain module global is
+# a dict lookup there, and an enum member of another module an attribute lookup on its class).
+_T: Final = [Tile(i) for i in range(42)]
+_W: Final = list(Wind)
+_lazy_view: Final = PlayerView._lazy
+_ref: Final = weakref.ref
+_DISCARD: Final = [Action.discard(i) for i in range(34)]
+_CKONG: Final = [Action.concealed_kong(i) for i in range(34)]
+_AKONG: Final = [Action.added_kong(i) for i in range(34)]
+_CHOW: Final = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
+_REPEAT: Final = [[(_T[k],) * n for n in range(5)] for k in range(34)]
+_chain: Final = chain.from_iterable
+_compress: Final = compress
+_TURN: Final = Phase.TURN
+_CLAIM: Final = Phase.CLAIM
+_ROB: Final = Phase.ROB
+_OVER: Final = Phase.OVER
+_SEAT: Final = Visibility.SEAT
+_PASS: Final = PASS
+_PUNG: Final = PUNG
+_KONG_ACT: Final = KONG
+_WIN: Final = WIN
+_SELF_DRAW: Final = SELF_DRAW
+_BONUS_WIN: Final = BONUS_WIN
+_FALSE_WIN: Final = FALSE_WIN
+_K_DISCARD: Final = ActionKind.DISCARD
+_K_PUNG: Final = ActionKind.PUNG
+_K_KONG: Final = ActionKind.KONG
+_K_CONCEALED_KONG: Final = ActionKind.CONCEALED_KONG
+_K_ADDED_KONG: Final = ActionKind.ADDED_KONG
+_K_SELF_DRAW: Final = ActionKind.SELF_DRAW
+_K_BONUS_WIN: Final = ActionKind.BONUS_WIN
+_M_CHOW: Final = MeldKind.CHOW
+_M_PUNG: Final = MeldKind.PUNG
+_M_KONG: Final = MeldKind.KONG
+_M_ADDED_KONG: Final = MeldKind.ADDED_KONG
+_M_CONCEALED_KONG: Final = MeldKind.CONCEALED_KONG
+_E_CLAIM: Final = EventKind.CLAIM
 # The events of the hot paths, built once (events are immutable values; sharing one is the same
 # as building an equal one): a discard, a bonus tile and a draw per seat and tile.
-_EV_DISCARD = [[Event(EventKind.DISCARD, w, _T[t]) for t in range(34)] for w in _W]
-_EV_DISCARD_DRAWN = [
+_EV_DISCARD: Final = [[Event(EventKind.DISCARD, w, _T[t]) for t in range(34)] for w in _W]
+_EV_DISCARD_DRAWN: Final = [
     [Event(EventKind.DISCARD, w, _T[t], detail="drawn") for t in range(34)] for w in _W
 ]
 """A 摸切 discard (the tile just drawn); a 手切 one is the plain discard event."""
-_EV_BONUS = [[Event(EventKind.BONUS, w, _T[t]) if t >= 34 else None for t in range(42)]
-             for w in _W]  # fmt: skip
-_EV_DECISION: dict[tuple[Wind, Action], Event] = {}
+_EV_BONUS: Final = [[Event(EventKind.BONUS, w, _T[t]) if t >= 34 else None for t in range(42)]
+                    for w in _W]  # fmt: skip
+_EV_DECISION: Final[dict[tuple[Wind, Action], Event]] = {}
 """Claim-window decisions, built on first use: (seat, action) -> its REFEREE event."""
 _JSON_VERSION = 3
 
@@ -181,17 +206,37 @@ class PendingKind(Enum):
     """A concealed kong (暗槓) that may be robbed for 十三幺 (by ruleset)."""
 
 
-_NO_DRAW, _HEAD, _KONG, _BONUS = DrawSource.NONE, DrawSource.HEAD, DrawSource.KONG, DrawSource.BONUS
-_NOTHING_PENDING, _ON_DISCARD = PendingKind.NONE, PendingKind.DISCARD
-_EV_DRAW = {
-    src: [
+_NO_DRAW: Final = DrawSource.NONE
+_HEAD: Final = DrawSource.HEAD
+_KONG: Final = DrawSource.KONG
+_BONUS: Final = DrawSource.BONUS
+_NOTHING_PENDING: Final = PendingKind.NONE
+_ON_DISCARD: Final = PendingKind.DISCARD
+_ADDED: Final = PendingKind.ADDED
+_CONCEALED: Final = PendingKind.CONCEALED
+
+
+def _draw_events(src: DrawSource) -> list[list[Event]]:
+    return [
         [Event(EventKind.DRAW, w, _T[t], detail=src.value, visibility=_SEAT) for t in range(42)]
         for w in _W
     ]
-    for src in (_HEAD, _KONG, _BONUS)
-}
-"""The draw events: source -> seat -> tile."""
-_ADDED, _CONCEALED = PendingKind.ADDED, PendingKind.CONCEALED
+
+
+_EV_DRAW_HEAD: Final = _draw_events(_HEAD)
+_EV_DRAW_KONG: Final = _draw_events(_KONG)
+_EV_DRAW_BONUS: Final = _draw_events(_BONUS)
+"""The draw events per source: seat -> tile (three lists, not a dict keyed by the source: an
+enum member hashes by a Python-level ``Enum.__hash__``)."""
+
+
+def _holds(actions: list[Action], action: Action) -> bool:
+    """``action in actions`` by identity (actions are interned, equality is identity): ``in``
+    would go through ``Action``'s rich comparison (defined for sorting) for every other item."""
+    for a in actions:  # noqa: SIM110 (any() over a generator is slower interpreted)
+        if a is action:
+            return True
+    return False
 
 
 class Copy(Enum):
@@ -429,7 +474,7 @@ class HandState:
     # construction
     @classmethod
     def _blank(cls, ruleset: Ruleset) -> HandState:
-        self = cls.__new__(cls)
+        self = HandState.__new__(HandState)
         _fill(self)
         self.ruleset = ruleset
         return self
@@ -439,11 +484,11 @@ class HandState:
         cls,
         ruleset: Ruleset,
         *,
-        seed: bytes,
-        prevailing_wind: Wind = Wind.EAST,
+        seed: bytes | bytearray | object,
+        prevailing_wind: Wind | object = Wind.EAST,
         hand_number: int = 0,
-        wall: list[Tile] | None = None,
-        physical_table: bool = False,
+        wall: Sequence[Tile] | None = None,
+        physical_table: bool | object = False,
     ) -> HandState:
         """開局: shuffle (or take ``wall``, in draw order), roll, break, deal, replace bonus tiles.
 
@@ -453,13 +498,16 @@ class HandState:
         :raises WallError: when ``wall`` is not exactly the ruleset's tile set.
         :raises StateError: when the seed is not bytes or the prevailing wind is not a wind.
         """
+        # (``seed``, ``prevailing_wind`` and ``physical_table`` are typed wide on purpose: they
+        # are checked here, so a compiled build — which checks declared types at the call —
+        # raises the same StateError as the interpreted one)
         if not isinstance(seed, bytes | bytearray):
             raise StateError(
                 f"seed must be bytes (e.g. b'...' or secrets.token_bytes()), not {seed!r}"
             )
         if not isinstance(prevailing_wind, int) or not 0 <= int(prevailing_wind) <= 3:
             raise StateError(f"prevailing_wind must be a Wind, not {prevailing_wind!r}")
-        self = cls._blank(ruleset)
+        self = HandState._blank(ruleset)
         self.seed = bytes(seed)
         self.prevailing_wind = Wind(prevailing_wind)
         self.hand_number = int(hand_number)
@@ -508,7 +556,7 @@ class HandState:
                     if r is None:
                         self._exhaust(ev)
                         return self
-                    ev.append(_EV_DRAW[_BONUS][seat][r])
+                    ev.append(_EV_DRAW_BONUS[seat][r])
                     if r >= 34:
                         nxt[seat].append(r)
                     else:
@@ -561,11 +609,11 @@ class HandState:
             ]
         )
 
-    def legal_actions(self, seat: Wind) -> list[Action]:
+    def legal_actions(self, seat: Wind | int) -> list[Action]:
         """Every legal action of ``seat`` now, sorted (empty when it need not act); a fresh list."""
         return list(self._legal_for(seat))
 
-    def _legal_for(self, seat: Wind) -> list[Action]:
+    def _legal_for(self, seat: int) -> list[Action]:
         s = int(seat)
         cached = self._legal[s]
         if cached is not None:
@@ -623,7 +671,7 @@ class HandState:
             )
         return "\n".join(lines)
 
-    def hand_of(self, seat: Wind) -> Hand:
+    def hand_of(self, seat: Wind | int) -> Hand:
         """The referee's view of ``seat``'s hand (concealed tiles, melds, bonus tiles)."""
         s = int(seat)
         return Hand(self._concealed(s), tuple(self.melds[s]), tuple(self.bonus[s]))
@@ -654,7 +702,13 @@ class HandState:
         self.pung_bar[seat] = 0
         self.win_bar_tiles[seat] = 0
         self.win_bar_fan[seat] = -1
-        ev.append(_EV_DRAW[source][seat][t])
+        if source is _HEAD:
+            drawn_events = _EV_DRAW_HEAD
+        elif source is _KONG:
+            drawn_events = _EV_DRAW_KONG
+        else:
+            drawn_events = _EV_DRAW_BONUS
+        ev.append(drawn_events[seat][t])
         while t >= 34:
             self.bonus[seat].append(_T[t])
             self._pub[seat] = None
@@ -665,7 +719,7 @@ class HandState:
                 return False
             t = r
             source = _BONUS
-            ev.append(_EV_DRAW[_BONUS][seat][t])
+            ev.append(_EV_DRAW_BONUS[seat][t])
         cands = self._cand
         mask = cands[seat]
         # a drawn tile outside the hand's win candidates cannot make a self-drawn win
@@ -819,7 +873,7 @@ class HandState:
         if bonus_win is not None:
             self._win_cache[-1] = bonus_win
             if len(self.bonus[s]) == 8 or not self.ruleset.bonus_win_decline:
-                return [BONUS_WIN]
+                return [_BONUS_WIN]
         acts = list(_compress(_DISCARD, counts))
         if self.claimed_tile >= 0:
             banned = self.claimed_tile
@@ -830,16 +884,16 @@ class HandState:
             acts.extend(_CKONG[k] for k in range(34) if counts[k] == 4)
         melds = self.melds[s]
         if melds:
-            added = sorted(m.first for m in melds if m.kind is MeldKind.PUNG and counts[m.first])
+            added = sorted(m.first for m in melds if m.kind is _M_PUNG and counts[m.first])
             acts.extend(_AKONG[k] for k in added)
         win = self._self_draw_result(s)
         if win is not None:
             self._win_cache[s] = win
-            acts.append(SELF_DRAW)
+            acts.append(_SELF_DRAW)
         if bonus_win is not None:
-            acts.append(BONUS_WIN)
+            acts.append(_BONUS_WIN)
         if win is None and self.physical_table and not self.win_barred[s]:
-            acts.append(FALSE_WIN)
+            acts.append(_FALSE_WIN)
         return acts
 
     def _claim_options(self, s: int, t: int, d: int) -> list[Action]:
@@ -857,7 +911,7 @@ class HandState:
         false_win = not can_win and self.physical_table and not self.win_barred[s]
         if n < 2 and not chow_seat and not can_win and not false_win:
             return []
-        opts: list[Action] = [PASS]
+        opts: list[Action] = [_PASS]
         if self.tail - self.head > rs.dead_wall:  # no claim but a win on the last discard
             total = sum(counts)
             if chow_seat:
@@ -875,18 +929,18 @@ class HandState:
             barred = rs.pung_pass_rule and (self.pung_bar[s] >> t) & 1
             discard_left = total - n > 0 or (not rs.no_swap_discard and n > 2)
             if n >= 2 and not barred and discard_left:
-                opts.append(PUNG)
+                opts.append(_PUNG)
             if n == 3:
-                opts.append(KONG)
+                opts.append(_KONG_ACT)
         if can_win:
-            opts.append(WIN)
+            opts.append(_WIN)
         elif false_win:
-            opts.append(FALSE_WIN)
+            opts.append(_FALSE_WIN)
         return opts if len(opts) > 1 else []
 
     # ------------------------------------------------------------------------------------------
     # apply
-    def apply(self, seat: Wind, action: Action | str) -> list[Event]:
+    def apply(self, seat: Wind | int | object, action: Action | str | object) -> list[Event]:
         """Play ``action`` for ``seat``; the events that follow, up to the next decision.
 
         Draws, bonus replacements and kong replacements happen automatically. In a claim or
@@ -896,19 +950,25 @@ class HandState:
         :raises IllegalActionError: naming the action, seat, phase and the legal actions; the
             state is unchanged.
         """
-        if action.__class__ is not Action:
-            if isinstance(action, str):
-                action = Action.from_text(action)
-            elif not isinstance(action, Action):
-                raise IllegalActionError(
-                    f"{action!r} is not an action (use Action or its text form)"
-                )
-        if seat.__class__ is not Wind:
-            if not isinstance(seat, int) or not 0 <= int(seat) <= 3:
-                raise IllegalActionError(f"seat {seat!r} is not a seat (E, S, W or N)")
-            seat = _W[int(seat)]
+        # (``seat`` and ``action`` are typed wide on purpose: they are checked here, so a
+        # compiled build raises the same IllegalActionError as the interpreted one)
+        if isinstance(action, Action):
+            act = action
+        elif isinstance(action, str):
+            act = Action.from_text(action)
+        else:
+            raise IllegalActionError(f"{action!r} is not an action (use Action or its text form)")
+        if isinstance(seat, Wind):
+            w = seat
+        elif isinstance(seat, int) and 0 <= seat <= 3:
+            w = _W[seat]
+        else:
+            raise IllegalActionError(f"seat {seat!r} is not a seat (E, S, W or N)")
+        return self._apply(w, act)
+
+    def _apply(self, seat: Wind, action: Action) -> list[Event]:
         legal = self._legal_for(seat)
-        if action not in legal:
+        if not _holds(legal, action):
             self._illegal(seat, action, legal)
         s = int(seat)
         if self._issued:
@@ -967,19 +1027,19 @@ class HandState:
 
     def _apply_turn(self, s: int, action: Action, legal: list[Action], ev: list[Event]) -> None:
         kind = action.kind
-        if BONUS_WIN in legal and kind is not ActionKind.BONUS_WIN:
+        if _holds(legal, _BONUS_WIN) and kind is not _K_BONUS_WIN:
             self.declined[s] = True
             ev.append(Event(EventKind.DECLINE_BONUS_WIN, _W[s]))
-        if kind is ActionKind.DISCARD:
+        if kind is _K_DISCARD:
             assert action.tile is not None
             self._discard(s, int(action.tile), ev)
-        elif kind is ActionKind.CONCEALED_KONG or kind is ActionKind.ADDED_KONG:
+        elif kind is _K_CONCEALED_KONG or kind is _K_ADDED_KONG:
             assert action.tile is not None
-            self._declare_kong(s, int(action.tile), kind is ActionKind.ADDED_KONG, ev)
-        elif kind is ActionKind.SELF_DRAW:
+            self._declare_kong(s, int(action.tile), kind is _K_ADDED_KONG, ev)
+        elif kind is _K_SELF_DRAW:
             self._add_win(s, None, self._win_cache[s], robbed=False, ev=ev)
             self._finish(ev)
-        elif kind is ActionKind.BONUS_WIN:
+        elif kind is _K_BONUS_WIN:
             self._add_win(s, None, self._win_cache[-1], robbed=False, ev=ev)
             self._finish(ev)
         else:  # FALSE_WIN in the own turn
@@ -1024,7 +1084,7 @@ class HandState:
                         bytes(counts), len(self.melds[o]), seven_pairs=self.ruleset.seven_pairs
                     )
                 if (mask >> t) & 1 and self._try_win(o, t, robbing=False):
-                    options[o] = [PASS, WIN]
+                    options[o] = [_PASS, _WIN]
                     any_option = True
                 else:
                     options[o] = []
@@ -1075,14 +1135,14 @@ class HandState:
             ev.append(Event(EventKind.ADDED_KONG, _W[s], _T[t]))
         else:
             self.hands[s][t] -= 4
-            self.melds[s].append(Meld(MeldKind.CONCEALED_KONG, _T[t]))
+            self.melds[s].append(Meld(_M_CONCEALED_KONG, _T[t]))
             self._pub[s] = None
             self.pending_kind = _CONCEALED
             ev.append(Event(EventKind.CONCEALED_KONG, _W[s], _T[t]))
         any_option = False
         for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4):
             ok = self._rob_ok(o, t, added=added)
-            self.options[o] = [PASS, WIN] if ok else []
+            self.options[o] = [_PASS, _WIN] if ok else []
             any_option = any_option or ok
         if any_option:
             self.phase_ = _ROB
@@ -1104,8 +1164,8 @@ class HandState:
         if self.pending_kind is _ADDED:
             melds = self.melds[s]
             for i, m in enumerate(melds):
-                if m.kind is MeldKind.PUNG and m.first == t:
-                    melds[i] = Meld(MeldKind.ADDED_KONG, m.first, m.source)
+                if m.kind is _M_PUNG and m.first == t:
+                    melds[i] = Meld(_M_ADDED_KONG, m.first, m.source)
                     self._pub[s] = None
                     break
             ev.append(Event(EventKind.KONG_DONE, _W[s], _T[t]))
@@ -1126,7 +1186,7 @@ class HandState:
             a = self.decisions[s]
             if self.options[s] and a is not None:
                 decisions.append((_W[s], a))
-        if all(a is PASS for _, a in decisions):  # everyone passed: no claim, no win
+        if all(a is _PASS for _, a in decisions):  # everyone passed: no claim, no win
             for w, _ in decisions:
                 self._bar_passed(int(w), t)
             self._nobody_claims(ev)
@@ -1134,13 +1194,13 @@ class HandState:
         exempt: list[Wind] = []
         if rs.thirteen_orphans_head_bump_exempt:
             for w, a in decisions:
-                if a is WIN and FanId.THIRTEEN_ORPHANS in self._win_cache[int(w)][2].fan_ids:
+                if a is _WIN and FanId.THIRTEEN_ORPHANS in self._win_cache[int(w)][2].fan_ids:
                     exempt.append(w)
         res = resolve(decisions, multiple_winners=rs.multiple_winners, thirteen_exempt=exempt)
         for w, a in decisions:
-            if a is not WIN:
+            if a is not _WIN:
                 s = int(w)
-                if a.kind is ActionKind.PUNG or a.kind is ActionKind.KONG:
+                if a.kind is _K_PUNG or a.kind is _K_KONG:
                     self._bar_passed_win(s, t)
                 else:
                     self._bar_passed(s, t)
@@ -1171,13 +1231,13 @@ class HandState:
         """``s`` let ``t`` go without winning or taking it as a pung or kong: the pass rules
         (過水 on a win it could have made, 過碰 on a pung it could have claimed)."""
         self._bar_passed_win(s, t)
-        if self.ruleset.pung_pass_rule and PUNG in self.options[s]:
+        if self.ruleset.pung_pass_rule and _holds(self.options[s], _PUNG):
             self.pung_bar[s] |= 1 << t
 
     def _bar_passed_win(self, s: int, t: int) -> None:
         """``s`` could have won on ``t`` and did not: 過水 by the ruleset's pass rule."""
         rs = self.ruleset
-        if WIN in self.options[s] and rs.pass_rule is not PassRule.NONE:
+        if _holds(self.options[s], _WIN) and rs.pass_rule is not PassRule.NONE:
             self.win_bar_tiles[s] |= 1 << t
             if rs.pass_rule is PassRule.SAME_WAIT:
                 fan = self._win_cache[s][2].total_fan
@@ -1197,14 +1257,21 @@ class HandState:
         self._cand[s] = -1
         self.phase_ = _OVER
 
-    def _exposed_counts(self) -> list[int]:
-        counts = [0] * 34
+    def _exposed_copies(self, t: int) -> int:
+        """How many copies of ``t`` the exposed melds (all but concealed kongs) hold."""
+        n = 0
         for ms in self.melds:
             for m in ms:
-                if m.kind is not MeldKind.CONCEALED_KONG:
-                    for x in m.tiles:
-                        counts[x] += 1
-        return counts
+                kind = m.kind
+                if kind is _M_CONCEALED_KONG:
+                    continue
+                first = int(m.first)
+                if kind is _M_CHOW:
+                    if first <= t <= first + 2:
+                        n += 1
+                elif first == t:
+                    n += 3 if kind is _M_PUNG else 4
+        return n
 
     def _triggers(self, s: int, meld: Meld | None) -> tuple[LiabilityTrigger, ...]:
         """包牌 triggers of ``s`` taking the pending discard (``meld`` None: a win on it)."""
@@ -1218,7 +1285,7 @@ class HandState:
             feeder=_W[d],
             beneficiary=_W[s],
             turn=self.go,
-            tile_unseen=unseen_before(t, self.rivers, self._exposed_counts()),
+            tile_unseen=unseen_before(t, self.rivers, self._exposed_copies(t)),
             beneficiary_discarded_first=bool(river) and river[-1] == t,
             feeder_last_claim_turn=last if last >= 0 else None,
         )
@@ -1232,26 +1299,26 @@ class HandState:
         self._draw_misses = False
         src = (s - d) % 4
         kind = action.kind
-        if kind is ActionKind.PUNG:
+        if kind is _K_PUNG:
             counts[t] -= 2
-            meld = Meld(MeldKind.PUNG, _T[t], src)
-        elif kind is ActionKind.KONG:
+            meld = Meld(_M_PUNG, _T[t], src)
+        elif kind is _K_KONG:
             counts[t] -= 3
-            meld = Meld(MeldKind.KONG, _T[t], src)
+            meld = Meld(_M_KONG, _T[t], src)
         else:
             assert action.tile is not None
             first = int(action.tile)
             for x in (first, first + 1, first + 2):
                 if x != t:
                     counts[x] -= 1
-            meld = Meld(MeldKind.CHOW, _T[first], src)
+            meld = Meld(_M_CHOW, _T[first], src)
         self.go += 1
         self.triggers.extend(self._triggers(s, meld))
         self.melds[s].append(meld)
         self._pub[s] = None
         self.any_claim = True
         self.last_claim_go[s] = self.go
-        ev.append(Event(EventKind.CLAIM, _W[s], _T[t], meld=meld, source=_W[d]))
+        ev.append(Event(_E_CLAIM, _W[s], _T[t], meld=meld, source=_W[d]))
         self._close_window()
         self.phase_ = _TURN
         self.current = s
@@ -1261,7 +1328,7 @@ class HandState:
         self.chain_from_rep = False
         self.kong_fed_by = -1
         self.claimed_tile = -1
-        if kind is ActionKind.KONG:
+        if kind is _K_KONG:
             self.kong_chain = 1
             self.kong_fed_by = d
             self._draw(s, _KONG, ev)
@@ -1286,7 +1353,9 @@ class HandState:
         if discarder is not None:
             last_claim = self.last_claim_go[discarder]
             if self.pending_kind is _ON_DISCARD:
-                unseen = unseen_before(self.pending_tile, self.rivers, self._exposed_counts())
+                unseen = unseen_before(
+                    self.pending_tile, self.rivers, self._exposed_copies(self.pending_tile)
+                )
         self.win_specs.append(
             {
                 "seat": s,
@@ -1407,7 +1476,7 @@ class HandState:
 
     # ------------------------------------------------------------------------------------------
     # views, copies, JSON
-    def view(self, seat: Wind) -> PlayerView:
+    def view(self, seat: Wind | int) -> PlayerView:
         """What ``seat`` may see: its own concealed tiles, everything exposed, nothing else.
 
         The view's fields are read from this state when first asked for; a view still alive when
@@ -1551,5 +1620,5 @@ class HandState:
                 self.options[o] = self._claim_options(o, t, d)
             else:
                 ok = self._rob_ok(o, t, added=self.pending_kind is _ADDED)
-                self.options[o] = [PASS, WIN] if ok else []
+                self.options[o] = [_PASS, _WIN] if ok else []
         self.decisions = decisions
