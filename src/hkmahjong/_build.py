@@ -65,6 +65,10 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hkmahjong.bots.danger",
     "hkmahjong.bots.pace",
     "hkmahjong.bots.master",
+    "hkmahjong.engine.state",
+    "hkmahjong.engine.claims",
+    "hkmahjong.engine.wall",
+    "hkmahjong.engine.context",
 )
 
 Build = Literal["compiled", "pure"]

@@ -321,7 +321,7 @@ def _claims_history(view: PlayerView) -> tuple[list[LiabilityTrigger], int, list
                 feeder=_W[feeder],
                 beneficiary=_W[s],
                 turn=go,
-                tile_unseen=unseen_before(t, rivers, exposed),
+                tile_unseen=unseen_before(t, rivers, exposed[t]),
                 beneficiary_discarded_first=bool(own) and own[-1] == t,
                 feeder_last_claim_turn=last_go[feeder] if last_go[feeder] >= 0 else None,
             )
