@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from hkmahjong.bots.arena import ArenaConfig, hand_record, run_arena
+from hkmahjong.bots.arena import ArenaConfig, RunningMean, hand_record, mean_ci, run_arena
 from hkmahjong.cli.main import main
 from hkmahjong.engine.record import GameRecord, RecordError, iter_records, read_records, verify
 from hkmahjong.engine.state import HandState
@@ -111,3 +113,23 @@ def test_stream_errors_name_the_record_and_its_line(tmp_path: Path) -> None:
         list(read_records(path))
     with pytest.raises(RecordError, match="cannot read"):
         list(read_records(tmp_path / "missing.jsonl"))
+
+
+def test_a_run_without_per_set_points_summarises_alike() -> None:
+    """hkmj arena keeps no per-set points (flat memory): running sums give the same summary."""
+    cfg = _cfg(jobs=2)
+    kept = run_arena(cfg, HandState.new)
+    flat = run_arena(cfg, HandState.new, keep_sets=False)
+    assert all(not v for v in flat.set_points.values())
+    assert _strip(flat.summary()) == _strip(kept.summary())
+    for name, values in kept.set_points.items():
+        mean, half = mean_ci(values)
+        assert flat.sets[name].ci() == pytest.approx((mean, half))
+
+
+@given(st.lists(st.floats(-1e4, 1e4), max_size=40))
+def test_running_mean_is_mean_ci(values: list[float]) -> None:
+    running = RunningMean()
+    for v in values:
+        running.add(v)
+    assert running.ci() == pytest.approx(mean_ci(values), rel=1e-9, abs=1e-9)

@@ -34,6 +34,7 @@ __all__ = [
     "ArenaResult",
     "BotStats",
     "HandLike",
+    "RunningMean",
     "hand_record",
     "hand_seed",
     "mean_ci",
@@ -327,15 +328,45 @@ def mean_ci(values: Sequence[float], z: float = 1.959964) -> tuple[float, float]
 
 
 @dataclass
+class RunningMean:
+    """Mean and 95% CI of values seen one at a time (Welford), without keeping them."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+
+    def add(self, value: float) -> None:
+        """Count ``value`` in."""
+        self.n += 1
+        delta = value - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (value - self.mean)
+
+    def ci(self, z: float = 1.959964) -> tuple[float, float]:
+        """(mean, half-width of its 95% confidence interval), as :func:`mean_ci` of the values."""
+        if self.n == 0:
+            return 0.0, 0.0
+        if self.n < 2:
+            return self.mean, float("inf")
+        return self.mean, z * math.sqrt(self.m2 / (self.n - 1) / self.n)
+
+
+@dataclass
 class ArenaResult:
     """An arena's totals per bot name, per-hand-set points, hands played and time taken."""
 
     config: ArenaConfig
     stats: dict[str, BotStats]
     set_points: dict[str, list[float]]
+    """Per hand-set, each bot name's mean points (empty lists unless ``run_arena(keep_sets=True)``,
+    the default in code; ``hkmj arena`` keeps none, so a long run's memory stays flat)."""
     hands: int
     seconds: float
     cpu_seconds: float
+    sets: dict[str, RunningMean] = field(default_factory=dict)
+    """Per bot name, the running mean of its per-set points (what the CIs are computed from)."""
+    margin: RunningMean = field(default_factory=RunningMean)
+    """The running mean of the first name's per-set points minus the second's."""
 
     def summary(self) -> dict[str, Any]:
         """Every reported number as plain JSON data."""
@@ -345,7 +376,7 @@ class ArenaResult:
             "ruleset": cfg.ruleset,
             "seed": cfg.seed,
             "duplicate": cfg.duplicate,
-            "hand_sets": len(next(iter(self.set_points.values()), [])),
+            "hand_sets": self.margin.n or next(iter(self.sets.values()), RunningMean()).n,
             "hands": self.hands,
             "seconds": round(self.seconds, 2),
             "hands_per_second": round(self.hands / self.seconds, 2) if self.seconds else None,
@@ -357,7 +388,7 @@ class ArenaResult:
         names = list(dict.fromkeys(cfg.bots))
         for name in names:
             st = self.stats[name]
-            mean, half = mean_ci(self.set_points[name])
+            mean, half = self.sets[name].ci()
             h = max(st.hands, 1)
             out["per_bot"][name] = {
                 "seats": cfg.bots.count(name),
@@ -377,8 +408,7 @@ class ArenaResult:
             }
         if len(names) >= 2:
             a, b = names[0], names[1]
-            diffs = [x - y for x, y in zip(self.set_points[a], self.set_points[b], strict=True)]
-            mean, half = mean_ci(diffs)
+            mean, half = self.margin.ci()
             out["margin"] = {
                 "challenger": a,
                 "field": b,
@@ -429,6 +459,7 @@ def run_arena(
     *,
     progress: TextIO | None = None,
     write: Callable[[str], object] | None = None,
+    keep_sets: bool = True,
 ) -> ArenaResult:
     """Play ``cfg.hands`` hand-sets with ``new_hand`` (the engine's ``HandState.new``).
 
@@ -440,6 +471,8 @@ def run_arena(
     gives it — goes to ``write`` as soon as its chunk and every chunk before it are done, wall by
     wall and rotation by rotation: a record stream (``hkmj arena --log``, ``hkmj replay
     --verify``), the same for every backend and job count; no record is kept once written.
+    ``keep_sets=False`` keeps no per-set points (``ArenaResult.set_points`` stays empty; the
+    summary's CIs come from running sums): the memory of a long run stays flat.
 
     :raises ArenaError: when a hand does not end.
     """
@@ -447,9 +480,34 @@ def run_arena(
     t0 = time.perf_counter()
     size = max(1, min(50, cfg.hands // (backend.workers() * 8) or 1))
     tasks = [(cfg, new_hand, r, write is not None) for r in _chunks(cfg.hands, size)]
-    results: dict[int, _Chunk] = {}
-    written = 0
+    waiting: dict[int, _Chunk] = {}
+    merged = 0
     done = 0
+    names = list(dict.fromkeys(cfg.bots))
+    stats: dict[str, BotStats] = {n: BotStats() for n in names}
+    set_points: dict[str, list[float]] = {n: [] for n in names}
+    sets = {n: RunningMean() for n in names}
+    margin = RunningMean()
+    cpu = 0.0
+    hands = 0
+
+    def merge(c: _Chunk) -> None:
+        nonlocal cpu, hands
+        if write is not None:
+            for text in c.records:
+                write(text)
+        for n, v in c.stats.items():
+            stats[n].merge(v)
+        for k in range(len(c.set_points[names[0]])):
+            for n in names:
+                sets[n].add(c.set_points[n][k])
+            if len(names) >= 2:
+                margin.add(c.set_points[names[0]][k] - c.set_points[names[1]][k])
+        if keep_sets:
+            for n, p in c.set_points.items():
+                set_points[n].extend(p)
+        cpu += c.seconds
+        hands += c.hands
 
     def report() -> None:
         if progress is None:
@@ -463,28 +521,16 @@ def run_arena(
 
     try:
         for i, chunk in imap_indexed(_run_chunk, tasks, backend):
-            results[i] = chunk
+            waiting[i] = chunk
             done += len(tasks[i][2])
-            while write is not None and written in results:
-                for text in results[written].records:
-                    write(text)
-                results[written].records = []
-                written += 1
+            while merged in waiting:  # in chunk order: the same sums for any job count
+                merge(waiting.pop(merged))
+                merged += 1
             report()
     except BackendError as exc:
         raise ArenaError(str(exc)) from None
     if progress is not None:
         progress.write("\n")
-    stats: dict[str, BotStats] = {n: BotStats() for n in set(cfg.bots)}
-    set_points: dict[str, list[float]] = {n: [] for n in set(cfg.bots)}
-    cpu = 0.0
-    hands = 0
-    for i in sorted(results):
-        c = results[i]
-        for n, v in c.stats.items():
-            stats[n].merge(v)
-        for n, p in c.set_points.items():
-            set_points[n].extend(p)
-        cpu += c.seconds
-        hands += c.hands
-    return ArenaResult(cfg, stats, set_points, hands, time.perf_counter() - t0, cpu)
+    result = ArenaResult(cfg, stats, set_points, hands, time.perf_counter() - t0, cpu)
+    result.sets, result.margin = sets, margin
+    return result

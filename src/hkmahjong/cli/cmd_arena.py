@@ -82,7 +82,11 @@ def run(args: argparse.Namespace) -> int:
     )
     with record_sink(args.log) as write:
         result = run_arena(
-            cfg, HandState.new, progress=None if args.quiet else sys.stderr, write=write
+            cfg,
+            HandState.new,
+            progress=None if args.quiet else sys.stderr,
+            write=write,
+            keep_sets=False,  # the summary needs only running sums: flat memory for long runs
         )
     out = sys.stderr if args.log == "-" else sys.stdout
     if args.json:
