@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         cells = []
         for b in BUILDS:
             vals = [float(x[k]) for x in rows[b]]  # type: ignore[arg-type]
-            cells.append(f"{med[b][k]:8.2f} ({min(vals):.1f}-{max(vals):.1f})")
+            cells.append(f"{med[b][k]:8.3g} ({min(vals):.3g}-{max(vals):.3g})")
         print(
             f"  {labels[k]:44} {cells[0]:>18} {cells[1]:>18} {med['compiled'][k] / med['pure'][k]:13.2f}x"
         )
