@@ -402,6 +402,8 @@ _CLAIM, _BONUS = EventKind.CLAIM, EventKind.BONUS
 _TURN_PHASE, _CLAIM_PHASE, _ROB_PHASE = Phase.TURN, Phase.CLAIM, Phase.ROB
 _ROW = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
 _BLOCK_CELL = [(_T_BLOCKS + _SEAT_BLOCK * s) * _W for s in range(4)]
+_LAST_CELL = 8 * _W  # within a seat block: the last-discard plane
+_POSITION_CELL = 9 * _W  # the discard-position plane
 _CONCEALED_ROW = [_ROW[_T_CONCEALED + s] for s in range(4)]
 _CONCEALED_OF_ROW = [_ROW[_T_CONCEALED_OF + n] for n in range(15)]
 _BONUS_ROW = [_ROW[_T_BONUS + s] for s in range(4)]
@@ -605,7 +607,7 @@ class StateEncoder:
                             self._public(river[i], -1 if gone else 1)
                     self._tk[s] = list(new)
         self._dirty = False  # (encode sets it again as needed)
-        self.applied(state, ())  # the phase, claimed-tile and tiles-left rows
+        self._follow_phase(state)
         mv = self._mv
         hands, cc = state.hands, self._cc
         for s in range(4):
@@ -638,18 +640,38 @@ class StateEncoder:
             if kind is _DISCARD:
                 s: int = ev.seat  # type: ignore[assignment]
                 t: int = ev.tile  # type: ignore[assignment]
-                # the discarder's own count −1 with its visible count −1, then (in
-                # _river_add) every seat's visible count +1: the discarder's is back where it was
                 ob = self._observers[s]
+                skip: list[int] | None = None
                 if ob.state is state:
-                    own = ob.own
+                    # own count −1; its visible count stays (own −1, public +1)
+                    skip = own = ob.own
                     h = own[t] - 1
                     own[t] = h
                     mv[ob.cell + h * _W + t] = 0.0
-                    v = h + pubvis[t]
-                    if v < 4:
-                        mv[ob.cell + (4 + v) * _W + t] = 0.0
-                self._river_add(s, t)
+                # the river (as _river_add, inlined: the hot path)
+                rl = self._rl
+                n = rl[s] + 1
+                rl[s] = n
+                counts = self._disc[s]
+                c = counts[t] + 1
+                counts[t] = c
+                base = _BLOCK_CELL[s]
+                if c <= 4:
+                    mv[base + (3 + c) * _W + t] = 1.0
+                mv[base + _POSITION_CELL + t] = n / RIVER_SCALE
+                last = self._last[s]
+                if last >= 0:
+                    mv[base + _LAST_CELL + last] = 0.0
+                mv[base + _LAST_CELL + t] = 1.0
+                self._last[s] = t
+                self._tk[s].append(False)
+                c = pubvis[t]  # counted as unclaimed: a claimed one shows in ``taken``
+                pubvis[t] = c + 1
+                for own, cell in self._visible:
+                    if own is not skip:
+                        v = own[t] + c
+                        if v < 4:
+                            mv[cell + v * _W + t] = 1.0
                 k = cc[s] - 1
                 cc[s] = k
                 mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
@@ -682,7 +704,11 @@ class StateEncoder:
             elif kind not in _NO_PLANE_CHANGE:  # a kong, a win
                 self._dirty = True
                 return
-        # the phase, claimed-tile and tiles-left rows
+        self._follow_phase(state)
+
+    def _follow_phase(self, state: HandState) -> None:
+        """The phase, claimed-tile and tiles-left rows."""
+        mv = self._mv
         phase = state.phase
         if phase is not self._phase:
             row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
