@@ -314,13 +314,38 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
-        mask = self.action_mask(agent)
-        assert self.state_ is not None
-        scores = self._current_scores()
+        st = self.state_
+        assert st is not None
+        seat = self._seat_of_agent[agent]
+        legal = st.legal_actions(seat)  # (as action_mask, inlined: the hot path)
+        phase = st.phase
+        mask, keys = mask_and_keys(
+            legal, st.pending_tile if phase is _CLAIM or phase is _ROB else None
+        )
+        self._shown_at[seat] = self._applies
+        self._shown_legal[seat] = legal
+        self._shown_keys[seat] = keys
+        key_scores, key_dealer = self._scores_key
+        if key_dealer != self._dealer_player or key_scores != self.match_scores:
+            self._current_scores()
         return {
-            "observation": self._encoder.encode(self.state_, self._seat_of_agent[agent], scores),
+            "observation": self._encoder.encode(st, seat, self._scores),
             "action_mask": mask,
         }
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``: (observation, cumulative reward, terminated, truncated, info) of
+        the selected agent (the same tuple, without a call through the base class)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """Only the legal-action mask of ``agent`` (cheaper than :meth:`observe`); remembers the
@@ -394,15 +419,29 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             legal = st.legal_actions(seat)
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
-        chosen = self._chosen(agent, seat, action)
+        index = int(action)
+        if self._shown_at[seat] == self._applies and index in (keys := self._shown_keys[seat]):
+            chosen = self._shown_legal[seat][keys.index(index)]  # (the mask shown: the hot path)
+        else:
+            chosen = self._chosen(agent, seat, index)
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_set:
             rewards = self.rewards
             for a in rewards:
                 rewards[a] = 0.0
             self._rewards_set = False
-        self._apply(seat, chosen)
-        self._after_step()
+        if self._shaping is not None:
+            self._apply(seat, chosen)
+            self._after_step()
+            return
+        self._applies += 1  # (as _apply and _after_step, inlined: the hot path)
+        self._steps += 1
+        self._played[-1].append((seat, chosen))
+        self._encoder.applied(st, st.apply(seat, chosen))
+        if st.is_over:
+            self._end_hand()
+            return
+        self.agent_selection = self._agent_at_seat[st.to_act[0]]
 
     def _apply(self, seat: Wind, action: Action) -> None:
         """Apply ``action`` for ``seat`` to the hand and let the encoder follow its events (the

@@ -442,6 +442,13 @@ def _flat(buf: npt.NDArray[np.float32]) -> memoryview[float]:
     return memoryview(buf).cast("B").cast("f")  # type: ignore[arg-type]
 
 
+_ZERO_PRIVATE = _flat(np.zeros(_PRIVATE_ROWS * _W, dtype=np.float32))
+_OWN_CELLS = [tuple(k * _W for k in range(min(n, 4))) for n in range(19)]
+"""Per count: the cell offsets (within a seat's private rows) of the ``own >= k`` planes it sets."""
+_VISIBLE_CELLS = [tuple((4 + k) * _W for k in range(min(n, 4))) for n in range(19)]
+"""Per count: the offsets of the ``visible >= k`` planes it sets."""
+
+
 def _put_count(mv: memoryview[float], base: int, t: int, old: int, new: int) -> None:
     """Move the four ``count >= k`` cells of kind ``t`` (planes from cell ``base``) from ``old``
     to ``new``."""
@@ -510,14 +517,16 @@ class StateEncoder:
         self._table = table
         self._mv = _flat(table)
         self._observers = [_Observer(seat) for seat in range(4)]
+        self._scores: list[float] | None = None
+        """The match scores the score rows hold."""
         self._reset(None)
 
     def _reset(self, state: object) -> None:
         self._state = state
         self._dirty = True
-        self._table[:_T_TILES_OF] = 0.0
+        self._table[:_T_SCORES] = 0.0  # (the score rows stay: they are per match, not per hand)
+        self._table[_T_BONUS:_T_TILES_OF] = 0.0
         self._table[_T_ONE] = 1.0
-        self._scores: list[float] | None = None
         self._pending = -1
         self._phase: Phase | None = None
         self._tiles = 0
@@ -796,13 +805,18 @@ class StateEncoder:
         ob.drawn = -1
         ob.bonus = []
         ob.idxmv[:] = _INDEX_MV[seat][int(state.prevailing_wind)]
-        ob.own = list(state.hands[seat])
-        counts = np.array((ob.own, self._pubvis), dtype=np.int16)
-        counts[1] += counts[0]
-        table = self._table
-        table[ob.private : ob.private + 8] = (counts[:, None, :] >= _THRESH[None]).reshape(8, _W)
-        table[ob.private + 8] = 0.0
-        self._visible.append((ob.own, (ob.private + 4) * _W))
+        own = ob.own = list(state.hands[seat])
+        mv, cell, pubvis = self._mv, ob.cell, self._pubvis
+        mv[cell : cell + _PRIVATE_ROWS * _W] = _ZERO_PRIVATE
+        for t in range(34):  # scalar writes: cheaper than NumPy calls for ~14 tiles
+            n = own[t]
+            v = n + pubvis[t]
+            if v:
+                for off in _OWN_CELLS[n]:
+                    mv[cell + off + t] = 1.0
+                for off in _VISIBLE_CELLS[v]:
+                    mv[cell + off + t] = 1.0
+        self._visible.append((own, cell + 4 * _W))
 
     def _own_check(self, ob: _Observer, state: HandState, seat: int) -> None:
         """Bring ``ob``'s own and visible cells to its hand: the kinds of its last draw and last
