@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -60,16 +60,16 @@ __all__ = [
     "oracle_observation",
 ]
 
-ACTION_SPACE_VERSION = 1
-OBSERVATION_VERSION = 1
-NUM_ACTIONS = 110
-CONCEALED_KONG_BASE = 34
-ADDED_KONG_BASE = 68
+ACTION_SPACE_VERSION: Final = 1
+OBSERVATION_VERSION: Final = 1
+NUM_ACTIONS: Final = 110
+CONCEALED_KONG_BASE: Final = 34
+ADDED_KONG_BASE: Final = 68
 CHOW_LOW, CHOW_MID, CHOW_HIGH = 102, 103, 104
 PUNG_INDEX, KONG_INDEX, WIN_INDEX, BONUS_WIN_INDEX, PASS_INDEX = 105, 106, 107, 108, 109
 
-_INT8 = np.dtype(np.int8)
-_PLAIN_INDEX = {
+_INT8: Final = np.dtype(np.int8)
+_PLAIN_INDEX: Final = {
     ActionKind.PUNG: PUNG_INDEX,
     ActionKind.KONG: KONG_INDEX,
     ActionKind.WIN: WIN_INDEX,
@@ -176,8 +176,8 @@ def index_action(
     )
 
 
-_INDEX_OF_ACTION = _build_index_of_action()
-_INDEX_OF = _INDEX_OF_ACTION.__getitem__
+_INDEX_OF_ACTION: Final = _build_index_of_action()
+_INDEX_OF: Final = _INDEX_OF_ACTION.__getitem__
 
 
 def _window_index_of(pending: int) -> Callable[[Action], int]:
@@ -192,7 +192,7 @@ def _window_index_of(pending: int) -> Callable[[Action], int]:
     return table.__getitem__
 
 
-_WINDOW_INDEX_OF = [_window_index_of(t) for t in range(34)]
+_WINDOW_INDEX_OF: Final = [_window_index_of(t) for t in range(34)]
 
 
 def describe_action(index: int) -> str:
@@ -239,34 +239,35 @@ def _plane_names() -> list[str]:
     return names
 
 
-PLANES: tuple[str, ...] = tuple(_plane_names())
+PLANES: Final[tuple[str, ...]] = tuple(_plane_names())
 """Names of the observation planes, in order. Each plane has 34 values (one per tile kind);
 scalar features are broadcast over the 34 columns. ``seatR`` is relative to the observer
 (0 = self, 1 = 下家, 2 = 對家, 3 = 上家). ``visible`` counts own concealed tiles, every meld and
 every unclaimed discard. ``discard_position`` holds (index in that seat's river + 1) / 32 of the
 kind's latest discard."""
-NUM_PLANES = len(PLANES)
-_ORACLE_EXTRA = [f"seat{r}_concealed>={k}" for r in (1, 2, 3) for k in range(1, 5)] + [
+NUM_PLANES: Final = len(PLANES)
+_ORACLE_EXTRA: Final = [f"seat{r}_concealed>={k}" for r in (1, 2, 3) for k in range(1, 5)] + [
     f"wall>={k}" for k in range(1, 5)
 ]
-NUM_ORACLE_PLANES = NUM_PLANES + len(_ORACLE_EXTRA)
-RIVER_SCALE = 32.0
-_P = {name: i for i, name in enumerate(PLANES)}
-_THRESH = np.arange(1, 5, dtype=np.int16).reshape(4, 1)
-_SEAT_BLOCK = 10
-_SEATS = _P["seat0_melds>=1"]
-_DRAWN, _PENDING = _P["own_last_drawn"], _P["pending_tile"]
-_SCALARS = _P["seat_wind=E"]
-_NUM_SCALARS = NUM_PLANES - _SCALARS
-_S_PREVAILING = _P["prevailing_wind=E"] - _SCALARS
-_S_DEALER = _P["dealer_is_seat0"] - _SCALARS
-_S_BONUS = _P["seat0_bonus_count/8"] - _SCALARS
-_S_OWN_BONUS = _P["own_bonus_1f"] - _SCALARS
-_S_SCORE = _P["seat0_score/256"] - _SCALARS
-_S_TILES = _P["tiles_left/144"] - _SCALARS
-_S_PHASE = {Phase.TURN: 0, Phase.CLAIM: 1, Phase.ROB: 2}
-_S_PHASE_BASE = _P["phase=turn"] - _SCALARS
-_S_CONCEALED = _P["seat0_concealed_count/14"] - _SCALARS
+NUM_ORACLE_PLANES: Final = NUM_PLANES + len(_ORACLE_EXTRA)
+RIVER_SCALE: Final = 32.0
+_P: Final = {name: i for i, name in enumerate(PLANES)}
+_THRESH: Final = np.arange(1, 5, dtype=np.int16).reshape(4, 1)
+_SEAT_BLOCK: Final = 10
+_SEATS: Final = _P["seat0_melds>=1"]
+_DRAWN: Final = _P["own_last_drawn"]
+_PENDING: Final = _P["pending_tile"]
+_SCALARS: Final = _P["seat_wind=E"]
+_NUM_SCALARS: Final = NUM_PLANES - _SCALARS
+_S_PREVAILING: Final = _P["prevailing_wind=E"] - _SCALARS
+_S_DEALER: Final = _P["dealer_is_seat0"] - _SCALARS
+_S_BONUS: Final = _P["seat0_bonus_count/8"] - _SCALARS
+_S_OWN_BONUS: Final = _P["own_bonus_1f"] - _SCALARS
+_S_SCORE: Final = _P["seat0_score/256"] - _SCALARS
+_S_TILES: Final = _P["tiles_left/144"] - _SCALARS
+_S_PHASE: Final = {Phase.TURN: 0, Phase.CLAIM: 1, Phase.ROB: 2}
+_S_PHASE_BASE: Final = _P["phase=turn"] - _SCALARS
+_S_CONCEALED: Final = _P["seat0_concealed_count/14"] - _SCALARS
 
 
 def observation_bounds(
@@ -376,40 +377,44 @@ def _reference_planes(
 # match score) and the planes every seat sees alike (claimed tile, tiles left, phase); private rows
 # hold each observer's own and visible counts and its last draw; constant rows hold every value a
 # broadcast scalar can take. Each observer keeps an index of 86 row numbers into the table.
-_W = 34  # cells in one plane
-_T_BLOCKS = 0  # 4 × 10 rows: seat blocks, by absolute seat
-_T_ZERO = 40
-_T_ONE = 41
-_T_PENDING = 42
-_T_TILES = 43
-_T_PHASE = 44  # 3 rows: turn, claim, rob
-_T_SCORES = 47  # 4 rows, by absolute seat
-_T_BONUS = 51  # 4 rows, by absolute seat
-_T_CONCEALED = 55  # 4 rows, by absolute seat
-_T_PRIVATE = 59  # 9 rows per observer: own ≥1…4, visible ≥1…4, own last draw
-_PRIVATE_ROWS = 9
-_T_TILES_OF = _T_PRIVATE + 4 * _PRIVATE_ROWS  # constant rows: tiles_left / 144 for 0…144
-_T_BONUS_OF = _T_TILES_OF + 145  # count / 8 for 0…8 (the tile set has 8 bonus tiles)
-_T_CONCEALED_OF = _T_BONUS_OF + 9  # count / 14 for 0…14
-_T_ROWS = _T_CONCEALED_OF + 15
-_PHASE_ROW = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
-_DISCARD, _DRAW = EventKind.DISCARD, EventKind.DRAW
-_NO_PLANE_CHANGE = frozenset(
+_W: Final = 34  # cells in one plane
+_T_BLOCKS: Final = 0  # 4 × 10 rows: seat blocks, by absolute seat
+_T_ZERO: Final = 40
+_T_ONE: Final = 41
+_T_PENDING: Final = 42
+_T_TILES: Final = 43
+_T_PHASE: Final = 44  # 3 rows: turn, claim, rob
+_T_SCORES: Final = 47  # 4 rows, by absolute seat
+_T_BONUS: Final = 51  # 4 rows, by absolute seat
+_T_CONCEALED: Final = 55  # 4 rows, by absolute seat
+_T_PRIVATE: Final = 59  # 9 rows per observer: own ≥1…4, visible ≥1…4, own last draw
+_PRIVATE_ROWS: Final = 9
+_T_TILES_OF: Final = _T_PRIVATE + 4 * _PRIVATE_ROWS  # constant rows: tiles_left / 144 for 0…144
+_T_BONUS_OF: Final = _T_TILES_OF + 145  # count / 8 for 0…8 (the tile set has 8 bonus tiles)
+_T_CONCEALED_OF: Final = _T_BONUS_OF + 9  # count / 14 for 0…14
+_T_ROWS: Final = _T_CONCEALED_OF + 15
+_PHASE_ROW: Final = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
+_DISCARD: Final = EventKind.DISCARD
+_DRAW: Final = EventKind.DRAW
+_NO_PLANE_CHANGE: Final = frozenset(
     (EventKind.DECISION, EventKind.DECLINE_BONUS_WIN, EventKind.EXHAUSTIVE_DRAW, EventKind.HAND_END)
 )
 """Events that move no tile (the phase, read from the state, is all that changes)."""
-_CLAIM, _BONUS = EventKind.CLAIM, EventKind.BONUS
-_TURN_PHASE, _CLAIM_PHASE, _ROB_PHASE = Phase.TURN, Phase.CLAIM, Phase.ROB
-_ROW = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
-_BLOCK_CELL = [(_T_BLOCKS + _SEAT_BLOCK * s) * _W for s in range(4)]
-_LAST_CELL = 8 * _W  # within a seat block: the last-discard plane
-_POSITION_CELL = 9 * _W  # the discard-position plane
-_CONCEALED_ROW = [_ROW[_T_CONCEALED + s] for s in range(4)]
-_CONCEALED_OF_ROW = [_ROW[_T_CONCEALED_OF + n] for n in range(15)]
-_BONUS_ROW = [_ROW[_T_BONUS + s] for s in range(4)]
-_BONUS_OF_ROW = [_ROW[_T_BONUS_OF + n] for n in range(9)]
-_PLANE_OWN_BONUS = _SCALARS + _S_OWN_BONUS
-_ROTATED = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
+_CLAIM: Final = EventKind.CLAIM
+_BONUS: Final = EventKind.BONUS
+_TURN_PHASE: Final = Phase.TURN
+_CLAIM_PHASE: Final = Phase.CLAIM
+_ROB_PHASE: Final = Phase.ROB
+_ROW: Final = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
+_BLOCK_CELL: Final = [(_T_BLOCKS + _SEAT_BLOCK * s) * _W for s in range(4)]
+_LAST_CELL: Final = 8 * _W  # within a seat block: the last-discard plane
+_POSITION_CELL: Final = 9 * _W  # the discard-position plane
+_CONCEALED_ROW: Final = [_ROW[_T_CONCEALED + s] for s in range(4)]
+_CONCEALED_OF_ROW: Final = [_ROW[_T_CONCEALED_OF + n] for n in range(15)]
+_BONUS_ROW: Final = [_ROW[_T_BONUS + s] for s in range(4)]
+_BONUS_OF_ROW: Final = [_ROW[_T_BONUS_OF + n] for n in range(9)]
+_PLANE_OWN_BONUS: Final = _SCALARS + _S_OWN_BONUS
+_ROTATED: Final = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
 
 
 def _index(seat: int, prevailing: int) -> npt.NDArray[np.intp]:
@@ -433,8 +438,8 @@ def _index(seat: int, prevailing: int) -> npt.NDArray[np.intp]:
     return idx
 
 
-_INDEX = [[_index(seat, prevailing) for prevailing in range(4)] for seat in range(4)]
-_INDEX_MV = [[memoryview(idx) for idx in by_wind] for by_wind in _INDEX]  # type: ignore[arg-type]
+_INDEX: Final = [[_index(seat, prevailing) for prevailing in range(4)] for seat in range(4)]
+_INDEX_MV: Final = [[memoryview(idx) for idx in by_wind] for by_wind in _INDEX]  # type: ignore[arg-type]
 
 
 def _flat(buf: npt.NDArray[np.float32]) -> memoryview[float]:
@@ -442,10 +447,10 @@ def _flat(buf: npt.NDArray[np.float32]) -> memoryview[float]:
     return memoryview(buf).cast("B").cast("f")  # type: ignore[arg-type]
 
 
-_ZERO_PRIVATE = _flat(np.zeros(_PRIVATE_ROWS * _W, dtype=np.float32))
-_OWN_CELLS = [tuple(k * _W for k in range(min(n, 4))) for n in range(19)]
+_ZERO_PRIVATE: Final = _flat(np.zeros(_PRIVATE_ROWS * _W, dtype=np.float32))
+_OWN_CELLS: Final = [tuple(k * _W for k in range(min(n, 4))) for n in range(19)]
 """Per count: the cell offsets (within a seat's private rows) of the ``own >= k`` planes it sets."""
-_VISIBLE_CELLS = [tuple((4 + k) * _W for k in range(min(n, 4))) for n in range(19)]
+_VISIBLE_CELLS: Final = [tuple((4 + k) * _W for k in range(min(n, 4))) for n in range(19)]
 """Per count: the offsets of the ``visible >= k`` planes it sets."""
 
 
