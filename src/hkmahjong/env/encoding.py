@@ -144,15 +144,18 @@ def mask_and_keys(
 ) -> tuple[npt.NDArray[np.int8], list[int]]:
     """The legal-action mask and the flat index of each action of ``legal`` (−1 for one the env
     does not offer: ``false_win``)."""
+    cells = bytearray(NUM_ACTIONS)
     try:
         table = _INDEX_OF if pending_tile is None else _WINDOW_INDEX_OF[pending_tile]
         keys = list(map(table, legal))
-    except KeyError:
+    except KeyError:  # a false_win (−1) or an action outside the tables
         keys = [_offered_index(a, pending_tile) for a in legal]
-    cells = bytearray(NUM_ACTIONS)
-    for i in keys:
-        if i >= 0:
-            cells[i] = 1
+        for i in keys:
+            if i >= 0:
+                cells[i] = 1
+        return np.frombuffer(cells, _INT8), keys
+    for i in keys:  # (every index found: no −1 to skip)
+        cells[i] = 1
     return np.frombuffer(cells, _INT8), keys  # (positional dtype: a keyword costs ~0.4 µs)
 
 
@@ -649,6 +652,7 @@ class StateEncoder:
             self._dirty = True
             return
         mv, pubvis, cc = self._mv, self._pubvis, self._cc
+        drew = False
         for ev in events:
             kind = ev.kind
             if kind is _DISCARD:
@@ -692,6 +696,7 @@ class StateEncoder:
             elif kind is _DRAW:
                 s = ev.seat  # type: ignore[assignment]
                 t = ev.tile  # type: ignore[assignment]
+                drew = True
                 if t >= 34:  # a bonus tile: replaced (a BONUS event follows)
                     continue
                 ob = self._observers[s]
@@ -718,7 +723,29 @@ class StateEncoder:
             elif kind not in _NO_PLANE_CHANGE:  # a kong, a win
                 self._dirty = True
                 return
-        self._follow_phase(state)
+        # the phase rows; the claimed tile changes only with the phase (each window ends in a turn
+        # before the next opens), tiles left only with a draw (a kong is not followed)
+        phase = state.phase
+        if phase is not self._phase:
+            row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
+            if row is not None:
+                mv[_ROW[row]] = mv[_ROW[_T_ZERO]]
+            row = _PHASE_ROW.get(phase)
+            if row is not None:
+                mv[_ROW[row]] = mv[_ROW[_T_ONE]]
+            self._phase = phase
+            pending = state.pending_tile if phase is _CLAIM_PHASE or phase is _ROB_PHASE else -1
+            if pending != self._pending:
+                if self._pending >= 0:
+                    mv[_T_PENDING * _W + self._pending] = 0.0
+                if pending >= 0:
+                    mv[_T_PENDING * _W + pending] = 1.0
+                self._pending = pending
+        if drew:
+            tiles = state.tiles_left
+            if tiles != self._tiles:
+                mv[_ROW[_T_TILES]] = mv[_ROW[_T_TILES_OF + tiles]]
+                self._tiles = tiles
 
     def _follow_phase(self, state: HandState) -> None:
         """The phase, claimed-tile and tiles-left rows."""
