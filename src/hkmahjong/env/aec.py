@@ -316,22 +316,18 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
         st = self.state_
         assert st is not None
-        seat = self._seat_of_agent[agent]
-        legal = st.legal_actions(seat)  # (as action_mask, inlined: the hot path)
-        phase = st.phase
-        mask, keys = mask_and_keys(
-            legal, st.pending_tile if phase is _CLAIM or phase is _ROB else None
-        )
-        self._shown_at[seat] = self._applies
-        self._shown_legal[seat] = legal
-        self._shown_keys[seat] = keys
         key_scores, key_dealer = self._scores_key
         if key_dealer != self._dealer_player or key_scores != self.match_scores:
             self._current_scores()
-        return {
-            "observation": self._encoder.encode(st, seat, self._scores),
-            "action_mask": mask,
-        }
+        return self._encoder.observe(  # (the mask as action_mask's, and the planes, in one call)
+            st,
+            self._seat_of_agent[agent],
+            self._scores,
+            self._applies,
+            self._shown_at,
+            self._shown_legal,
+            self._shown_keys,
+        )
 
     def last(
         self, observe: bool = True

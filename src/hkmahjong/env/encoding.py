@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -882,6 +882,31 @@ class StateEncoder:
             if hand == own:
                 break
             kinds = range(34)
+
+    def observe(
+        self,
+        state: HandState,
+        seat: Wind,
+        match_scores: list[float] | None,
+        stamp: int,
+        shown_at: list[int],
+        shown_legal: list[list[Action]],
+        shown_keys: list[list[int]],
+    ) -> dict[str, npt.NDArray[Any]]:
+        """The env's observation of ``seat``: ``{"observation": planes, "action_mask": mask}`` (as
+        :meth:`encode` and :func:`mask_and_keys`), noting in ``shown_*[seat]`` the ``stamp`` and
+        the legal actions behind the mask with their indices. One call for the env's hot path
+        (one native call when this module is compiled)."""
+        legal = state.legal_actions(seat)
+        phase = state.phase
+        mask, keys = mask_and_keys(
+            legal, state.pending_tile if phase is _CLAIM_PHASE or phase is _ROB_PHASE else None
+        )
+        s = int(seat)
+        shown_at[s] = stamp
+        shown_legal[s] = legal
+        shown_keys[s] = keys
+        return {"observation": self.encode(state, s, match_scores), "action_mask": mask}
 
     def encode(
         self, state: HandState, seat: int, match_scores: Sequence[float] | None = None
