@@ -62,6 +62,7 @@ __all__ = [
 
 AGENTS: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
 _CLAIM, _ROB = Phase.CLAIM, Phase.ROB
+_NOT_SHOWN = -2  # StateEncoder.play: the index is not one of the mask shown (nothing applied)
 RewardFn = Callable[[HandOutcome, int], float]
 """A reward function: (hand outcome, seat) → reward for that seat."""
 
@@ -416,28 +417,39 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             legal = st.legal_actions(seat)
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
         index = int(action)
-        if self._shown_at[seat] == self._applies and index in (keys := self._shown_keys[seat]):
-            chosen = self._shown_legal[seat][keys.index(index)]  # (the mask shown: the hot path)
-        else:
-            chosen = self._chosen(agent, seat, index)
+        if self._shaping is None:  # the hot path: the index of the mask shown, applied natively
+            to_act = self._encoder.play(
+                st,
+                seat,
+                index,
+                self._applies,
+                self._shown_at,
+                self._shown_legal,
+                self._shown_keys,
+                self._played[-1],
+            )
+            if to_act != _NOT_SHOWN:
+                self._applies += 1
+                self._steps += 1
+                self._fresh_step(agent)
+                if to_act < 0:
+                    self._end_hand()
+                else:
+                    self.agent_selection = self._agent_at_seat[to_act]
+                return
+        chosen = self._chosen(agent, seat, index)
+        self._fresh_step(agent)
+        self._apply(seat, chosen)
+        self._after_step()
+
+    def _fresh_step(self, agent: str) -> None:
+        """A step of ``agent`` is applied: its cumulative reward and the last payout are spent."""
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_set:
             rewards = self.rewards
             for a in rewards:
                 rewards[a] = 0.0
             self._rewards_set = False
-        if self._shaping is not None:
-            self._apply(seat, chosen)
-            self._after_step()
-            return
-        self._applies += 1  # (as _apply and _after_step, inlined: the hot path)
-        self._steps += 1
-        self._played[-1].append((seat, chosen))
-        self._encoder.applied(st, st.apply(seat, chosen))
-        if st.is_over:
-            self._end_hand()
-            return
-        self.agent_selection = self._agent_at_seat[st.to_act[0]]
 
     def _apply(self, seat: Wind, action: Action) -> None:
         """Apply ``action`` for ``seat`` to the hand and let the encoder follow its events (the

@@ -908,6 +908,34 @@ class StateEncoder:
         shown_keys[s] = keys
         return {"observation": self.encode(state, s, match_scores), "action_mask": mask}
 
+    def play(
+        self,
+        state: HandState,
+        seat: Wind,
+        index: int,
+        stamp: int,
+        shown_at: list[int],
+        shown_legal: list[list[Action]],
+        shown_keys: list[list[int]],
+        played: list[tuple[Wind, Action]],
+    ) -> int:
+        """The env's step: apply the action behind flat ``index`` of the mask :meth:`observe`
+        showed ``seat`` at ``stamp`` (noted in ``played``) and follow its events. Returns the
+        first seat to act next, −1 when the hand is over, or −2 when ``index`` is not one of that
+        mask's (a stale mask or an illegal index: nothing applied, the caller decides)."""
+        s = int(seat)
+        if shown_at[s] != stamp:
+            return -2
+        keys = shown_keys[s]
+        if index not in keys:
+            return -2
+        action = shown_legal[s][keys.index(index)]
+        played.append((seat, action))
+        self.applied(state, state.apply(seat, action))
+        if state.is_over:
+            return -1
+        return int(state.to_act[0])
+
     def encode(
         self, state: HandState, seat: int, match_scores: Sequence[float] | None = None
     ) -> npt.NDArray[np.float32]:
