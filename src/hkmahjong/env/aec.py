@@ -431,7 +431,9 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
             if to_act != _NOT_SHOWN:
                 self._applies += 1
                 self._steps += 1
-                self._fresh_step(agent)
+                self._cumulative_rewards[agent] = 0.0  # (as _fresh_step, inlined)
+                if self._rewards_set:
+                    self._fresh_step(agent)
                 if to_act < 0:
                     self._end_hand()
                 else:
