@@ -62,6 +62,7 @@ __all__ = [
 
 AGENTS: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
 _CLAIM, _ROB = Phase.CLAIM, Phase.ROB
+_NOT_SHOWN = -2  # StateEncoder.play: the index is not one of the mask shown (nothing applied)
 RewardFn = Callable[[HandOutcome, int], float]
 """A reward function: (hand outcome, seat) → reward for that seat."""
 
@@ -314,13 +315,34 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's planes and legal-action mask (all zeros when it need not act)."""
-        mask = self.action_mask(agent)
-        assert self.state_ is not None
-        scores = self._current_scores()
-        return {
-            "observation": self._encoder.encode(self.state_, self._seat_of_agent[agent], scores),
-            "action_mask": mask,
-        }
+        st = self.state_
+        assert st is not None
+        key_scores, key_dealer = self._scores_key
+        if key_dealer != self._dealer_player or key_scores != self.match_scores:
+            self._current_scores()
+        return self._encoder.observe(  # (the mask as action_mask's, and the planes, in one call)
+            st,
+            self._seat_of_agent[agent],
+            self._scores,
+            self._applies,
+            self._shown_at,
+            self._shown_legal,
+            self._shown_keys,
+        )
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``: (observation, cumulative reward, terminated, truncated, info) of
+        the selected agent (the same tuple, without a call through the base class)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """Only the legal-action mask of ``agent`` (cheaper than :meth:`observe`); remembers the
@@ -394,15 +416,42 @@ class HKMahjongAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             legal = st.legal_actions(seat)
             raise MahjongError(f"{agent} must act (legal: {', '.join(a.text for a in legal)})")
-        chosen = self._chosen(agent, seat, action)
+        index = int(action)
+        if self._shaping is None:  # the hot path: the index of the mask shown, applied natively
+            to_act = self._encoder.play(
+                st,
+                seat,
+                index,
+                self._applies,
+                self._shown_at,
+                self._shown_legal,
+                self._shown_keys,
+                self._played[-1],
+            )
+            if to_act != _NOT_SHOWN:
+                self._applies += 1
+                self._steps += 1
+                self._cumulative_rewards[agent] = 0.0  # (as _fresh_step, inlined)
+                if self._rewards_set:
+                    self._fresh_step(agent)
+                if to_act < 0:
+                    self._end_hand()
+                else:
+                    self.agent_selection = self._agent_at_seat[to_act]
+                return
+        chosen = self._chosen(agent, seat, index)
+        self._fresh_step(agent)
+        self._apply(seat, chosen)
+        self._after_step()
+
+    def _fresh_step(self, agent: str) -> None:
+        """A step of ``agent`` is applied: its cumulative reward and the last payout are spent."""
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_set:
             rewards = self.rewards
             for a in rewards:
                 rewards[a] = 0.0
             self._rewards_set = False
-        self._apply(seat, chosen)
-        self._after_step()
 
     def _apply(self, seat: Wind, action: Action) -> None:
         """Apply ``action`` for ``seat`` to the hand and let the encoder follow its events (the

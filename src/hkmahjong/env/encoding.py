@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -60,16 +60,16 @@ __all__ = [
     "oracle_observation",
 ]
 
-ACTION_SPACE_VERSION = 1
-OBSERVATION_VERSION = 1
-NUM_ACTIONS = 110
-CONCEALED_KONG_BASE = 34
-ADDED_KONG_BASE = 68
+ACTION_SPACE_VERSION: Final = 1
+OBSERVATION_VERSION: Final = 1
+NUM_ACTIONS: Final = 110
+CONCEALED_KONG_BASE: Final = 34
+ADDED_KONG_BASE: Final = 68
 CHOW_LOW, CHOW_MID, CHOW_HIGH = 102, 103, 104
 PUNG_INDEX, KONG_INDEX, WIN_INDEX, BONUS_WIN_INDEX, PASS_INDEX = 105, 106, 107, 108, 109
 
-_INT8 = np.dtype(np.int8)
-_PLAIN_INDEX = {
+_INT8: Final = np.dtype(np.int8)
+_PLAIN_INDEX: Final = {
     ActionKind.PUNG: PUNG_INDEX,
     ActionKind.KONG: KONG_INDEX,
     ActionKind.WIN: WIN_INDEX,
@@ -144,15 +144,18 @@ def mask_and_keys(
 ) -> tuple[npt.NDArray[np.int8], list[int]]:
     """The legal-action mask and the flat index of each action of ``legal`` (−1 for one the env
     does not offer: ``false_win``)."""
+    cells = bytearray(NUM_ACTIONS)
     try:
         table = _INDEX_OF if pending_tile is None else _WINDOW_INDEX_OF[pending_tile]
         keys = list(map(table, legal))
-    except KeyError:
+    except KeyError:  # a false_win (−1) or an action outside the tables
         keys = [_offered_index(a, pending_tile) for a in legal]
-    cells = bytearray(NUM_ACTIONS)
-    for i in keys:
-        if i >= 0:
-            cells[i] = 1
+        for i in keys:
+            if i >= 0:
+                cells[i] = 1
+        return np.frombuffer(cells, _INT8), keys
+    for i in keys:  # (every index found: no −1 to skip)
+        cells[i] = 1
     return np.frombuffer(cells, _INT8), keys  # (positional dtype: a keyword costs ~0.4 µs)
 
 
@@ -176,8 +179,8 @@ def index_action(
     )
 
 
-_INDEX_OF_ACTION = _build_index_of_action()
-_INDEX_OF = _INDEX_OF_ACTION.__getitem__
+_INDEX_OF_ACTION: Final = _build_index_of_action()
+_INDEX_OF: Final = _INDEX_OF_ACTION.__getitem__
 
 
 def _window_index_of(pending: int) -> Callable[[Action], int]:
@@ -192,7 +195,7 @@ def _window_index_of(pending: int) -> Callable[[Action], int]:
     return table.__getitem__
 
 
-_WINDOW_INDEX_OF = [_window_index_of(t) for t in range(34)]
+_WINDOW_INDEX_OF: Final = [_window_index_of(t) for t in range(34)]
 
 
 def describe_action(index: int) -> str:
@@ -239,34 +242,35 @@ def _plane_names() -> list[str]:
     return names
 
 
-PLANES: tuple[str, ...] = tuple(_plane_names())
+PLANES: Final[tuple[str, ...]] = tuple(_plane_names())
 """Names of the observation planes, in order. Each plane has 34 values (one per tile kind);
 scalar features are broadcast over the 34 columns. ``seatR`` is relative to the observer
 (0 = self, 1 = 下家, 2 = 對家, 3 = 上家). ``visible`` counts own concealed tiles, every meld and
 every unclaimed discard. ``discard_position`` holds (index in that seat's river + 1) / 32 of the
 kind's latest discard."""
-NUM_PLANES = len(PLANES)
-_ORACLE_EXTRA = [f"seat{r}_concealed>={k}" for r in (1, 2, 3) for k in range(1, 5)] + [
+NUM_PLANES: Final = len(PLANES)
+_ORACLE_EXTRA: Final = [f"seat{r}_concealed>={k}" for r in (1, 2, 3) for k in range(1, 5)] + [
     f"wall>={k}" for k in range(1, 5)
 ]
-NUM_ORACLE_PLANES = NUM_PLANES + len(_ORACLE_EXTRA)
-RIVER_SCALE = 32.0
-_P = {name: i for i, name in enumerate(PLANES)}
-_THRESH = np.arange(1, 5, dtype=np.int16).reshape(4, 1)
-_SEAT_BLOCK = 10
-_SEATS = _P["seat0_melds>=1"]
-_DRAWN, _PENDING = _P["own_last_drawn"], _P["pending_tile"]
-_SCALARS = _P["seat_wind=E"]
-_NUM_SCALARS = NUM_PLANES - _SCALARS
-_S_PREVAILING = _P["prevailing_wind=E"] - _SCALARS
-_S_DEALER = _P["dealer_is_seat0"] - _SCALARS
-_S_BONUS = _P["seat0_bonus_count/8"] - _SCALARS
-_S_OWN_BONUS = _P["own_bonus_1f"] - _SCALARS
-_S_SCORE = _P["seat0_score/256"] - _SCALARS
-_S_TILES = _P["tiles_left/144"] - _SCALARS
-_S_PHASE = {Phase.TURN: 0, Phase.CLAIM: 1, Phase.ROB: 2}
-_S_PHASE_BASE = _P["phase=turn"] - _SCALARS
-_S_CONCEALED = _P["seat0_concealed_count/14"] - _SCALARS
+NUM_ORACLE_PLANES: Final = NUM_PLANES + len(_ORACLE_EXTRA)
+RIVER_SCALE: Final = 32.0
+_P: Final = {name: i for i, name in enumerate(PLANES)}
+_THRESH: Final = np.arange(1, 5, dtype=np.int16).reshape(4, 1)
+_SEAT_BLOCK: Final = 10
+_SEATS: Final = _P["seat0_melds>=1"]
+_DRAWN: Final = _P["own_last_drawn"]
+_PENDING: Final = _P["pending_tile"]
+_SCALARS: Final = _P["seat_wind=E"]
+_NUM_SCALARS: Final = NUM_PLANES - _SCALARS
+_S_PREVAILING: Final = _P["prevailing_wind=E"] - _SCALARS
+_S_DEALER: Final = _P["dealer_is_seat0"] - _SCALARS
+_S_BONUS: Final = _P["seat0_bonus_count/8"] - _SCALARS
+_S_OWN_BONUS: Final = _P["own_bonus_1f"] - _SCALARS
+_S_SCORE: Final = _P["seat0_score/256"] - _SCALARS
+_S_TILES: Final = _P["tiles_left/144"] - _SCALARS
+_S_PHASE: Final = {Phase.TURN: 0, Phase.CLAIM: 1, Phase.ROB: 2}
+_S_PHASE_BASE: Final = _P["phase=turn"] - _SCALARS
+_S_CONCEALED: Final = _P["seat0_concealed_count/14"] - _SCALARS
 
 
 def observation_bounds(
@@ -376,38 +380,44 @@ def _reference_planes(
 # match score) and the planes every seat sees alike (claimed tile, tiles left, phase); private rows
 # hold each observer's own and visible counts and its last draw; constant rows hold every value a
 # broadcast scalar can take. Each observer keeps an index of 86 row numbers into the table.
-_W = 34  # cells in one plane
-_T_BLOCKS = 0  # 4 × 10 rows: seat blocks, by absolute seat
-_T_ZERO = 40
-_T_ONE = 41
-_T_PENDING = 42
-_T_TILES = 43
-_T_PHASE = 44  # 3 rows: turn, claim, rob
-_T_SCORES = 47  # 4 rows, by absolute seat
-_T_BONUS = 51  # 4 rows, by absolute seat
-_T_CONCEALED = 55  # 4 rows, by absolute seat
-_T_PRIVATE = 59  # 9 rows per observer: own ≥1…4, visible ≥1…4, own last draw
-_PRIVATE_ROWS = 9
-_T_TILES_OF = _T_PRIVATE + 4 * _PRIVATE_ROWS  # constant rows: tiles_left / 144 for 0…144
-_T_BONUS_OF = _T_TILES_OF + 145  # count / 8 for 0…8 (the tile set has 8 bonus tiles)
-_T_CONCEALED_OF = _T_BONUS_OF + 9  # count / 14 for 0…14
-_T_ROWS = _T_CONCEALED_OF + 15
-_PHASE_ROW = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
-_DISCARD, _DRAW = EventKind.DISCARD, EventKind.DRAW
-_NO_PLANE_CHANGE = frozenset(
+_W: Final = 34  # cells in one plane
+_T_BLOCKS: Final = 0  # 4 × 10 rows: seat blocks, by absolute seat
+_T_ZERO: Final = 40
+_T_ONE: Final = 41
+_T_PENDING: Final = 42
+_T_TILES: Final = 43
+_T_PHASE: Final = 44  # 3 rows: turn, claim, rob
+_T_SCORES: Final = 47  # 4 rows, by absolute seat
+_T_BONUS: Final = 51  # 4 rows, by absolute seat
+_T_CONCEALED: Final = 55  # 4 rows, by absolute seat
+_T_PRIVATE: Final = 59  # 9 rows per observer: own ≥1…4, visible ≥1…4, own last draw
+_PRIVATE_ROWS: Final = 9
+_T_TILES_OF: Final = _T_PRIVATE + 4 * _PRIVATE_ROWS  # constant rows: tiles_left / 144 for 0…144
+_T_BONUS_OF: Final = _T_TILES_OF + 145  # count / 8 for 0…8 (the tile set has 8 bonus tiles)
+_T_CONCEALED_OF: Final = _T_BONUS_OF + 9  # count / 14 for 0…14
+_T_ROWS: Final = _T_CONCEALED_OF + 15
+_PHASE_ROW: Final = {phase: _T_PHASE + i for phase, i in _S_PHASE.items()}
+_DISCARD: Final = EventKind.DISCARD
+_DRAW: Final = EventKind.DRAW
+_NO_PLANE_CHANGE: Final = frozenset(
     (EventKind.DECISION, EventKind.DECLINE_BONUS_WIN, EventKind.EXHAUSTIVE_DRAW, EventKind.HAND_END)
 )
 """Events that move no tile (the phase, read from the state, is all that changes)."""
-_CLAIM, _BONUS = EventKind.CLAIM, EventKind.BONUS
-_TURN_PHASE, _CLAIM_PHASE, _ROB_PHASE = Phase.TURN, Phase.CLAIM, Phase.ROB
-_ROW = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
-_BLOCK_CELL = [(_T_BLOCKS + _SEAT_BLOCK * s) * _W for s in range(4)]
-_CONCEALED_ROW = [_ROW[_T_CONCEALED + s] for s in range(4)]
-_CONCEALED_OF_ROW = [_ROW[_T_CONCEALED_OF + n] for n in range(15)]
-_BONUS_ROW = [_ROW[_T_BONUS + s] for s in range(4)]
-_BONUS_OF_ROW = [_ROW[_T_BONUS_OF + n] for n in range(9)]
-_PLANE_OWN_BONUS = _SCALARS + _S_OWN_BONUS
-_ROTATED = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
+_CLAIM: Final = EventKind.CLAIM
+_BONUS: Final = EventKind.BONUS
+_TURN_PHASE: Final = Phase.TURN
+_CLAIM_PHASE: Final = Phase.CLAIM
+_ROB_PHASE: Final = Phase.ROB
+_ROW: Final = [slice(row * _W, (row + 1) * _W) for row in range(_T_ROWS)]
+_BLOCK_CELL: Final = [(_T_BLOCKS + _SEAT_BLOCK * s) * _W for s in range(4)]
+_LAST_CELL: Final = 8 * _W  # within a seat block: the last-discard plane
+_POSITION_CELL: Final = 9 * _W  # the discard-position plane
+_CONCEALED_ROW: Final = [_ROW[_T_CONCEALED + s] for s in range(4)]
+_CONCEALED_OF_ROW: Final = [_ROW[_T_CONCEALED_OF + n] for n in range(15)]
+_BONUS_ROW: Final = [_ROW[_T_BONUS + s] for s in range(4)]
+_BONUS_OF_ROW: Final = [_ROW[_T_BONUS_OF + n] for n in range(9)]
+_PLANE_OWN_BONUS: Final = _SCALARS + _S_OWN_BONUS
+_ROTATED: Final = [[(seat + r) % 4 for r in range(4)] for seat in range(4)]
 
 
 def _index(seat: int, prevailing: int) -> npt.NDArray[np.intp]:
@@ -431,13 +441,20 @@ def _index(seat: int, prevailing: int) -> npt.NDArray[np.intp]:
     return idx
 
 
-_INDEX = [[_index(seat, prevailing) for prevailing in range(4)] for seat in range(4)]
-_INDEX_MV = [[memoryview(idx) for idx in by_wind] for by_wind in _INDEX]  # type: ignore[arg-type]
+_INDEX: Final = [[_index(seat, prevailing) for prevailing in range(4)] for seat in range(4)]
+_INDEX_MV: Final = [[memoryview(idx) for idx in by_wind] for by_wind in _INDEX]  # type: ignore[arg-type]
 
 
 def _flat(buf: npt.NDArray[np.float32]) -> memoryview[float]:
     """A flat float32 memoryview of a C-contiguous buffer (a scalar write ~50 ns, no NumPy call)."""
     return memoryview(buf).cast("B").cast("f")  # type: ignore[arg-type]
+
+
+_ZERO_PRIVATE: Final = _flat(np.zeros(_PRIVATE_ROWS * _W, dtype=np.float32))
+_OWN_CELLS: Final = [tuple(k * _W for k in range(min(n, 4))) for n in range(19)]
+"""Per count: the cell offsets (within a seat's private rows) of the ``own >= k`` planes it sets."""
+_VISIBLE_CELLS: Final = [tuple((4 + k) * _W for k in range(min(n, 4))) for n in range(19)]
+"""Per count: the offsets of the ``visible >= k`` planes it sets."""
 
 
 def _put_count(mv: memoryview[float], base: int, t: int, old: int, new: int) -> None:
@@ -508,14 +525,16 @@ class StateEncoder:
         self._table = table
         self._mv = _flat(table)
         self._observers = [_Observer(seat) for seat in range(4)]
+        self._scores: list[float] | None = None
+        """The match scores the score rows hold."""
         self._reset(None)
 
     def _reset(self, state: object) -> None:
         self._state = state
         self._dirty = True
-        self._table[:_T_TILES_OF] = 0.0
+        self._table[:_T_SCORES] = 0.0  # (the score rows stay: they are per match, not per hand)
+        self._table[_T_BONUS:_T_TILES_OF] = 0.0
         self._table[_T_ONE] = 1.0
-        self._scores: list[float] | None = None
         self._pending = -1
         self._phase: Phase | None = None
         self._tiles = 0
@@ -605,7 +624,7 @@ class StateEncoder:
                             self._public(river[i], -1 if gone else 1)
                     self._tk[s] = list(new)
         self._dirty = False  # (encode sets it again as needed)
-        self.applied(state, ())  # the phase, claimed-tile and tiles-left rows
+        self._follow_phase(state)
         mv = self._mv
         hands, cc = state.hands, self._cc
         for s in range(4):
@@ -633,29 +652,51 @@ class StateEncoder:
             self._dirty = True
             return
         mv, pubvis, cc = self._mv, self._pubvis, self._cc
+        drew = False
         for ev in events:
             kind = ev.kind
             if kind is _DISCARD:
                 s: int = ev.seat  # type: ignore[assignment]
                 t: int = ev.tile  # type: ignore[assignment]
-                # the discarder's own count −1 with its visible count −1, then (in
-                # _river_add) every seat's visible count +1: the discarder's is back where it was
                 ob = self._observers[s]
+                skip: list[int] | None = None
                 if ob.state is state:
-                    own = ob.own
+                    # own count −1; its visible count stays (own −1, public +1)
+                    skip = own = ob.own
                     h = own[t] - 1
                     own[t] = h
                     mv[ob.cell + h * _W + t] = 0.0
-                    v = h + pubvis[t]
-                    if v < 4:
-                        mv[ob.cell + (4 + v) * _W + t] = 0.0
-                self._river_add(s, t)
+                # the river (as _river_add, inlined: the hot path)
+                rl = self._rl
+                n = rl[s] + 1
+                rl[s] = n
+                counts = self._disc[s]
+                c = counts[t] + 1
+                counts[t] = c
+                base = _BLOCK_CELL[s]
+                if c <= 4:
+                    mv[base + (3 + c) * _W + t] = 1.0
+                mv[base + _POSITION_CELL + t] = n / RIVER_SCALE
+                last = self._last[s]
+                if last >= 0:
+                    mv[base + _LAST_CELL + last] = 0.0
+                mv[base + _LAST_CELL + t] = 1.0
+                self._last[s] = t
+                self._tk[s].append(False)
+                c = pubvis[t]  # counted as unclaimed: a claimed one shows in ``taken``
+                pubvis[t] = c + 1
+                for own, cell in self._visible:
+                    if own is not skip:
+                        v = own[t] + c
+                        if v < 4:
+                            mv[cell + v * _W + t] = 1.0
                 k = cc[s] - 1
                 cc[s] = k
                 mv[_CONCEALED_ROW[s]] = mv[_CONCEALED_OF_ROW[k]]
             elif kind is _DRAW:
                 s = ev.seat  # type: ignore[assignment]
                 t = ev.tile  # type: ignore[assignment]
+                drew = True
                 if t >= 34:  # a bonus tile: replaced (a BONUS event follows)
                     continue
                 ob = self._observers[s]
@@ -682,7 +723,33 @@ class StateEncoder:
             elif kind not in _NO_PLANE_CHANGE:  # a kong, a win
                 self._dirty = True
                 return
-        # the phase, claimed-tile and tiles-left rows
+        # the phase rows; the claimed tile changes only with the phase (each window ends in a turn
+        # before the next opens), tiles left only with a draw (a kong is not followed)
+        phase = state.phase
+        if phase is not self._phase:
+            row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
+            if row is not None:
+                mv[_ROW[row]] = mv[_ROW[_T_ZERO]]
+            row = _PHASE_ROW.get(phase)
+            if row is not None:
+                mv[_ROW[row]] = mv[_ROW[_T_ONE]]
+            self._phase = phase
+            pending = state.pending_tile if phase is _CLAIM_PHASE or phase is _ROB_PHASE else -1
+            if pending != self._pending:
+                if self._pending >= 0:
+                    mv[_T_PENDING * _W + self._pending] = 0.0
+                if pending >= 0:
+                    mv[_T_PENDING * _W + pending] = 1.0
+                self._pending = pending
+        if drew:
+            tiles = state.tiles_left
+            if tiles != self._tiles:
+                mv[_ROW[_T_TILES]] = mv[_ROW[_T_TILES_OF + tiles]]
+                self._tiles = tiles
+
+    def _follow_phase(self, state: HandState) -> None:
+        """The phase, claimed-tile and tiles-left rows."""
+        mv = self._mv
         phase = state.phase
         if phase is not self._phase:
             row = _PHASE_ROW.get(self._phase)  # type: ignore[arg-type]
@@ -770,13 +837,18 @@ class StateEncoder:
         ob.drawn = -1
         ob.bonus = []
         ob.idxmv[:] = _INDEX_MV[seat][int(state.prevailing_wind)]
-        ob.own = list(state.hands[seat])
-        counts = np.array((ob.own, self._pubvis), dtype=np.int16)
-        counts[1] += counts[0]
-        table = self._table
-        table[ob.private : ob.private + 8] = (counts[:, None, :] >= _THRESH[None]).reshape(8, _W)
-        table[ob.private + 8] = 0.0
-        self._visible.append((ob.own, (ob.private + 4) * _W))
+        own = ob.own = list(state.hands[seat])
+        mv, cell, pubvis = self._mv, ob.cell, self._pubvis
+        mv[cell : cell + _PRIVATE_ROWS * _W] = _ZERO_PRIVATE
+        for t in range(34):  # scalar writes: cheaper than NumPy calls for ~14 tiles
+            n = own[t]
+            v = n + pubvis[t]
+            if v:
+                for off in _OWN_CELLS[n]:
+                    mv[cell + off + t] = 1.0
+                for off in _VISIBLE_CELLS[v]:
+                    mv[cell + off + t] = 1.0
+        self._visible.append((own, cell + 4 * _W))
 
     def _own_check(self, ob: _Observer, state: HandState, seat: int) -> None:
         """Bring ``ob``'s own and visible cells to its hand: the kinds of its last draw and last
@@ -810,6 +882,59 @@ class StateEncoder:
             if hand == own:
                 break
             kinds = range(34)
+
+    def observe(
+        self,
+        state: HandState,
+        seat: Wind,
+        match_scores: list[float] | None,
+        stamp: int,
+        shown_at: list[int],
+        shown_legal: list[list[Action]],
+        shown_keys: list[list[int]],
+    ) -> dict[str, npt.NDArray[Any]]:
+        """The env's observation of ``seat``: ``{"observation": planes, "action_mask": mask}`` (as
+        :meth:`encode` and :func:`mask_and_keys`), noting in ``shown_*[seat]`` the ``stamp`` and
+        the legal actions behind the mask with their indices. One call for the env's hot path
+        (one native call when this module is compiled)."""
+        legal = state.legal_actions(seat)
+        phase = state.phase
+        mask, keys = mask_and_keys(
+            legal, state.pending_tile if phase is _CLAIM_PHASE or phase is _ROB_PHASE else None
+        )
+        s = int(seat)
+        shown_at[s] = stamp
+        shown_legal[s] = legal
+        shown_keys[s] = keys
+        return {"observation": self.encode(state, s, match_scores), "action_mask": mask}
+
+    def play(
+        self,
+        state: HandState,
+        seat: Wind,
+        index: int,
+        stamp: int,
+        shown_at: list[int],
+        shown_legal: list[list[Action]],
+        shown_keys: list[list[int]],
+        played: list[tuple[Wind, Action]],
+    ) -> int:
+        """The env's step: apply the action behind flat ``index`` of the mask :meth:`observe`
+        showed ``seat`` at ``stamp`` (noted in ``played``) and follow its events. Returns the
+        first seat to act next, −1 when the hand is over, or −2 when ``index`` is not one of that
+        mask's (a stale mask or an illegal index: nothing applied, the caller decides)."""
+        s = int(seat)
+        if shown_at[s] != stamp:
+            return -2
+        keys = shown_keys[s]
+        if index not in keys:
+            return -2
+        action = shown_legal[s][keys.index(index)]
+        played.append((seat, action))
+        self.applied(state, state.apply(seat, action))
+        if state.is_over:
+            return -1
+        return int(state.to_act[0])
 
     def encode(
         self, state: HandState, seat: int, match_scores: Sequence[float] | None = None
