@@ -93,6 +93,10 @@ def riichienv(python: str, hands: int) -> float | None:
     return riichienv_hands_per_second(python, hands)
 
 
+def _fmt(x: float) -> str:
+    return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.3f}"
+
+
 def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -159,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         cells = []
         for b in BUILDS:
             vals = [float(x[k]) for x in rows[b]]  # type: ignore[arg-type]
-            cells.append(f"{med[b][k]:8.3g} ({min(vals):.3g}-{max(vals):.3g})")
+            cells.append(f"{_fmt(med[b][k]):>7} ({_fmt(min(vals))}-{_fmt(max(vals))})")
         print(
             f"  {labels[k]:44} {cells[0]:>18} {cells[1]:>18} {med['compiled'][k] / med['pure'][k]:13.2f}x"
         )
