@@ -70,8 +70,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hkmahjong.engine.wall",
     "hkmahjong.engine.context",
 )
-# Not compiled: env/encoding.py (it compiles, and the AEC env gains ~10 %, but mypyc takes about
-# two minutes of CPU over it — NumPy's types — where the 18 modules above take 5 s).
+# Not compiled: env/encoding.py (it compiles, and the AEC env gains ~10 %, but mypyc's type-checking
+# pass takes about two minutes over it, where the 18 modules above take 5 s; docs/env.md "Speed").
 
 Build = Literal["compiled", "pure"]
 
