@@ -69,9 +69,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hkmahjong.engine.claims",
     "hkmahjong.engine.wall",
     "hkmahjong.engine.context",
+    "hkmahjong.env.encoding",
 )
-# Not compiled: env/encoding.py (it compiles, and the AEC env gains ~10 %, but mypyc's type-checking
-# pass takes about two minutes over it, where the 18 modules above take 5 s; docs/env.md "Speed").
 
 Build = Literal["compiled", "pure"]
 
