@@ -52,7 +52,7 @@ def _fake_package(tmp_path: Path) -> Path:
 def _manifest(root: Path) -> dict[str, object]:
     return {
         "version": _build.MANIFEST_VERSION,
-        "ext_suffix": importlib.machinery.EXTENSION_SUFFIXES[0],
+        "ext_suffix": EXT,
         "modules": list(_build.COMPILED_MODULES),
         "sources": _build.source_record(root),
     }
@@ -162,3 +162,19 @@ def test_version_says_which_build() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"hkmj {hkmahjong.__version__} ({hkmahjong.build_info()})"
+
+
+def test_a_build_missing_its_files_is_not_current(tmp_path: Path) -> None:
+    """The tool (tools/build_compiled.py) and the import ask the same question: a current manifest
+    whose extension files are gone is rebuilt by make, not reported current and then not served."""
+    root = _fake_package(tmp_path)
+    (root / "_compiled").mkdir()
+    files = {"hkmahjong.hand.shanten": "hkmahjong/hand/shanten" + EXT}
+    manifest = {**_manifest(root), "files": files}
+    (root / "_compiled" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    reason, served = _build.build_problem(root)
+    assert reason is not None and reason.startswith("compiled files missing:") and not served
+    so = root / "_compiled" / files["hkmahjong.hand.shanten"]
+    so.parent.mkdir(parents=True)
+    so.write_bytes(b"")
+    assert _build.build_problem(root) == (None, {"hkmahjong.hand.shanten": so})

@@ -63,15 +63,9 @@ def compiler_missing() -> str | None:
 
 
 def current_reason() -> str | None:
-    """Why the build on disk cannot serve the sources as they are now (None: it is current)."""
-    manifest_path = B.compiled_dir() / "manifest.json"
-    if not manifest_path.is_file():
-        return "not built"
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        return f"unreadable manifest: {exc}"
-    return B.check_manifest(manifest, B.package_dir())
+    """Why the build on disk cannot serve the sources as they are now (None: it is current) — the
+    same test the package applies at import."""
+    return B.build_problem(B.package_dir())[0]
 
 
 def build(jobs: int) -> dict[str, object]:

@@ -40,6 +40,7 @@ __all__ = [
     "MANIFEST_VERSION",
     "BuildInfo",
     "build_info",
+    "build_problem",
     "check_manifest",
     "compiled_dir",
     "install",
@@ -177,7 +178,7 @@ def check_manifest(
     """
     if manifest.get("version") != MANIFEST_VERSION:
         return f"manifest version {manifest.get('version')!r}, expected {MANIFEST_VERSION}"
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    suffix = ext_suffix()
     if manifest.get("ext_suffix") != suffix:
         return f"built for {manifest.get('ext_suffix')!r}, this interpreter loads {suffix!r}"
     compiled = manifest.get("modules")
@@ -223,6 +224,36 @@ class _CompiledFinder:
 _info: BuildInfo | None = None
 
 
+def build_problem(root: Path) -> tuple[str | None, dict[str, Path]]:
+    """Why the compiled build in ``root/_compiled`` cannot serve the sources under ``root`` (None:
+    it can), and the files it serves by module name (empty when it cannot).
+
+    Its manifest must be there and readable, pass :func:`check_manifest`, and list files that exist.
+    """
+    build = root / "_compiled"
+    manifest_path = build / "manifest.json"
+    if not manifest_path.is_file():
+        return "not built (make compiled builds it; it needs a C compiler)", {}
+    try:
+        loaded = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"unreadable manifest {manifest_path}: {exc}", {}
+    manifest = loaded if isinstance(loaded, dict) else {}
+    reason = check_manifest(manifest, root)
+    if reason is not None:
+        return reason, {}
+    listed = manifest.get("files")
+    files = (
+        {str(name): build / str(rel) for name, rel in listed.items()}
+        if isinstance(listed, dict)
+        else {}
+    )
+    missing = [str(p) for p in files.values() if not p.is_file()]
+    if not files or missing:
+        return f"compiled files missing: {', '.join(missing) or 'none listed'}", {}
+    return None, files
+
+
 def _choose(requested: str, root: Path) -> tuple[BuildInfo, dict[str, Path]]:
     """Decide the build for ``HKMJ_BUILD=requested``; the files to serve when compiled."""
     if requested not in ("", "auto", "pure", "compiled"):
@@ -231,31 +262,8 @@ def _choose(requested: str, root: Path) -> tuple[BuildInfo, dict[str, Path]]:
         )
     if requested == "pure":
         return BuildInfo("pure", f"{BUILD_ENV}=pure"), {}
-    build = root / "_compiled"
-    manifest_path = build / "manifest.json"
-    reason: str | None
-    files: dict[str, Path] = {}
-    manifest: dict[str, object] = {}
-    if not manifest_path.is_file():
-        reason = "not built (make compiled builds it; it needs a C compiler)"
-    else:
-        try:
-            loaded = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            loaded = {}
-            reason = f"unreadable manifest {manifest_path}: {exc}"
-        else:
-            reason = None
-        manifest = loaded if isinstance(loaded, dict) else {}
-        if reason is None:
-            reason = check_manifest(manifest, root)
-    if reason is None:
-        listed = manifest.get("files")
-        if isinstance(listed, dict):
-            files = {str(name): build / str(rel) for name, rel in listed.items()}
-        missing = [str(p) for p in files.values() if not p.is_file()]
-        if not files or missing:
-            reason = f"compiled files missing: {', '.join(missing) or 'none listed'}"
+    reason, files = build_problem(root)
+    manifest_path = root / "_compiled" / "manifest.json"
     if reason is not None:
         if requested == "compiled":
             raise ImportError(f"{BUILD_ENV}=compiled, but the compiled build cannot run: {reason}")
