@@ -3,8 +3,11 @@
     python tools/compare_styles.py --rules ml --sets 1500 --seed e2 --jobs 2 \\
         base= wv0=wait_value:0 def0=defense:0
 
-Each variant plays ``--sets`` duplicate hand-sets as the challenger against three ``fan`` bots,
-on the same walls and with the same bot seeds. Printed per variant: its margin over ``fan``
+Each variant plays ``--sets`` duplicate hand-sets as the challenger against three ``fan`` bots
+(``--field strong``: three default ``strong`` bots), on the same walls and with the same bot
+seeds. Against three ``strong`` bots a variant that plays as ``strong`` scores exactly 0 on every
+set (the four rotations sum the same hand's zero-sum payments), so only the hands where it plays
+differently add variance. Printed per variant: its margin over ``fan``
 (points per hand, 95% CI over hand-sets), its deal-in and win rates next to ``fan``'s, and,
 against the first variant, the mean of the per-set differences with its CI. The paired CI is far
 narrower than the two margins' CIs whenever the variants play alike on most walls: a change of a
@@ -61,23 +64,32 @@ def _rate(count: int, stats: BotStats) -> str:
 
 
 def compare(
-    variants: list[tuple[str, Style]], rules: str, sets: int, seed: str, jobs: int
+    variants: list[tuple[str, Style]],
+    rules: str,
+    sets: int,
+    seed: str,
+    jobs: int,
+    field_bot: str = "fan",
 ) -> list[str]:
-    """Play every variant against three ``fan`` bots on the same walls; the report lines."""
+    """Play every variant against three ``field_bot`` bots on the same walls; the report lines."""
     margins: dict[str, list[float]] = {}
     lines = []
     for name, style in variants:
         register_bot(f"style-{name}", _factory(style), replace=True)
-        cfg = ArenaConfig((f"style-{name}", "fan", "fan", "fan"), sets, rules, seed, True, jobs)
-        res = run_arena(cfg, HandState.new)
+        cfg = ArenaConfig(
+            (f"style-{name}",) + (field_bot,) * 3, sets, rules, seed, True, jobs
+        )
+        res = run_arena(cfg, HandState.new, keep_sets=True)
         per_set = [
-            a - b for a, b in zip(res.set_points[cfg.bots[0]], res.set_points["fan"], strict=True)
+            a - b
+            for a, b in zip(res.set_points[cfg.bots[0]], res.set_points[field_bot], strict=True)
         ]
         margins[name] = per_set
         m, ci = mean_ci(per_set)
-        me, field = res.stats[cfg.bots[0]], res.stats["fan"]
+        me, field = res.stats[cfg.bots[0]], res.stats[field_bot]
         rates = f"deal-in {_rate(me.deal_ins, me)} / {_rate(field.deal_ins, field)}"
         rates += f", win {_rate(me.wins, me)} / {_rate(field.wins, field)}"
+        rates += f", fan/win {me.win_fan / max(me.wins, 1):.2f} / {field.win_fan / max(field.wins, 1):.2f}"
         line = f"{name:>12}: margin {m:+.3f} ± {ci:.3f} ({rates})"
         first = variants[0][0]
         if name != first:
@@ -98,12 +110,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sets", type=int, default=1000)
     ap.add_argument("--seed", default="compare")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--field", default="fan", choices=("fan", "strong"), help="the three others")
     args = ap.parse_args(argv)
     try:
         variants = [parse_variant(v) for v in args.variants]
     except MahjongError as exc:
         ap.error(str(exc))
-    compare(variants, args.rules, args.sets, args.seed, args.jobs)
+    compare(variants, args.rules, args.sets, args.seed, args.jobs, args.field)
 
 
 if __name__ == "__main__":
