@@ -1,7 +1,13 @@
-"""Compare ``strong`` style variants on the same walls (paired duplicate sets).
+"""Compare ``strong`` style variants (and ``master`` searches) on the same walls (paired duplicate sets).
 
     python tools/compare_styles.py --rules ml --sets 1500 --seed e2 --jobs 2 \\
         base= wv0=wait_value:0 def0=defense:0
+    python tools/compare_styles.py --field strong --rules parlor --sets 500 --seed m1 --jobs 2 \\
+        base= m=master m3=master,gap:3,reading:1
+
+A variant is ``NAME=knob:value,...`` over :class:`~hkmahjong.bots.strong.Style`'s knobs; with the
+word ``master`` among them it is a :class:`~hkmahjong.bots.master.MasterBot` and may also set
+:class:`~hkmahjong.bots.master.Search`'s knobs (``gap:3``, ``policy:strong``, ``budget:0.1``).
 
 Each variant plays ``--sets`` duplicate hand-sets as the challenger against three ``fan`` bots
 (``--field strong``: three default ``strong`` bots), on the same walls and with the same bot
@@ -18,11 +24,11 @@ alone needs tens of thousands.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 from hkmahjong.bots.arena import ArenaConfig, BotStats, mean_ci, run_arena
 from hkmahjong.bots.base import BaseBot
+from hkmahjong.bots.master import MasterBot, Search
 from hkmahjong.bots.registry import register_bot
 from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine.state import HandState
@@ -30,33 +36,67 @@ from hkmahjong.errors import MahjongError
 from hkmahjong.rules import Ruleset
 
 _KNOBS = {f.name for f in fields(Style)}
+_SEARCH: dict[str, type] = {
+    f.name: (int if f.default is None else type(f.default)) for f in fields(Search)
+}
+"""Each search knob's value type, from its default (``rollouts``: None or an int)."""
 
 
-def parse_variant(spec: str) -> tuple[str, Style]:
-    """``name=knob:value,knob:value`` → (name, Style); ``name=`` is the default style.
+@dataclass(frozen=True)
+class Variant:
+    """A challenger: ``strong`` with ``style``, or ``master`` with ``style`` and ``search``."""
 
-    :raises MahjongError: for a missing name, an unknown knob or a value that is not a number.
+    name: str
+    style: Style
+    search: Search | None = None
+
+    def make(self, seed: int | str | None, ruleset: Ruleset | None, budget: float) -> BaseBot:
+        """The bot (the arena's factory signature)."""
+        if self.search is not None:
+            return MasterBot(
+                seed, ruleset=ruleset, time_budget=budget, style=self.style, search=self.search
+            )
+        return StrongBot(seed, ruleset=ruleset, time_budget=budget, style=self.style)
+
+
+def parse_variant(spec: str) -> Variant:
+    """``name=knob:value,knob:value`` → a :class:`Variant`; ``name=`` is ``strong``'s default
+    style; the word ``master`` makes it a ``master`` (whose search knobs may then be set).
+
+    :raises MahjongError: for a missing name, an unknown knob or a value of the wrong type.
     """
     name, sep, knobs = spec.partition("=")
     if not sep or not name.strip():
         raise MahjongError(f"variant {spec!r}: expected NAME=knob:value,... (NAME= for defaults)")
+    items = [i.strip() for i in knobs.split(",") if i.strip()]
+    master = "master" in items
     values: dict[str, float] = {}
-    for item in filter(None, knobs.split(",")):
+    search: dict[str, object] = {}
+    for item in items:
+        if item == "master":
+            continue
         knob, _, raw = item.partition(":")
+        if knob in _SEARCH and master:
+            kind = _SEARCH[knob]
+            try:
+                search[knob] = kind(raw)
+            except ValueError:
+                raise MahjongError(
+                    f"variant {name!r}: {knob} needs a {kind.__name__}, got {raw!r}"
+                ) from None
+            continue
         if knob not in _KNOBS:
-            raise MahjongError(f"variant {name!r}: unknown knob {knob!r}; known: {sorted(_KNOBS)}")
+            known = sorted(_KNOBS | (set(_SEARCH) if master else set()))
+            raise MahjongError(f"variant {name!r}: unknown knob {knob!r}; known: {known}")
         try:
             values[knob] = float(raw)
         except ValueError:
             raise MahjongError(f"variant {name!r}: {knob} needs a number, got {raw!r}") from None
-    return name.strip().lower(), Style(**values)
-
-
-def _factory(style: Style) -> Callable[[int | str | None, Ruleset | None, float], BaseBot]:
-    def make(seed: int | str | None, ruleset: Ruleset | None, budget: float) -> BaseBot:
-        return StrongBot(seed, ruleset=ruleset, time_budget=budget, style=style)
-
-    return make
+    try:
+        made = Search(**search) if master else None  # type: ignore[arg-type]  # parsed above
+    except (TypeError, ValueError) as exc:
+        raise MahjongError(f"variant {name!r}: {exc}") from None
+    return Variant(name.strip().lower(), Style(**values), made)
 
 
 def _rate(count: int, stats: BotStats) -> str:
@@ -64,7 +104,7 @@ def _rate(count: int, stats: BotStats) -> str:
 
 
 def compare(
-    variants: list[tuple[str, Style]],
+    variants: list[Variant],
     rules: str,
     sets: int,
     seed: str,
@@ -74,11 +114,10 @@ def compare(
     """Play every variant against three ``field_bot`` bots on the same walls; the report lines."""
     margins: dict[str, list[float]] = {}
     lines = []
-    for name, style in variants:
-        register_bot(f"style-{name}", _factory(style), replace=True)
-        cfg = ArenaConfig(
-            (f"style-{name}",) + (field_bot,) * 3, sets, rules, seed, True, jobs
-        )
+    for v in variants:
+        name = v.name
+        register_bot(f"style-{name}", v.make, replace=True)
+        cfg = ArenaConfig((f"style-{name}",) + (field_bot,) * 3, sets, rules, seed, True, jobs)
         res = run_arena(cfg, HandState.new, keep_sets=True)
         per_set = [
             a - b
@@ -91,7 +130,7 @@ def compare(
         rates += f", win {_rate(me.wins, me)} / {_rate(field.wins, field)}"
         rates += f", fan/win {me.win_fan / max(me.wins, 1):.2f} / {field.win_fan / max(field.wins, 1):.2f}"
         line = f"{name:>12}: margin {m:+.3f} ± {ci:.3f} ({rates})"
-        first = variants[0][0]
+        first = variants[0].name
         if name != first:
             diff = [a - b for a, b in zip(per_set, margins[first], strict=True)]
             d, dci = mean_ci(diff)

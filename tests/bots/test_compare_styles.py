@@ -7,6 +7,7 @@ from types import ModuleType
 
 import pytest
 
+from hkmahjong.bots.master import Search
 from hkmahjong.bots.strong import Style
 from hkmahjong.errors import MahjongError
 
@@ -15,11 +16,17 @@ Script = Callable[[str, str], ModuleType]
 
 def test_variants_parse_and_bad_ones_say_what_is_wrong(script: Script) -> None:
     tool = script("tools/compare_styles.py", "compare_styles")
-    assert tool.parse_variant("base=") == ("base", Style())
-    assert tool.parse_variant("Push=defense:0,tiebreak:0.1") == (
-        "push",
-        Style(defense=0.0, tiebreak=0.1),
-    )
+    base = tool.parse_variant("base=")
+    assert (base.name, base.style, base.search) == ("base", Style(), None)
+    push = tool.parse_variant("Push=defense:0,tiebreak:0.1")
+    assert (push.name, push.style) == ("push", Style(defense=0.0, tiebreak=0.1))
+    m = tool.parse_variant("m=master,gap:3,policy:strong,reading:1,rollouts:5")
+    assert m.style == Style(reading=1.0)
+    assert m.search == Search(gap=3.0, policy="strong", rollouts=5)
+    with pytest.raises(MahjongError, match="unknown knob 'gap'"):
+        tool.parse_variant("x=gap:3")  # a search knob needs the word master
+    with pytest.raises(MahjongError, match="rollout policy 'slow'"):
+        tool.parse_variant("x=master,policy:slow")
     with pytest.raises(MahjongError, match="unknown knob 'bravery'"):
         tool.parse_variant("x=bravery:1")
     with pytest.raises(MahjongError, match="defense needs a number, got 'lots'"):
@@ -37,3 +44,13 @@ def test_identical_variants_pair_to_exactly_zero(script: Script) -> None:
     assert "% / " in lines[0] and "deal-in" in lines[0] and ", win " in lines[0]
     assert "vs base: +0.000 ± 0.000 (differs on 0% of sets)" in lines[1]
     assert "vs base:" in lines[2]
+
+
+def test_a_strong_variant_against_strong_scores_zero(script: Script) -> None:
+    """Against three default ``strong`` bots, the default style plays the very same hands: its four
+    rotations sum each hand's zero-sum payments, so its margin is exactly 0 on every set."""
+    tool = script("tools/compare_styles.py", "compare_styles")
+    variants = [tool.parse_variant(v) for v in ("base=", "m=master,rollouts:2,gap:0")]
+    lines = tool.compare(variants, "parlor", 2, "field-test", 1, "strong")
+    assert "margin +0.000 ± 0.000" in lines[0]
+    assert "vs base:" in lines[1]
