@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 
 from hkmahjong.bots.arena import hand_seed
 from hkmahjong.bots.master import MasterBot, Search
@@ -25,7 +26,12 @@ from hkmahjong.rules import get_preset
 
 
 def measure(
-    rules: str, hands: int, seed: str, budget: float, rollouts: int | None = None
+    rules: str,
+    hands: int,
+    seed: str,
+    budget: float,
+    rollouts: int | None = None,
+    scope: str | None = None,
 ) -> dict[str, float]:
     """Time ``master``'s decisions over ``hands`` hands; the summary figures."""
     rs = get_preset(rules)
@@ -41,7 +47,12 @@ def measure(
             f"{seed}:{h}",
             ruleset=rs,
             time_budget=3600.0 if rollouts else 0.5,
-            search=Search(budget=3600.0 if rollouts else budget, rollouts=rollouts),
+            search=replace(
+                Search(),
+                budget=3600.0 if rollouts else budget,
+                rollouts=rollouts,
+                scope=scope or Search().scope,
+            ),
         )
         bots = [get_bot("strong", seed=f"{seed}:{h}:{i}", ruleset=rs) for i in range(4)]
         state = HandState.new(rs, seed=hand_seed(seed, h), hand_number=0)
@@ -92,8 +103,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", default="mt17")
     ap.add_argument("--budget", type=float, default=0.2)
     ap.add_argument("--rollouts", type=int, default=None, help="fixed samples (no time budget)")
+    ap.add_argument("--scope", choices=("all", "calls"), default=None, help="decisions searched")
     args = ap.parse_args(argv)
-    found = measure(args.rules, args.hands, args.seed, args.budget, args.rollouts)
+    found = measure(args.rules, args.hands, args.seed, args.budget, args.rollouts, args.scope)
     for k, v in found.items():
         print(f"{k:<22} {v:.1f}" if isinstance(v, float) else f"{k:<22} {v}")
 

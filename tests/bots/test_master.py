@@ -21,7 +21,7 @@ import pytest
 from hkmahjong.bots import SEARCH_NAMES, BotNameError, MasterBot, Search, get_bot
 from hkmahjong.bots.arena import ArenaConfig, hand_seed, run_arena
 from hkmahjong.bots.base import BaseBot
-from hkmahjong.engine import Action, PlayerView
+from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.engine.determinize import (
     Deal,
     DeterminizeError,
@@ -307,3 +307,27 @@ def test_no_sample_within_the_budget_is_strong_with_its_scores() -> None:
     assert d.action == strong[2]
     assert d.explanation is not None and "no sample fitted" in d.explanation.summary
     assert [c.score for c in d.explanation.candidates] == [c.score for c in strong[0]]
+
+
+def test_calls_scope_searches_claims_and_wins_but_not_discards() -> None:
+    """``Search(scope="calls")``: a decision whose candidates are all discards is ``strong``'s
+    (no sample); one with a claim, a pass or a win among them is searched as under ``all``."""
+    calls, every = _master(scope="calls"), _master()
+    seen = {"discards": 0, "calls": 0}
+    for _, view, legal in _searched_positions(40, label="scope"):
+        cands, _, chosen = every._ranked(view, legal, explain=False)
+        pool = every._pool(cands, chosen)
+        discards_only = all(c.action.kind is ActionKind.DISCARD for c in pool)
+        calls.decide(view, legal)
+        if discards_only:
+            seen["discards"] += 1
+            assert calls.last_rollouts == 0
+        else:
+            seen["calls"] += 1
+            assert calls.last_rollouts == 3
+            assert calls.decide(view, legal).action == every.decide(view, legal).action
+        if min(seen.values()) >= 2:
+            break
+    assert min(seen.values()) >= 2, seen
+    with pytest.raises(ValueError, match="search scope 'some'"):
+        Search(scope="some")

@@ -38,7 +38,7 @@ from dataclasses import dataclass, fields
 from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Decision, Explanation
 from hkmahjong.bots.fan import FanBot
 from hkmahjong.bots.strong import StrongBot, Style
-from hkmahjong.engine import Action, PlayerView
+from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.engine.determinize import (
     Deal,
     DeterminizeError,
@@ -55,6 +55,7 @@ from hkmahjong.tiles import Tile, Wind
 __all__ = ["MasterBot", "Search", "lean_deal"]
 
 _POLICIES = ("fan", "strong")
+_SCOPES = ("all", "calls")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +90,17 @@ class Search:
     weight ``exp(-ready_bias × shanten)``); 0: uniform deals, the default."""
     ready_pool: int = 16
     """Random hands each leaning draw chooses from (with ``ready_bias`` > 0)."""
+    scope: str = "all"
+    """Which decisions are searched: ``all`` (every one with two candidates worth weighing) or
+    ``calls`` (only those where a candidate is not a discard: a claim, passing one, a win, a
+    kong — about two a hand; discards are ``strong``'s)."""
 
     def __post_init__(self) -> None:
         for p in (self.policy, self.own_policy):
             if p not in _POLICIES:
                 raise ValueError(f"rollout policy {p!r}: expected one of {', '.join(_POLICIES)}")
+        if self.scope not in _SCOPES:
+            raise ValueError(f"search scope {self.scope!r}: expected one of {', '.join(_SCOPES)}")
         if self.rollouts is not None and self.rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {self.rollouts}")
 
@@ -247,6 +254,8 @@ class MasterBot(StrongBot):
                 break
             if c is not first and c.score >= first.score - cfg.gap:
                 pool.append(c)
+        if cfg.scope == "calls" and all(c.action.kind is ActionKind.DISCARD for c in pool):
+            return pool[:1]
         return pool
 
     def _deal(self, view: PlayerView, rng: random.Random) -> Deal:
