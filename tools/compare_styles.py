@@ -76,9 +76,7 @@ def compare(
     lines = []
     for name, style in variants:
         register_bot(f"style-{name}", _factory(style), replace=True)
-        cfg = ArenaConfig(
-            (f"style-{name}",) + (field_bot,) * 3, sets, rules, seed, True, jobs
-        )
+        cfg = ArenaConfig((f"style-{name}",) + (field_bot,) * 3, sets, rules, seed, True, jobs)
         res = run_arena(cfg, HandState.new, keep_sets=True)
         per_set = [
             a - b
