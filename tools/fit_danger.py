@@ -38,8 +38,8 @@ from hkmahjong.bots.danger import threats
 from hkmahjong.bots.reading import FEATURE_NAMES, tile_features
 from hkmahjong.bots.registry import get_bot
 from hkmahjong.engine import ActionKind
+from hkmahjong.engine.determinize import can_win_on
 from hkmahjong.engine.state import HandState
-from hkmahjong.hand.arrange import win_candidates
 from hkmahjong.rules import get_preset
 from hkmahjong.tiles import Wind
 
@@ -55,21 +55,6 @@ def sigmoid(z: Arr) -> Arr:
     """σ(z), with z clipped so exp cannot overflow."""
     out: Arr = 1.0 / (1.0 + np.exp(-np.clip(z, -35.0, 35.0)))
     return out
-
-
-def can_win_on(state: HandState, opp: int, tile: int) -> bool:
-    """Could ``opp`` legally win on another seat's discard ``tile`` now (engine's own check)?"""
-    counts = state.hands[opp]
-    mask = win_candidates(
-        bytes(counts), len(state.melds[opp]), seven_pairs=state.ruleset.seven_pairs
-    )
-    if not (mask >> tile) & 1:
-        return False
-    cache = dict(state._win_cache)
-    try:
-        return state._try_win(opp, tile, robbing=False)
-    finally:
-        state._win_cache = cache
 
 
 def play(args: tuple[str, str, int, int]) -> tuple[Arr32, Arr32, Arr32]:

@@ -21,16 +21,19 @@ import pytest
 from hkmahjong.bots import SEARCH_NAMES, BotNameError, MasterBot, Search, get_bot
 from hkmahjong.bots.arena import ArenaConfig, hand_seed, run_arena
 from hkmahjong.bots.base import BaseBot
-from hkmahjong.engine import Action, ActionKind, PlayerView
+from hkmahjong.bots.master import READY_KINDS, reading_deal, reading_sample, ready_chances
+from hkmahjong.engine import Action, ActionKind, Phase, PlayerView
 from hkmahjong.engine.determinize import (
     Deal,
     DeterminizeError,
+    can_win_on,
     deal_of,
     random_deal,
     rebuild,
     unseen_tiles,
 )
 from hkmahjong.engine.state import HandState
+from hkmahjong.hand import is_complete_counts
 from hkmahjong.rules import Ruleset, get_preset
 from hkmahjong.tiles import Wind
 
@@ -331,3 +334,129 @@ def test_calls_scope_searches_claims_and_wins_but_not_discards() -> None:
     assert min(seen.values()) >= 2, seen
     with pytest.raises(ValueError, match="search scope 'some'"):
         Search(scope="some")
+
+
+def _boosted(view: PlayerView, p: float = 0.3) -> dict[Wind, tuple[float, ...]]:
+    """A reading model's output that calls every opponent of ``view.seat`` very likely ready."""
+    return {o: (p,) * 34 for o in Wind if o != view.seat}
+
+
+def test_can_win_on_is_the_engines_own_check() -> None:
+    """``can_win_on`` says yes exactly where a claim window offers the win (食糊) on the
+    discard, and leaves the state as it was."""
+    offered = 0
+    for preset in PRESETS:
+        for state, _ in _positions(preset, 3, "win"):
+            if state.phase is not Phase.CLAIM:
+                continue
+            tile = state.view(Wind.EAST).pending_tile
+            assert tile is not None
+            for w in Wind:
+                if w == state.current or state.decisions[w] is not None:
+                    continue
+                before = state.legal_actions(w)
+                can = any(a.kind is ActionKind.WIN for a in before)
+                assert can_win_on(state, w, tile) == can
+                assert state.legal_actions(w) == before
+                offered += can
+    assert offered >= 3
+
+
+def test_reading_deals_account_for_every_tile() -> None:
+    """For every seat's view at decisions of self-play (every preset, seats on their turn
+    included), with every opponent read as likely ready: each reading deal rebuilds into a
+    state with the same view and the whole tile set, and the ready hands it calls legal are."""
+    rng = random.Random(11)
+    built = legal = 0
+    for preset in PRESETS:
+        for n, (state, rs) in enumerate(_positions(preset, 2, "rd")):
+            if n % 4:
+                continue
+            total = 144 if rs.bonus_tiles else 136
+            for w in Wind:
+                view = state.view(w)
+                got = reading_sample(view, rs, rng, _boosted(view))
+                sampled = rebuild(view, rs, got.deal)
+                assert sampled.view(w) == view
+                assert sum(sampled.census()) == total
+                assert set(got.waits) <= set(got.drawn_ready)
+                for s in got.legal:
+                    assert can_win_on(sampled, s, got.waits[s])
+                built += len(got.waits)
+                legal += len(got.legal)
+    assert built > 300 and legal > built // 2
+
+
+def test_reading_with_no_ready_opponent_is_uniform() -> None:
+    """Probabilities 0: ``random_deal``'s very sample (no draw is made); ≈ 0: no opponent is
+    dealt a ready hand."""
+    _, view, _ = next(_searched_positions(1, "zero"))
+    rs = get_preset("parlor")
+    zero = {o: (0.0,) * 34 for o in Wind if o != view.seat}
+    tiny = {o: (1e-9,) * 34 for o in Wind if o != view.seat}
+    for i in range(30):
+        assert reading_deal(view, rs, random.Random(i), zero) == random_deal(
+            view, rs, random.Random(i)
+        )
+        got = reading_sample(view, rs, random.Random(i), tiny)
+        assert got.drawn_ready == () and got.waits == {} and got.state is None
+    assert ready_chances(zero) == {o: 0.0 for o in zero}
+
+
+def test_a_kind_read_as_dangerous_is_waited_on() -> None:
+    """One opponent read as ready on one kind (scale 0.5: r = 0.95): most samples deal it a hand
+    that a copy of that kind completes, most of them a legal win; the others are not built."""
+    rs = get_preset("parlor")
+    _, view, _ = next(_searched_positions(1, "wait"))
+    unseen = [0] * 34
+    for t in unseen_tiles(view, rs):
+        if t < 34:
+            unseen[t] += 1
+    opp = Wind((int(view.seat) + 2) % 4)
+    melds = len(view.melds[opp])
+    for kind in (k for k in range(0, 34, 3) if unseen[k] >= 2):
+        probs = {o: (0.0,) * 34 for o in Wind if o != view.seat}
+        probs[opp] = tuple(1.0 if k == kind else 1e-6 for k in range(34))
+        waiting = winning = 0
+        for i in range(40):
+            got = reading_sample(view, rs, random.Random(i), probs, scale=0.5)
+            assert set(got.waits) <= {int(opp)}
+            counts = [0] * 34
+            for t in got.deal.hands[opp]:
+                counts[t] += 1
+            counts[kind] += 1
+            waiting += is_complete_counts(counts, melds)
+            winning += int(opp) in got.legal and got.waits[int(opp)] == kind
+        assert waiting >= 30 and winning >= 20, (kind, waiting, winning)
+
+
+def test_reading_master_reads_only_the_view_and_is_deterministic(script: Script) -> None:
+    """``Search(sampling="reading")``: the same decision and sample means with the hidden
+    tiles shuffled, twice in a row and from a copy."""
+    scramble = script("tests/engine/conftest.py", "engine_conftest_master_read").scramble_hidden
+    master = _master(sampling="reading")
+    rng = random.Random(7)
+    for state, view, legal in _searched_positions(3, "read"):
+        seat = Wind(int(view.seat))
+        d = master.decide(view, legal, explain=True)
+        assert master.last_rollouts == 3
+        other = scramble(state, int(seat), rng)
+        for bot, v in ((master, view), (master, other.view(seat)), (copy.deepcopy(master), view)):
+            again = bot.decide(v, legal, explain=True)
+            assert d.explanation is not None and again.explanation is not None
+            assert again.action == d.action
+            assert again.explanation.text == d.explanation.text
+
+
+def test_sampling_knob() -> None:
+    """``sampling`` is checked; ``ready_bias`` > 0 alone still means leaning samples."""
+    assert Search().sampler == "uniform"
+    assert Search(ready_bias=2.0).sampler == "lean"
+    assert Search(sampling="reading").sampler == "reading"
+    assert Search(sampling="reading").reading_scale == READY_KINDS
+    with pytest.raises(ValueError, match="sampling"):
+        Search(sampling="oracle")
+    with pytest.raises(ValueError, match="ready_bias"):
+        Search(sampling="reading", ready_bias=1.0)
+    with pytest.raises(ValueError, match="reading_attempts"):
+        Search(sampling="reading", reading_attempts=0)

@@ -21,9 +21,14 @@ only a time budget the decision depends on how many samples fit, so on the machi
 load; with ``rollouts=N`` it plays exactly N samples and is deterministic for its seed (the
 samples come from the seed and the view alone, never from the hidden tiles).
 
-The samples are uniform unless ``Search.ready_bias`` leans them toward opponents near to ready
-(:func:`lean_deal`, opt-in); they are not weighted by what the opponents' rivers say (e.g. by
-:mod:`~hkmahjong.bots.reading`), so the rollouts under-rate an opponent's readiness (docs/bots.md).
+The samples are uniform by default (``Search.sampling``), and uniform opponents are almost
+never ready, so such rollouts under-rate an opponent's readiness (docs/bots.md, "Informed
+samples"). Two opt-in samplers: ``"lean"`` (:func:`lean_deal`, ``Search.ready_bias``) leans every
+other hand toward fewer 向聽; ``"reading"`` (:func:`reading_deal`) reads each opponent's river
+with :mod:`~hkmahjong.bots.reading` once per decision and deals it, as often as the model says
+it is ready (r_o = Σ_t P(t deals in to o) / K, :data:`READY_KINDS`), a ready hand waiting where
+the model points, checked with the engine to be a legal win (minimum fan included). Their effect
+on play is not measured.
 """
 
 from __future__ import annotations
@@ -37,30 +42,62 @@ from dataclasses import dataclass, fields
 
 from hkmahjong.bots.base import WIN_KINDS, BaseBot, Candidate, Decision, Explanation
 from hkmahjong.bots.fan import FanBot
+from hkmahjong.bots.reading import deal_in_probabilities
 from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.engine.determinize import (
     Deal,
     DeterminizeError,
     HandState,
+    can_win_on,
     random_deal,
     rebuild,
     unseen_tiles,
 )
 from hkmahjong.errors import IllegalActionError, MahjongError
-from hkmahjong.hand import shanten_counts
+from hkmahjong.hand import Meld, MeldKind, shanten_counts
 from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Tile, Wind
 
-__all__ = ["MasterBot", "Search", "lean_deal"]
+__all__ = [
+    "READY_KINDS",
+    "SAMPLINGS",
+    "MasterBot",
+    "ReadingSample",
+    "Search",
+    "lean_deal",
+    "reading_deal",
+    "reading_sample",
+    "ready_chances",
+]
 
 _POLICIES = ("fan", "strong")
 _SCOPES = ("all", "calls")
+SAMPLINGS = ("uniform", "lean", "reading")
+"""How ``master`` samples the hidden tiles (:attr:`Search.sampling`)."""
+
+READY_KINDS = 1.65
+"""K: the mean number of kinds a legally ready opponent can win on, the divisor of r_o.
+
+Measured (``tools/reading_samples.py --rules parlor,qingzhang,ml --hands 150 --samples 0
+--seed k17``: four ``strong``, at every discard decision from the deciding seat's sixth discard
+on, the kinds each opponent could legally win on, by the engine's check): 9,984 kinds over the
+6,047 of 49,695 opponent positions with at least one, 1.65; per preset 1.69 (parlor), 1.70
+(qingzhang), 1.58 (ml). With it r_o ranks opponents well but its level is off by the table's
+minimum fan: mean r_o 0.20 against 8.8% of opponents winnable in parlor, 0.155 against 22.9%
+in ml (docs/bots.md, "Informed samples")."""
+
+_T = [Tile(i) for i in range(42)]
+
+Probs = dict[Wind, tuple[float, ...]]
+"""Per opponent, P(discarding each of the 34 kinds now deals in to it) (``bots/reading.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Search:
-    """Knobs of ``master``'s search."""
+    """Knobs of ``master``'s search: its budget and sample count, which candidates it weighs,
+    when it leaves ``strong``'s choice, the rollout policies, and how it samples the hidden
+    tiles (``sampling``: ``"uniform"``, ``"lean"`` or ``"reading"``; see the module docstring)."""
 
     budget: float = 0.2
     """Seconds a decision may search (capped by the bot's ``time_budget``)."""
@@ -84,12 +121,24 @@ class Search:
     """Rollout policy of the other seats (``fan`` or ``strong``)."""
     own_policy: str = "fan"
     """Rollout policy of this seat after its first action (``fan`` or ``strong``)."""
+    sampling: str = "uniform"
+    """How the hidden tiles are sampled (:data:`SAMPLINGS`): ``"uniform"`` (the default,
+    :func:`~hkmahjong.engine.determinize.random_deal`), ``"lean"`` (:func:`lean_deal`, with
+    ``ready_bias`` and ``ready_pool``) or ``"reading"`` (:func:`reading_deal`: each opponent
+    dealt a ready hand as often as ``bots/reading.py`` reads its river, waiting where the model
+    says; the model is read once per decision). Opt-in; their effect on play is not measured."""
     ready_bias: float = 0.0
-    """Opt-in, unmeasured in play: lean samples toward opponents nearer to ready
-    (:func:`lean_deal`: each other seat's hand drawn from ``ready_pool`` random hands with
-    weight ``exp(-ready_bias × shanten)``); 0: uniform deals, the default."""
+    """``"lean"`` sampling: each other seat's hand drawn from ``ready_pool`` random hands with
+    weight ``exp(-ready_bias × shanten)`` (0: as uniform). Above 0 it selects ``"lean"`` on its
+    own (as before ``sampling`` existed)."""
     ready_pool: int = 16
-    """Random hands each leaning draw chooses from (with ``ready_bias`` > 0)."""
+    """Random hands each leaning draw chooses from (``"lean"`` sampling)."""
+    reading_scale: float = READY_KINDS
+    """``"reading"`` sampling: K in r_o = min(0.95, Σ_t P(t deals in to o) / K), the mean number
+    of kinds a legally ready opponent can win on (:data:`READY_KINDS`, measured)."""
+    reading_attempts: int = 4
+    """``"reading"`` sampling: deals drawn at most, to find one whose ready opponents may all
+    legally win on their wait (the best is kept)."""
     scope: str = "all"
     """Which decisions are searched: ``all`` (every one with two candidates worth weighing) or
     ``calls`` (only those where a candidate is not a discard: a claim, passing one, a win, a
@@ -103,6 +152,17 @@ class Search:
             raise ValueError(f"search scope {self.scope!r}: expected one of {', '.join(_SCOPES)}")
         if self.rollouts is not None and self.rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {self.rollouts}")
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"sampling {self.sampling!r}: expected one of {', '.join(SAMPLINGS)}")
+        if self.sampling == "reading" and self.ready_bias > 0.0:
+            raise ValueError("ready_bias leans the samples: it needs sampling='lean'")
+        if self.reading_scale <= 0.0 or self.reading_attempts < 1:
+            raise ValueError("reading_scale must be positive and reading_attempts at least 1")
+
+    @property
+    def sampler(self) -> str:
+        """The sampling in effect: ``sampling``, or ``"lean"`` when ``ready_bias`` > 0."""
+        return "lean" if self.ready_bias > 0.0 and self.sampling == "uniform" else self.sampling
 
     def __reduce__(self) -> tuple[type[Search], tuple[object, ...]]:
         """Copy and pickle by the field values: compiled (mypyc), a frozen class's fields cannot
@@ -258,12 +318,34 @@ class MasterBot(StrongBot):
             return pool[:1]
         return pool
 
-    def _deal(self, view: PlayerView, rng: random.Random) -> Deal:
-        """One sample of the hidden tiles: uniform, or leaning toward ready opponents."""
+    def _deal(self, view: PlayerView, rng: random.Random, probs: Probs | None = None) -> Deal:
+        """One sample of the hidden tiles, as :attr:`Search.sampling` says (``probs``: the
+        reading model's output for ``view``, computed when not given)."""
+        return self._sample(view, rng, probs)[0]
+
+    def _sample(
+        self, view: PlayerView, rng: random.Random, probs: Probs | None
+    ) -> tuple[Deal, HandState]:
+        """One sample and the hand rebuilt from it."""
         cfg = self.search
-        if cfg.ready_bias <= 0.0:
-            return random_deal(view, self.ruleset, rng)
-        return lean_deal(view, self.ruleset, rng, cfg.ready_bias, cfg.ready_pool)
+        how = cfg.sampler
+        if how == "reading":
+            got = reading_sample(
+                view,
+                self.ruleset,
+                rng,
+                probs if probs is not None else deal_in_probabilities(view),
+                scale=cfg.reading_scale,
+                attempts=cfg.reading_attempts,
+            )
+            if got.state is not None:
+                return got.deal, got.state
+            deal = got.deal
+        elif how == "lean":
+            deal = lean_deal(view, self.ruleset, rng, cfg.ready_bias, cfg.ready_pool)
+        else:
+            deal = random_deal(view, self.ruleset, rng)
+        return deal, rebuild(view, self.ruleset, deal)
 
     def _search(self, view: PlayerView, pool: list[Candidate], start: float) -> list[Searched]:
         """Each of ``pool`` played out on the same samples, until the budget or ``rollouts``."""
@@ -272,6 +354,7 @@ class MasterBot(StrongBot):
         rng = random.Random(f"master:{self.seed}:{zlib.crc32(repr(view).encode())}")
         bots = self._policies(me)
         jade: list[list[float]] = [[] for _ in pool]
+        probs = deal_in_probabilities(view) if cfg.sampler == "reading" else None
         timed = cfg.rollouts is None
         deadline = start + min(cfg.budget, self.time_budget) if timed else math.inf
         n = 0
@@ -286,7 +369,7 @@ class MasterBot(StrongBot):
                 or (n and now + (now - start) / n > deadline)
             ):
                 break
-            state = rebuild(view, self.ruleset, self._deal(view, rng))
+            state = self._sample(view, rng, probs)[1]
             sample: list[float] = []
             for i, c in enumerate(pool):
                 play = state.clone() if i + 1 < len(pool) else state
@@ -335,6 +418,288 @@ def lean_deal(
     wall = [Tile(t) for t in plain] + bonus
     rng.shuffle(wall)
     return Deal((hands[0], hands[1], hands[2], hands[3]), tuple(wall))
+
+
+def ready_chances(probs: Probs, scale: float = READY_KINDS) -> dict[Wind, float]:
+    """r_o, the chance :func:`reading_deal` deals opponent ``o`` a ready hand: its summed
+    deal-in probabilities over ``scale`` kinds (K, :data:`READY_KINDS`), at most 0.95."""
+    return {o: min(0.95, max(0.0, sum(p) / scale)) for o, p in probs.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingSample:
+    """One :func:`reading_deal` with what it meant: the opponents it dealt a ready hand (seat →
+    the kind it waits on), those of them the engine lets win on it (``legal``), and the state
+    rebuilt from it (None when no opponent was drawn ready: a uniform deal, not rebuilt)."""
+
+    deal: Deal
+    state: HandState | None
+    waits: dict[int, int]
+    legal: tuple[int, ...]
+    drawn_ready: tuple[int, ...]
+    """The seats drawn ready (a seat whose hand could not be built is not in ``waits``)."""
+    attempts: int = 0
+    """Deals drawn (0: none drawn ready, a uniform deal)."""
+
+
+def reading_deal(
+    view: PlayerView,
+    ruleset: Ruleset,
+    rng: random.Random,
+    probs: Probs,
+    *,
+    scale: float = READY_KINDS,
+    attempts: int = 4,
+) -> Deal:
+    """A :class:`~hkmahjong.engine.determinize.Deal` whose opponents are as ready as their
+    rivers say.
+
+    Each other seat ``o`` is drawn ready with probability r_o (:func:`ready_chances`: the sum of
+    ``probs[o]`` over ``scale``, K). A ready seat waits on a kind ``w`` drawn with weight
+    ``probs[o][w]`` among the kinds not all in sight (its copies may be unseen or in this seat's
+    own hand); its hand is a complete hand built around ``w`` from the tiles still unassigned —
+    ``w`` in a chow, a pung or the pair, then the other sets and the pair at random, in a shape
+    drawn among those its melds and ``w`` allow (any sets; one suit with honours; all chows;
+    all pungs) — less that ``w`` (plus one random tile for a seat on its turn). The other seats
+    get uniform random hands from the tiles left; the rest is the wall with every unseen bonus
+    tile, shuffled. The deal is rebuilt and each ready seat's win on its ``w`` is checked with
+    the engine (:func:`~hkmahjong.engine.determinize.can_win_on`: the table's minimum fan
+    included); the hands found legal are kept and the others built again, with the rest of the
+    deal, up to ``attempts`` deals in all, and the deal with the most legal waits is returned.
+    A seat whose hand cannot be built gets a random one. With no seat drawn ready it is
+    :func:`~hkmahjong.engine.determinize.random_deal`'s sample (r_o = 0 draws nothing, so an
+    all-zero ``probs`` gives ``random_deal``'s very deal). It reads only ``view``, ``rng`` and
+    ``probs``, never the hidden tiles.
+
+    :raises DeterminizeError: when the view's counts do not fit the unseen tiles.
+    """
+    return reading_sample(view, ruleset, rng, probs, scale=scale, attempts=attempts).deal
+
+
+def reading_sample(
+    view: PlayerView,
+    ruleset: Ruleset,
+    rng: random.Random,
+    probs: Probs,
+    *,
+    scale: float = READY_KINDS,
+    attempts: int = 4,
+) -> ReadingSample:
+    """:func:`reading_deal` with its intended waits, which of them are legal and its state."""
+    me = int(view.seat)
+    chances = ready_chances(probs, scale)
+    ready: list[int] = []
+    for s in range(4):
+        r = chances.get(Wind(s), 0.0) if s != me else 0.0
+        if r > 0.0 and rng.random() < r:
+            ready.append(s)
+    if not ready:
+        return ReadingSample(random_deal(view, ruleset, rng), None, {}, (), ())
+    base = [0] * 34
+    bonus: list[Tile] = []
+    for t in unseen_tiles(view, ruleset):
+        if t < 34:
+            base[t] += 1
+        else:
+            bonus.append(t)
+    live = base[:]
+    for t in view.concealed:
+        live[t] += 1  # copies someone may still discard: the unseen ones and this seat's own
+    best: ReadingSample | None = None
+    kept: dict[int, tuple[list[int], int]] = {}  # ready hands found legal: kept as they are
+    tries = 0
+    while tries < max(1, attempts):
+        tries += 1
+        pool = base[:]
+        built: dict[int, list[int]] = {}
+        waits: dict[int, int] = {}
+        for s in ready:
+            if s in kept:
+                built[s], waits[s] = kept[s]
+                for k in built[s]:
+                    pool[k] -= 1
+        for s in ready:
+            if s in kept:
+                continue
+            got = _ready_hand(
+                pool, live, probs[Wind(s)], view.concealed_counts[s], view.melds[s], rng
+            )
+            if got is not None:
+                built[s], waits[s] = got
+        rest = [k for k in range(34) for _ in range(pool[k])]
+        rng.shuffle(rest)
+        hands: list[tuple[Tile, ...]] = []
+        at = 0
+        for s in range(4):
+            if s == me:
+                hands.append(tuple(view.concealed))
+                continue
+            if s in built:
+                hands.append(tuple(_T[k] for k in sorted(built[s])))
+                continue
+            n = view.concealed_counts[s]
+            if at + n > len(rest):
+                raise DeterminizeError(
+                    "the other seats hold more tiles than the view leaves unseen"
+                )
+            hands.append(tuple(_T[k] for k in sorted(rest[at : at + n])))
+            at += n
+        wall = [_T[k] for k in rest[at:]] + bonus
+        rng.shuffle(wall)
+        deal = Deal((hands[0], hands[1], hands[2], hands[3]), tuple(wall))
+        state = rebuild(view, ruleset, deal)
+        legal = tuple(s for s in ready if s in waits and can_win_on(state, s, waits[s]))
+        for s in legal:
+            kept[s] = built[s], waits[s]
+        if best is None or len(legal) > len(best.legal):
+            best = ReadingSample(deal, state, waits, legal, tuple(ready))
+        if len(legal) == len(ready):
+            break
+    assert best is not None
+    return ReadingSample(best.deal, best.state, best.waits, best.legal, best.drawn_ready, tries)
+
+
+def _pick(pool: list[int], rng: random.Random, allowed: Sequence[bool] | None = None) -> int:
+    """A kind drawn with weight its count in ``pool`` (among the ``allowed`` kinds); -1 when
+    there is none."""
+    weights = (
+        pool if allowed is None else [c if ok else 0 for c, ok in zip(pool, allowed, strict=True)]
+    )
+    total = sum(weights)
+    if total <= 0:
+        return -1
+    r = rng.randrange(total)
+    for k, c in enumerate(weights):
+        r -= c
+        if r < 0:
+            return k
+    raise AssertionError("unreachable")
+
+
+def _chows_with(k: int, pool: list[int], take: int) -> list[tuple[int, ...]]:
+    """The chows holding ``k`` whose tiles other than one ``k`` are in ``pool``; each as those
+    tiles (``take`` = 1: ``k`` itself taken from the pool too)."""
+    if k >= 27:
+        return []
+    out: list[tuple[int, ...]] = []
+    rank = k % 9
+    for first in (k - 2, k - 1, k):
+        fr = rank - (k - first)
+        if fr < 0 or fr > 6:
+            continue
+        others = tuple(x for x in (first, first + 1, first + 2) if x != k)
+        if all(pool[x] for x in others) and pool[k] >= take:
+            out.append(others + (k,) * take)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What a constructed hand may hold: the kinds of its sets (and pair), chows, pungs."""
+
+    allowed: tuple[bool, ...]
+    chows: bool
+    pungs: bool
+
+
+_ANY = tuple([True] * 34)
+_SUITED = tuple(k < 27 for k in range(34))
+
+
+def _shapes(melds: Sequence[Meld], w: int, rng: random.Random) -> list[_Shape]:
+    """The hand shapes a ready hand waiting on ``w`` beside ``melds`` may be built in: any sets,
+    and where the melds and ``w`` allow, one suit with honours (混一色), all chows (平糊), all
+    pungs (對對糊) — the patterns that make most legal wins under a 3-fan minimum."""
+    out = [_Shape(_ANY, True, True)]
+    suits = {m.first // 9 for m in melds if m.first < 27}
+    if w < 27:
+        suits.add(w // 9)
+    if len(suits) <= 1:
+        x = next(iter(suits)) if suits else rng.randrange(3)
+        out.append(_Shape(tuple(k >= 27 or k // 9 == x for k in range(34)), True, True))
+    chowed = any(m.kind is MeldKind.CHOW for m in melds)
+    if w < 27 and all(m.kind is MeldKind.CHOW for m in melds):
+        out.append(_Shape(_SUITED, True, False))
+    if not chowed:
+        out.append(_Shape(_ANY, False, True))
+    return out
+
+
+def _random_set(
+    pool: list[int], rng: random.Random, shape: _Shape, tries: int = 12
+) -> tuple[int, ...] | None:
+    """A pung or chow of ``shape`` from ``pool`` around a random tile (taken out of ``pool``);
+    None if none is found in ``tries`` draws."""
+    for _ in range(tries):
+        k = _pick(pool, rng, shape.allowed)
+        if k < 0:
+            return None
+        options = _chows_with(k, pool, 1) if shape.chows else []
+        if shape.pungs and pool[k] >= 3:
+            options.append((k, k, k))
+        if options:
+            got = rng.choice(options)
+            for x in got:
+                pool[x] -= 1
+            return got
+    return None
+
+
+def _ready_hand(
+    pool: list[int],
+    live: list[int],
+    probs: Sequence[float],
+    n: int,
+    melds: Sequence[Meld],
+    rng: random.Random,
+) -> tuple[list[int], int] | None:
+    """``n`` concealed tiles from ``pool`` that wait on a kind drawn by ``probs`` (and that kind),
+    taken out of ``pool``; None (``pool`` untouched) when no such hand is found."""
+    extra = 1 if n % 3 == 2 else 0
+    if (n - extra) % 3 != 1:
+        return None
+    sets = (n - extra - 1) // 3
+    weights = [p if live[k] else 0.0 for k, p in enumerate(probs)]
+    if sum(weights) <= 0.0:
+        return None
+    w = rng.choices(range(34), weights)[0]
+    shape = rng.choice(_shapes(melds, w, rng))
+    work = pool[:]
+    options: list[tuple[int, ...]] = []
+    if work[w]:
+        options.append((w,))  # the pair: 單吊
+    if sets:
+        if work[w] >= 2 and shape.pungs:
+            options.append((w, w))  # a pung: 對碰
+        if shape.chows:
+            options.extend(_chows_with(w, work, 0))  # a chow: the two other tiles held
+    if not options:
+        return None
+    held = list(rng.choice(options))
+    for x in held:
+        work[x] -= 1
+    tanki = len(held) == 1
+    for _ in range(sets if tanki else sets - 1):
+        got = _random_set(work, rng, shape)
+        if got is None:
+            return None
+        held.extend(got)
+    if not tanki:
+        allowed = shape.allowed if shape.pungs else _ANY
+        pairs = [c if c >= 2 and ok else 0 for c, ok in zip(work, allowed, strict=True)]
+        if not any(pairs):
+            return None
+        k = rng.choices(range(34), pairs)[0]
+        work[k] -= 2
+        held += [k, k]
+    if extra:
+        k = _pick(work, rng)
+        if k < 0:
+            return None
+        work[k] -= 1
+        held.append(k)
+    pool[:] = work
+    return held, w
 
 
 def _shanten_sum(view: PlayerView, deal: Deal) -> int:

@@ -4,7 +4,8 @@ A searching bot sees only its :class:`~hkmahjong.engine.view.PlayerView`. To pla
 samples what it cannot see — the other seats' concealed tiles and the order of the wall — and
 asks this module for a :class:`~hkmahjong.engine.state.HandState` that agrees with its view in
 every field and holds the sampled tiles where the view is blind (issue 17). Bots may not import
-``engine.state``; they use :func:`rebuild` (and :func:`unseen_tiles`, :func:`random_deal`).
+``engine.state``; they use :func:`rebuild` (and :func:`unseen_tiles`, :func:`random_deal`,
+:func:`can_win_on`).
 
 Everything public is taken from the view: melds, bonus tiles, rivers with their claimed and
 摸切 flags, tiles left, the pending discard or kong, whose turn it is. What a view does not hold
@@ -33,6 +34,7 @@ from hkmahjong.engine.context import unseen_before
 from hkmahjong.engine.state import DrawSource, HandState, PendingKind
 from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.errors import MahjongError
+from hkmahjong.hand.arrange import win_candidates
 from hkmahjong.hand.meld import Meld, MeldKind
 from hkmahjong.rules import Ruleset
 from hkmahjong.scoring.liability import LiabilityTrigger, triggers_for_claim
@@ -42,6 +44,7 @@ __all__ = [
     "Deal",
     "DeterminizeError",
     "HandState",
+    "can_win_on",
     "deal_of",
     "random_deal",
     "rebuild",
@@ -146,6 +149,29 @@ def deal_of(state: HandState, seat: Wind) -> Deal:
     hands = tuple(tuple(state.hand_of(w).concealed) for w in Wind)
     wall = tuple(_T[t] for t in state.wall[state.head : state.tail])
     return Deal((hands[0], hands[1], hands[2], hands[3]), wall)
+
+
+def can_win_on(state: HandState, seat: Wind | int, tile: Tile | int) -> bool:
+    """Could ``seat`` legally win on another seat's discard of ``tile`` in ``state`` as it stands?
+
+    The engine's own check, as a claim window runs it: the concealed tiles and ``tile`` make a
+    complete hand, it scores at least the table's minimum fan, and no 過水 bar forbids it (a
+    rebuilt state has none). ``state`` is left as it was (the engine's cache of the last scored
+    win is restored). A seat holding a whole hand (on its turn, 3k + 2 tiles) cannot win on a
+    discard: False.
+    """
+    s, t = int(seat), int(tile)
+    counts = state.hands[s]
+    if sum(counts) % 3 != 1 or counts[t] >= 4:
+        return False
+    mask = win_candidates(bytes(counts), len(state.melds[s]), seven_pairs=state.ruleset.seven_pairs)
+    if not (mask >> t) & 1:
+        return False
+    cache = dict(state._win_cache)
+    try:
+        return state._try_win(s, t, robbing=False)
+    finally:
+        state._win_cache = cache
 
 
 def rebuild(
