@@ -133,11 +133,11 @@ def _master(rollouts: int = 3, **kw: object) -> MasterBot:
 
 
 def _searched_positions(
-    count: int, label: str = "m"
+    count: int, label: str = "m", scope: str = "calls"
 ) -> Iterator[tuple[HandState, PlayerView, list[Action]]]:
     """Decisions of self-play (``strong`` seats) where ``master``'s pool holds 2+ candidates."""
     rs = get_preset("parlor")
-    probe = _master()
+    probe = _master(scope=scope)
     bots = [get_bot("strong", seed=i, ruleset=rs, time_budget=3600.0) for i in range(4)]
     found = 0
     for h in range(20):
@@ -284,7 +284,7 @@ def test_leaning_samples_read_only_the_view_and_lean_toward_ready(script: Script
     scramble = script("tests/engine/conftest.py", "engine_conftest_master_lean").scramble_hidden
     from hkmahjong.bots.master import _shanten_sum
 
-    lean = _master(rollouts=2, ready_bias=2.0)
+    lean = _master(rollouts=2, sampling="lean", ready_bias=2.0)
     uniform = _master(rollouts=2)
     rng = random.Random(5)
     leaned = flat = 0
@@ -315,9 +315,9 @@ def test_no_sample_within_the_budget_is_strong_with_its_scores() -> None:
 def test_calls_scope_searches_claims_and_wins_but_not_discards() -> None:
     """``Search(scope="calls")``: a decision whose candidates are all discards is ``strong``'s
     (no sample); one with a claim, a pass or a win among them is searched as under ``all``."""
-    calls, every = _master(scope="calls"), _master()
+    calls, every = _master(scope="calls"), _master(scope="all")
     seen = {"discards": 0, "calls": 0}
-    for _, view, legal in _searched_positions(40, label="scope"):
+    for _, view, legal in _searched_positions(40, label="scope", scope="all"):
         cands, _, chosen = every._ranked(view, legal, explain=False)
         pool = every._pool(cands, chosen)
         discards_only = all(c.action.kind is ActionKind.DISCARD for c in pool)
@@ -449,14 +449,16 @@ def test_reading_master_reads_only_the_view_and_is_deterministic(script: Script)
 
 
 def test_sampling_knob() -> None:
-    """``sampling`` is checked; ``ready_bias`` > 0 alone still means leaning samples."""
-    assert Search().sampler == "uniform"
-    assert Search(ready_bias=2.0).sampler == "lean"
+    """``sampling`` is checked; ``ready_bias`` needs leaning samples; reading is the default."""
+    assert Search().sampler == "reading"
+    assert Search(sampling="lean", ready_bias=2.0).sampler == "lean"
     assert Search(sampling="reading").sampler == "reading"
     assert Search(sampling="reading").reading_scale == READY_KINDS
     with pytest.raises(ValueError, match="sampling"):
         Search(sampling="oracle")
     with pytest.raises(ValueError, match="ready_bias"):
         Search(sampling="reading", ready_bias=1.0)
+    with pytest.raises(ValueError, match="ready_bias"):
+        Search(sampling="uniform", ready_bias=1.0)
     with pytest.raises(ValueError, match="reading_attempts"):
         Search(sampling="reading", reading_attempts=0)

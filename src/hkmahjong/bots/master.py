@@ -112,16 +112,16 @@ class Search:
     step is 10) are searched; a decision with one such candidate is not searched."""
     min_rollouts: int = 4
     """Fewer samples than this (and never fewer than 2): play ``strong``'s choice."""
-    z: float = 2.0
+    z: float = 1.0
     """Leave ``strong``'s choice only when the paired difference is this many standard errors
     above zero."""
     margin: float = 0.0
     """... and at least this many jade a hand."""
-    policy: str = "fan"
+    policy: str = "strong"
     """Rollout policy of the other seats (``fan`` or ``strong``)."""
-    own_policy: str = "fan"
+    own_policy: str = "strong"
     """Rollout policy of this seat after its first action (``fan`` or ``strong``)."""
-    sampling: str = "uniform"
+    sampling: str = "reading"
     """How the hidden tiles are sampled (:data:`SAMPLINGS`): ``"uniform"`` (the default,
     :func:`~hkmahjong.engine.determinize.random_deal`), ``"lean"`` (:func:`lean_deal`, with
     ``ready_bias`` and ``ready_pool``) or ``"reading"`` (:func:`reading_deal`: each opponent
@@ -129,8 +129,7 @@ class Search:
     says; the model is read once per decision). Opt-in; their effect on play is not measured."""
     ready_bias: float = 0.0
     """``"lean"`` sampling: each other seat's hand drawn from ``ready_pool`` random hands with
-    weight ``exp(-ready_bias × shanten)`` (0: as uniform). Above 0 it selects ``"lean"`` on its
-    own (as before ``sampling`` existed)."""
+    weight ``exp(-ready_bias × shanten)`` (0: as uniform)."""
     ready_pool: int = 16
     """Random hands each leaning draw chooses from (``"lean"`` sampling)."""
     reading_scale: float = READY_KINDS
@@ -139,7 +138,7 @@ class Search:
     reading_attempts: int = 4
     """``"reading"`` sampling: deals drawn at most, to find one whose ready opponents may all
     legally win on their wait (the best is kept)."""
-    scope: str = "all"
+    scope: str = "calls"
     """Which decisions are searched: ``all`` (every one with two candidates worth weighing) or
     ``calls`` (only those where a candidate is not a discard: a claim, passing one, a win, a
     kong — about two a hand; discards are ``strong``'s)."""
@@ -154,15 +153,15 @@ class Search:
             raise ValueError(f"rollouts must be at least 1, got {self.rollouts}")
         if self.sampling not in SAMPLINGS:
             raise ValueError(f"sampling {self.sampling!r}: expected one of {', '.join(SAMPLINGS)}")
-        if self.sampling == "reading" and self.ready_bias > 0.0:
+        if self.sampling != "lean" and self.ready_bias > 0.0:
             raise ValueError("ready_bias leans the samples: it needs sampling='lean'")
         if self.reading_scale <= 0.0 or self.reading_attempts < 1:
             raise ValueError("reading_scale must be positive and reading_attempts at least 1")
 
     @property
     def sampler(self) -> str:
-        """The sampling in effect: ``sampling``, or ``"lean"`` when ``ready_bias`` > 0."""
-        return "lean" if self.ready_bias > 0.0 and self.sampling == "uniform" else self.sampling
+        """The sampling in effect (``sampling``)."""
+        return self.sampling
 
     def __reduce__(self) -> tuple[type[Search], tuple[object, ...]]:
         """Copy and pickle by the field values: compiled (mypyc), a frozen class's fields cannot
