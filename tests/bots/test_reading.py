@@ -1,5 +1,5 @@
-"""bots/reading.py: the shipped hand-reading model loads, gives probabilities, sees no hidden tile;
-tools/fit_danger.py regenerates it on a tiny setting."""
+"""bots/reading.py: the shipped hand-reading model loads, gives probabilities, sees no hidden tile,
+reads 摸切/手切 from the view; tools/fit_danger.py regenerates it on a tiny setting."""
 
 from __future__ import annotations
 
@@ -10,12 +10,19 @@ from pathlib import Path
 from types import ModuleType
 
 from hkmahjong.bots.arena import hand_seed
-from hkmahjong.bots.reading import FEATURE_NAMES, deal_in_probabilities, load_model
+from hkmahjong.bots.reading import (
+    FEATURE_NAMES,
+    deal_in_probabilities,
+    load_model,
+    opponent_features,
+    tile_features,
+)
 from hkmahjong.bots.registry import get_bot
 from hkmahjong.bots.strong import StrongBot, Style
-from hkmahjong.engine import ActionKind
+from hkmahjong.engine import ActionKind, PlayerView
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
+from hkmahjong.tiles import Wind
 
 Script = Callable[[str, str], ModuleType]
 
@@ -51,6 +58,89 @@ def test_outputs_are_probabilities_and_ignore_hidden_tiles(script: Script) -> No
             view = state.view(seat)
             state.apply(seat, legal[0] if len(legal) == 1 else bots[seat].choose(view, legal))
     assert checked >= 10
+
+
+def _with_from_draw(view: PlayerView, seat: Wind, flags: tuple[bool, ...]) -> PlayerView:
+    """``view`` with ``seat``'s 摸切/手切 flags replaced."""
+    from_draw = tuple(flags if s == seat else f for s, f in zip(Wind, view.from_draw, strict=True))
+    return PlayerView(
+        seat=view.seat,
+        prevailing_wind=view.prevailing_wind,
+        hand_number=view.hand_number,
+        phase=view.phase,
+        to_act=view.to_act,
+        current=view.current,
+        concealed=view.concealed,
+        last_drawn=view.last_drawn,
+        melds=view.melds,
+        bonus=view.bonus,
+        discards=view.discards,
+        claimed=view.claimed,
+        from_draw=from_draw,
+        concealed_counts=view.concealed_counts,
+        tiles_left=view.tiles_left,
+        pending_tile=view.pending_tile,
+        pending_from=view.pending_from,
+        scores=view.scores,
+        outcome=view.outcome,
+    )
+
+
+def _mid_hand_view() -> tuple[PlayerView, Wind]:
+    """A view at a discard decision where an opponent has six discards, the last a suited 3-7."""
+    rs = get_preset("parlor")
+    for hand in range(20):
+        bots = [get_bot("fan", seed=f"te:{hand}:{i}", ruleset=rs) for i in range(4)]
+        state = HandState.new(rs, seed=hand_seed("reading-te", hand), hand_number=hand % 4)
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            view = state.view(seat)
+            if any(a.kind is ActionKind.DISCARD for a in legal):
+                for opp in Wind:
+                    river = view.discards[opp]
+                    if opp != seat and len(river) >= 6 and river[-1] < 27 and river[-1] % 9 == 4:
+                        return view, opp
+            state.apply(seat, legal[0] if len(legal) == 1 else bots[seat].choose(view, legal))
+    raise AssertionError("no such view")
+
+
+def test_tsumogiri_and_tedashi_are_read_from_the_view() -> None:
+    view, opp = _mid_hand_view()
+    turns = len(view.discards[opp])
+    last = int(view.discards[opp][-1])
+    at = {n: i for i, n in enumerate(FEATURE_NAMES)}
+    all_drawn = _with_from_draw(view, opp, (True,) * turns)
+    base = opponent_features(all_drawn, opp)
+    assert base[at["te_last"]] == base[at["te_last3"]] == base[at["te_last_middle"]] == 0.0
+    assert base[at["since_te"]] == min(turns, 12) / 6.0
+    rows = tile_features(all_drawn, opp)
+    assert all(r[at["te_near1"]] == r[at["te_suit"]] == 0.0 for r in rows)
+
+    cut = _with_from_draw(view, opp, (True,) * (turns - 1) + (False,))  # a 手切 after a 摸切 run
+    base = opponent_features(cut, opp)
+    assert base[at["te_last"]] == 1.0 and base[at["te_last3"]] == 1 / 3
+    assert base[at["since_te"]] == 0.0 and base[at["te_last_middle"]] == 1.0
+    rows = tile_features(cut, opp)
+    assert rows[last - 1][at["te_near1"]] == rows[last + 1][at["te_near1"]] == 1.0
+    assert rows[last + 2][at["te_near2"]] == 1.0 and rows[last][at["te_near1"]] == 0.0
+    assert [r[at["te_suit"]] for r in rows] == [
+        1.0 if t // 9 == last // 9 else 0.0 for t in range(34)
+    ]
+    # the sudden 手切 raises the danger of its neighbours against that opponent
+    p_drawn = deal_in_probabilities(all_drawn)[opp]
+    p_cut = deal_in_probabilities(cut)[opp]
+    assert p_cut[last - 1] > p_drawn[last - 1] and p_cut[last + 1] > p_drawn[last + 1]
+
+
+def test_probabilities_match_the_full_rows() -> None:
+    view, _ = _mid_hand_view()
+    model = load_model()
+    for opp, probs in deal_in_probabilities(view).items():
+        rows = tile_features(view, opp)
+        assert all(len(r) == len(FEATURE_NAMES) for r in rows)
+        for p, row in zip(probs, rows, strict=True):
+            assert abs(p - model.probability(row)) < 1e-12
 
 
 def test_the_tool_regenerates_on_a_tiny_setting(script: Script, tmp_path: Path) -> None:

@@ -4,9 +4,9 @@ A logistic model over hand-made public features (:func:`tile_features`), fitted 
 ``tools/fit_danger.py`` on self-play of the existing bots and shipped as
 ``bots/data/danger_model.json`` (docs/bots.md, "Hand reading learnt from play"). Only the
 seat's :class:`~hkmahjong.engine.PlayerView` is read: each opponent's discards (and their order),
+whether each was the tile just drawn (摸切) or came from the hand (手切, ``view.from_draw``),
 which of them were claimed, their melds and bonus tiles, the tiles left and the copies this seat
-can see. The view does not say whether a discard was the tile just drawn (摸切) or came from the
-hand, so the model does not use it. No model is fetched from anywhere; pure Python at play time.
+can see. No model is fetched from anywhere; pure Python at play time.
 """
 
 from __future__ import annotations
@@ -41,7 +41,22 @@ _BASE = (
     "flush_melds",
     "pung_melds",
     "honour_share",
+    "te_last3",
+    "te_last",
+    "since_te",
+    "te_last_middle",
+    "te_middle6",
+    "te_middle_recent",
+    "te_last_28",
+    "te_last*turns",
+    "te_last3*turns",
+    "te_last_middle*turns",
+    "te_middle6*turns",
 )
+"""Opponent-level inputs, the same in the 34 rows against one opponent. ``te_*``: 手切 (a discard
+from the hand, not the tile just drawn) — among their last three discards, whether their last
+discard was one, discards since their last one, whether their latest 手切 was a 3–7 (and whether
+that was among their last three discards) or a 2/8, 手切 3–7 tiles among their last six."""
 _TILE = (
     "honour",
     "dragon",
@@ -63,6 +78,9 @@ _TILE = (
     "flush_other",
     "own_pung",
     "early_suit",
+    "te_near1",
+    "te_near2",
+    "te_suit",
 )
 _CROSSED = (
     "honour",
@@ -76,13 +94,29 @@ _CROSSED = (
     "flush_same",
     "flush_other",
 )
+_CROSSED_TURNS = (*_CROSSED, "te_near1", "te_near2")
 FEATURE_NAMES: tuple[str, ...] = (
-    _BASE + _TILE + tuple(f"{n}*turns" for n in _CROSSED) + tuple(f"{n}*exposed" for n in _CROSSED)
+    _BASE
+    + _TILE
+    + tuple(f"{n}*turns" for n in _CROSSED_TURNS)
+    + tuple(f"{n}*exposed" for n in _CROSSED)
 )
-"""The model's inputs, in order (the data file lists them and must match)."""
+"""The model's inputs, in order (the data file lists them and must match): the opponent-level
+ones first, then the tile-level ones."""
 
 _TILE_AT = {n: i for i, n in enumerate(_TILE)}
 _CROSS_AT = tuple(_TILE_AT[n] for n in _CROSSED)
+_CROSS_TURNS_AT = tuple(_TILE_AT[n] for n in _CROSSED_TURNS)
+_MIDDLE = frozenset(t for t in range(27) if 2 <= t % 9 <= 6)
+"""The suited 3–7 kinds."""
+
+
+def _last_tedashi(from_draw: tuple[bool, ...]) -> int:
+    """Index of the most recent 手切 discard in a river (``from_draw`` of it), or -1."""
+    for i in range(len(from_draw) - 1, -1, -1):
+        if not from_draw[i]:
+            return i
+    return -1
 
 
 def opponent_features(view: PlayerView, opp: Wind) -> list[float]:
@@ -96,10 +130,21 @@ def opponent_features(view: PlayerView, opp: Wind) -> list[float]:
     flush = len(suits) == 1 and len(melds) >= 1
     pungs = len(melds) >= 2 and all(m.kind is not MeldKind.CHOW for m in melds)
     honours = sum(1 for t in river if t >= 27)
+    fd = view.from_draw[opp]
+    last = _last_tedashi(fd)
+    lt = int(river[last]) if last >= 0 else -1
+    te3 = sum(1 for d in fd[-3:] if not d) / 3.0
+    te_last = 1.0 if turns and not fd[-1] else 0.0
+    since = turns - 1 - last if last >= 0 else turns
+    te_mid = 1.0 if lt in _MIDDLE else 0.0
+    te_mid6 = (
+        sum(1 for t, d in zip(river[-6:], fd[-6:], strict=True) if not d and t in _MIDDLE) / 3.0
+    )
+    t10 = turns / 10.0
     return [
         1.0,
-        turns / 10.0,
-        (turns / 10.0) ** 2,
+        t10,
+        t10 * t10,
         float(exposed),
         float(len(melds) - exposed),
         len(view.bonus[opp]) / 4.0,
@@ -107,12 +152,29 @@ def opponent_features(view: PlayerView, opp: Wind) -> list[float]:
         1.0 if flush or (not suits and honour_melds) else 0.0,
         1.0 if pungs else 0.0,
         honours / turns if turns else 0.0,
+        te3,
+        te_last,
+        min(since, 12) / 6.0,
+        te_mid,
+        te_mid6,
+        1.0 if te_mid and since < 3 else 0.0,
+        1.0 if 0 <= lt < 27 and lt % 9 in (1, 7) else 0.0,
+        te_last * t10,
+        te3 * t10,
+        te_mid * t10,
+        te_mid6 * t10,
     ]
 
 
 def tile_features(view: PlayerView, opp: Wind) -> list[list[float]]:
     """For each of the 34 kinds, the full input row (:data:`FEATURE_NAMES`) against ``opp``."""
     base = opponent_features(view, opp)
+    return [base + part for part in _tile_parts(view, opp, base)]
+
+
+def _tile_parts(view: PlayerView, opp: Wind, base: list[float]) -> list[list[float]]:
+    """For each of the 34 kinds, the tile-level inputs (after :data:`_BASE`) against ``opp``;
+    ``base`` is :func:`opponent_features` of the same view and opponent."""
     melds = view.melds[opp]
     river = [int(t) for t in view.discards[opp]]
     turns = len(river)
@@ -142,6 +204,10 @@ def tile_features(view: PlayerView, opp: Wind) -> list[list[float]]:
     prevailing = 27 + int(view.prevailing_wind)
     turns_x = base[1]
     exposed_x = base[3]
+    fd = view.from_draw[opp]
+    last = _last_tedashi(fd)
+    lt = river[last] if last >= 0 else -1
+    lt_suit = lt // 9 if 0 <= lt < 27 else -1
     rows: list[list[float]] = []
     for t in range(34):
         unseen = max(0, 4 - visible[t])
@@ -178,8 +244,14 @@ def tile_features(view: PlayerView, opp: Wind) -> list[list[float]]:
                 f[16] = 1.0 if suit == flush_suit else 0.0
                 f[17] = 0.0 if suit == flush_suit else 1.0
             f[19] = early_count[suit] / len(early) if early else 0.0
-        crossed = [f[i] for i in _CROSS_AT]
-        rows.append(base + f + [c * turns_x for c in crossed] + [c * exposed_x for c in crossed])
+            if suit == lt_suit:
+                gap = abs(t - lt)
+                f[20] = 1.0 if gap == 1 else 0.0
+                f[21] = 1.0 if gap == 2 else 0.0
+                f[22] = 1.0
+        f.extend([f[i] * turns_x for i in _CROSS_TURNS_AT])
+        f.extend([f[i] * exposed_x for i in _CROSS_AT])
+        rows.append(f)
     return rows
 
 
@@ -192,11 +264,14 @@ class DangerModel:
 
     def probability(self, row: list[float]) -> float:
         """σ(w·x) for one input row."""
-        z = sum(w * x for w, x in zip(self.weights, row, strict=True))
-        if z >= 0:
-            return 1.0 / (1.0 + math.exp(-z))
-        e = math.exp(z)
-        return e / (1.0 + e)
+        return _sigmoid(sum(w * x for w, x in zip(self.weights, row, strict=True)))
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
 
 
 @cache
@@ -218,9 +293,16 @@ def deal_in_probabilities(
     """Per opponent of ``view.seat``: the chance that discarding each of the 34 kinds now lets
     them win on it (a probability in (0, 1), read from the public part of ``view`` only)."""
     m = model if model is not None else load_model()
+    nb = len(_BASE)
+    wb, wt = m.weights[:nb], m.weights[nb:]
     out: dict[Wind, tuple[float, ...]] = {}
     for opp in Wind:
         if opp == view.seat:
             continue
-        out[opp] = tuple(m.probability(row) for row in tile_features(view, opp))
+        base = opponent_features(view, opp)
+        z0 = sum(w * x for w, x in zip(wb, base, strict=True))
+        out[opp] = tuple(
+            _sigmoid(z0 + sum(w * x for w, x in zip(wt, part, strict=True)))
+            for part in _tile_parts(view, opp, base)
+        )
     return out
