@@ -285,7 +285,7 @@ def test_leaning_samples_read_only_the_view_and_lean_toward_ready(script: Script
     from hkmahjong.bots.master import _shanten_sum
 
     lean = _master(rollouts=2, sampling="lean", ready_bias=2.0)
-    uniform = _master(rollouts=2)
+    uniform = _master(rollouts=2, sampling="uniform")
     rng = random.Random(5)
     leaned = flat = 0
     for state, view, legal in _searched_positions(3, "lean"):
