@@ -227,7 +227,11 @@ def test_a_spectator_watches_a_live_table_without_a_concealed_tile(new_page: Any
     shot(watcher, "spectator-zh-Hans-desktop", full_page=True)
     shot(player, "spectated-player-en-desktop")
     behind = [s for s in looks if s["rivers"] < s["mine"]]
-    assert len(behind) * 2 > len(looks), "the spectator should be a discard behind the table"
+    ahead = [s for s in looks if s["rivers"] > s["mine"]]
+    assert not ahead, "the spectator saw a discard before the table did"
+    # how often a look falls between a discard and its release to spectators depends on the
+    # machine's speed (on a loaded CI runner 6 of 13 looks were); a third is the floor
+    assert len(behind) * 3 > len(looks), "the spectator should be a discard behind the table"
     play_until_result([player], timeout=240)
     watcher.wait_for_function("() => !document.getElementById('result').hidden", timeout=60_000)
     assert watcher.locator("[data-testid=replay-link]").count() == 1
