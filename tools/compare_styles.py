@@ -13,8 +13,9 @@ Each variant plays ``--sets`` duplicate hand-sets as the challenger against thre
 (``--field strong``: three default ``strong`` bots), on the same walls and with the same bot
 seeds. Against three ``strong`` bots a variant that plays as ``strong`` scores exactly 0 on every
 set (the four rotations sum the same hand's zero-sum payments), so only the hands where it plays
-differently add variance. Printed per variant: its margin over ``fan``
-(points per hand, 95% CI over hand-sets), its deal-in and win rates next to ``fan``'s, and,
+differently add variance. Printed per variant: its margin over the field
+(points per hand, 95% CI over hand-sets), its deal-in and win rates and fan per win next to the
+field's, and,
 against the first variant, the mean of the per-set differences with its CI. The paired CI is far
 narrower than the two margins' CIs whenever the variants play alike on most walls: a change of a
 few hundredths of a point per hand is visible after a couple of thousand sets, where the margin

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from dataclasses import replace
 
 from hkmahjong.bots.arena import hand_seed
 from hkmahjong.bots.master import MasterBot, Search
@@ -31,7 +30,7 @@ def measure(
     seed: str,
     budget: float,
     rollouts: int | None = None,
-    scope: str | None = None,
+    scope: str = Search().scope,
 ) -> dict[str, float]:
     """Time ``master``'s decisions over ``hands`` hands; the summary figures."""
     rs = get_preset(rules)
@@ -47,12 +46,7 @@ def measure(
             f"{seed}:{h}",
             ruleset=rs,
             time_budget=3600.0 if rollouts else 0.5,
-            search=replace(
-                Search(),
-                budget=3600.0 if rollouts else budget,
-                rollouts=rollouts,
-                scope=scope or Search().scope,
-            ),
+            search=Search(budget=3600.0 if rollouts else budget, rollouts=rollouts, scope=scope),
         )
         bots = [get_bot("strong", seed=f"{seed}:{h}:{i}", ruleset=rs) for i in range(4)]
         state = HandState.new(rs, seed=hand_seed(seed, h), hand_number=0)
@@ -103,7 +97,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", default="mt17")
     ap.add_argument("--budget", type=float, default=0.2)
     ap.add_argument("--rollouts", type=int, default=None, help="fixed samples (no time budget)")
-    ap.add_argument("--scope", choices=("all", "calls"), default=None, help="decisions searched")
+    ap.add_argument(
+        "--scope", choices=("all", "calls"), default=Search().scope, help="decisions searched"
+    )
     args = ap.parse_args(argv)
     found = measure(args.rules, args.hands, args.seed, args.budget, args.rollouts, args.scope)
     for k, v in found.items():

@@ -450,9 +450,9 @@ def test_reading_master_reads_only_the_view_and_is_deterministic(script: Script)
 
 def test_sampling_knob() -> None:
     """``sampling`` is checked; ``ready_bias`` needs leaning samples; reading is the default."""
-    assert Search().sampler == "reading"
-    assert Search(sampling="lean", ready_bias=2.0).sampler == "lean"
-    assert Search(sampling="reading").sampler == "reading"
+    assert Search().sampling == "reading"
+    assert Search(sampling="lean", ready_bias=2.0).sampling == "lean"
+    assert Search(sampling="reading").sampling == "reading"
     assert Search(sampling="reading").reading_scale == READY_KINDS
     with pytest.raises(ValueError, match="sampling"):
         Search(sampling="oracle")

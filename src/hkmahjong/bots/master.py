@@ -53,6 +53,7 @@ from hkmahjong.engine.determinize import (
     DeterminizeError,
     HandState,
     can_win_on,
+    deal_around,
     random_deal,
     rebuild,
     unseen_tiles,
@@ -161,11 +162,6 @@ class Search:
             raise ValueError("ready_bias leans the samples: it needs sampling='lean'")
         if self.reading_scale <= 0.0 or self.reading_attempts < 1:
             raise ValueError("reading_scale must be positive and reading_attempts at least 1")
-
-    @property
-    def sampler(self) -> str:
-        """The sampling in effect (``sampling``)."""
-        return self.sampling
 
     def __reduce__(self) -> tuple[type[Search], tuple[object, ...]]:
         """Copy and pickle by the field values: compiled (mypyc), a frozen class's fields cannot
@@ -331,7 +327,7 @@ class MasterBot(StrongBot):
     ) -> tuple[Deal, HandState]:
         """One sample and the hand rebuilt from it."""
         cfg = self.search
-        how = cfg.sampler
+        how = cfg.sampling
         if how == "reading":
             got = reading_sample(
                 view,
@@ -357,7 +353,7 @@ class MasterBot(StrongBot):
         rng = random.Random(f"master:{self.seed}:{zlib.crc32(repr(view).encode())}")
         bots = self._policies(me)
         jade: list[list[float]] = [[] for _ in pool]
-        probs = deal_in_probabilities(view) if cfg.sampler == "reading" else None
+        probs = deal_in_probabilities(view) if cfg.sampling == "reading" else None
         timed = cfg.rollouts is None
         deadline = start + min(cfg.budget, self.time_budget) if timed else math.inf
         n = 0
@@ -529,27 +525,9 @@ def reading_sample(
             )
             if got is not None:
                 built[s], waits[s] = got
-        rest = [k for k in range(34) for _ in range(pool[k])]
-        rng.shuffle(rest)
-        hands: list[tuple[Tile, ...]] = []
-        at = 0
-        for s in range(4):
-            if s == me:
-                hands.append(tuple(view.concealed))
-                continue
-            if s in built:
-                hands.append(tuple(_T[k] for k in sorted(built[s])))
-                continue
-            n = view.concealed_counts[s]
-            if at + n > len(rest):
-                raise DeterminizeError(
-                    "the other seats hold more tiles than the view leaves unseen"
-                )
-            hands.append(tuple(_T[k] for k in sorted(rest[at : at + n])))
-            at += n
-        wall = [_T[k] for k in rest[at:]] + bonus
-        rng.shuffle(wall)
-        deal = Deal((hands[0], hands[1], hands[2], hands[3]), tuple(wall))
+        rest = [_T[k] for k in range(34) for _ in range(pool[k])]
+        fixed = {s: tuple(_T[k] for k in sorted(h)) for s, h in built.items()}
+        deal = deal_around(view, fixed, rest, bonus, rng)
         state = rebuild(view, ruleset, deal)
         legal = tuple(s for s in ready if s in waits and can_win_on(state, s, waits[s]))
         for s in legal:

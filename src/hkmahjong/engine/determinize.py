@@ -27,6 +27,7 @@ is rebuilt as well as it can be, and only the referee's bookkeeping depends on i
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hkmahjong.engine.actions import PASS
@@ -45,6 +46,7 @@ __all__ = [
     "DeterminizeError",
     "HandState",
     "can_win_on",
+    "deal_around",
     "deal_of",
     "random_deal",
     "rebuild",
@@ -126,12 +128,31 @@ def random_deal(view: PlayerView, ruleset: Ruleset, rng: random.Random) -> Deal:
     unseen = unseen_tiles(view, ruleset)
     plain = [t for t in unseen if t < 34]
     bonus = [t for t in unseen if t >= 34]
+    return deal_around(view, {}, plain, bonus, rng)
+
+
+def deal_around(
+    view: PlayerView,
+    fixed: Mapping[int, tuple[Tile, ...]],
+    plain: list[Tile],
+    bonus: list[Tile],
+    rng: random.Random,
+) -> Deal:
+    """A :class:`Deal` in which the other seats in ``fixed`` hold those hands and the rest get
+    ``plain`` (the unseen plain tiles nobody in ``fixed`` holds; shuffled here, in place) dealt
+    at random, as many as the view counts; the tiles left and ``bonus`` are the wall, shuffled.
+
+    :raises DeterminizeError: when the seats hold more tiles than ``plain`` has.
+    """
     rng.shuffle(plain)
     hands: list[tuple[Tile, ...]] = []
     at = 0
     for s in range(4):
         if s == view.seat:
             hands.append(tuple(view.concealed))
+            continue
+        if s in fixed:
+            hands.append(fixed[s])
             continue
         n = view.concealed_counts[s]
         if at + n > len(plain):
