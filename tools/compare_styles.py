@@ -6,8 +6,10 @@
         base= m=master m3=master,gap:3,reading:1
 
 A variant is ``NAME=knob:value,...`` over :class:`~hkmahjong.bots.strong.Style`'s knobs; with the
-word ``master`` among them it is a :class:`~hkmahjong.bots.master.MasterBot` and may also set
-:class:`~hkmahjong.bots.master.Search`'s knobs (``gap:3``, ``policy:strong``, ``budget:0.1``).
+word ``master`` among them it is a :class:`~hkmahjong.bots.master.MasterBot` (its style knobs
+over :data:`~hkmahjong.bots.master.MASTER_STYLE`: ``master,fold_reading:0`` searches with
+``strong``'s own style) and may also set :class:`~hkmahjong.bots.master.Search`'s knobs
+(``gap:3``, ``policy:strong``, ``budget:0.1``).
 
 Each variant plays ``--sets`` duplicate hand-sets as the challenger against three ``fan`` bots
 (``--field strong``: three default ``strong`` bots), on the same walls and with the same bot
@@ -25,11 +27,11 @@ alone needs tens of thousands.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from hkmahjong.bots.arena import ArenaConfig, BotStats, mean_ci, run_arena
 from hkmahjong.bots.base import BaseBot
-from hkmahjong.bots.master import MasterBot, Search
+from hkmahjong.bots.master import MASTER_STYLE, MasterBot, Search
 from hkmahjong.bots.registry import register_bot
 from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine.state import HandState
@@ -97,7 +99,8 @@ def parse_variant(spec: str) -> Variant:
         made = Search(**search) if master else None  # type: ignore[arg-type]  # parsed above
     except (TypeError, ValueError) as exc:
         raise MahjongError(f"variant {name!r}: {exc}") from None
-    return Variant(name.strip().lower(), Style(**values), made)
+    style = replace(MASTER_STYLE, **values) if master else Style(**values)
+    return Variant(name.strip().lower(), style, made)
 
 
 def _rate(count: int, stats: BotStats) -> str:

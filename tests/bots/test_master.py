@@ -127,8 +127,14 @@ def test_a_deal_that_does_not_fit_is_refused() -> None:
 
 
 def _master(rollouts: int = 3, **kw: object) -> MasterBot:
+    """A ``master`` with fixed samples; its pools reach a distance step (gap 10, not the default
+    near ties) so that the tests find searched decisions in a few hands."""
+    knobs: dict[str, object] = {"gap": 10.0, **kw}
     return MasterBot(
-        5, ruleset=get_preset("parlor"), time_budget=3600.0, search=Search(rollouts=rollouts, **kw)
+        5,
+        ruleset=get_preset("parlor"),
+        time_budget=3600.0,
+        search=Search(rollouts=rollouts, **knobs),  # type: ignore[arg-type]
     )
 
 
@@ -302,7 +308,7 @@ def test_leaning_samples_read_only_the_view_and_lean_toward_ready(script: Script
 
 def test_no_sample_within_the_budget_is_strong_with_its_scores() -> None:
     """A budget too short for one sample: ``strong``'s choice, scores and candidates."""
-    master = MasterBot(5, ruleset=get_preset("parlor"), time_budget=1e-9)
+    master = MasterBot(5, ruleset=get_preset("parlor"), time_budget=1e-9, search=Search(gap=10.0))
     _, view, legal = next(_searched_positions(1, "short"))
     d = master.decide(view, legal, explain=True)
     assert master.last_rollouts == 0

@@ -164,3 +164,45 @@ def test_strong_with_the_learnt_reading_plays_a_hand() -> None:
         action = bots[seat].choose(state.view(seat), legal)
         assert action in legal
         state.apply(seat, action)
+
+
+def test_fold_reading_changes_only_the_folded_discards() -> None:
+    """``Style(fold_reading=1)``: wherever ``strong`` attacks it plays alike; once folded (棄和)
+    its discard is the safest by the learnt model's deal-in chance × ``danger.py``'s payment (up
+    to the 0.01 × rank tiebreak of the fold score), and on some folds that is another tile."""
+    from hkmahjong.bots.danger import liability_tiles, threats, tile_danger
+    from hkmahjong.bots.strong import _with_reading
+
+    rs = get_preset("parlor")
+    folds = differ = 0
+    for h in range(6):
+        plain = StrongBot(f"p{h}", ruleset=rs)
+        reader = StrongBot(f"p{h}", ruleset=rs, style=Style(fold_reading=1.0))
+        bots = [get_bot("strong", seed=f"s{h}:{i}", ruleset=rs) for i in range(4)]
+        state = HandState.new(rs, seed=hand_seed("fold-reading", h), hand_number=0)
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            view = state.view(seat)
+            if len(legal) > 1:
+                d0 = plain.decide(view, legal, explain=True)
+                d1 = reader.decide(view, legal, explain=True)
+                assert d0.explanation is not None
+                if "FOLD" not in d0.explanation.text:
+                    assert d1.action == d0.action
+                else:
+                    folds += 1
+                    differ += d1.action != d0.action
+                    s = reader._situation(view)
+                    learnt = _with_reading(threats(s), view, 1.0)
+                    liab = liability_tiles(s)
+
+                    def risk(a: object, th: list = learnt, lb: dict = liab) -> float:
+                        t = int(a.tile)  # type: ignore[attr-defined]
+                        return tile_danger(th, t) + lb.get(t, 0.0)
+
+                    assert d1.action.kind is ActionKind.DISCARD
+                    safest = min(risk(a) for a in legal if a.kind is ActionKind.DISCARD)
+                    assert risk(d1.action) <= safest + 0.6
+            state.apply(seat, bots[seat].choose(view, legal))
+    assert folds >= 10 and differ >= 1, (folds, differ)

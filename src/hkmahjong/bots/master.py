@@ -1,18 +1,23 @@
-"""``master`` bot (搜尋): ``strong``'s best few actions at a call, each played out on sampled hidden tiles.
+"""``master`` bot (搜尋): ``strong`` that folds by the learnt reading, and searches its near-tie calls.
+
+``master`` plays ``strong`` with :data:`MASTER_STYLE`: once ``strong``'s rule says fold (棄和),
+the safest discard is read with the hand reading learnt from play (:mod:`~hkmahjong.bots.reading`)
+instead of ``danger.py``'s guess (:attr:`~hkmahjong.bots.strong.Style.fold_reading`).
 
 At a decision with more than one action worth weighing (by default only a call: a claim,
-passing one, a win, a kong — ``Search.scope``), ``master`` takes ``strong``'s ranking, keeps the
-best ``width`` candidates within ``gap`` rank points of the best (plus ``strong``'s choice, and
-against a win the best action that does not win), and values each by determinized Monte Carlo
-(確定化): it samples what its view cannot show — the other seats' concealed tiles and the order
-of the wall — rebuilds a playable hand from its view and that sample
-(:func:`~hkmahjong.engine.determinize.rebuild`), plays each candidate and then the rest of the
-hand with ``strong`` in every seat (``Search.policy``, ``own_policy``), and scores what the hand
-pays this seat in jade under the table's ruleset. Every candidate is played on the same samples
-(common random numbers), so their differences are measured, not their levels. It leaves
-``strong``'s choice only for the candidate with the best mean jade, and only when that candidate
-beats ``strong``'s on the same samples by more than ``z`` standard errors (and ``margin`` jade)
-over at least ``min_rollouts`` samples; otherwise it plays as ``strong``.
+passing one, a win, a kong — ``Search.scope`` — whose candidates ``strong`` ranks within
+``gap`` of each other), ``master`` takes that ranking, keeps the best ``width`` candidates
+within ``gap`` rank points of the best (plus its choice, and against a win the best action
+that does not win), and values each by determinized Monte Carlo (確定化): it samples what its
+view cannot show — the other seats' concealed tiles and the order of the wall — rebuilds a
+playable hand from its view and that sample (:func:`~hkmahjong.engine.determinize.rebuild`),
+plays each candidate and then the rest of the hand with ``strong`` in every seat
+(``Search.policy``, ``own_policy``), and scores what the hand pays this seat in jade under the
+table's ruleset. Every candidate is played on the same samples (common random numbers), so
+their differences are measured, not their levels. It leaves its ranking's choice only for the
+candidate with the best mean jade, and only when that candidate beats the choice on the same
+samples by more than ``z`` standard errors (and ``margin`` jade) over at least
+``min_rollouts`` samples.
 
 Time: the search stops at ``min(budget, time_budget)`` seconds from the start of the decision
 (anytime: a sample is started only when the previous ones say it will fit, and one the clock
@@ -29,9 +34,10 @@ included); ``"uniform"`` deals every hidden tile at random
 (:func:`~hkmahjong.engine.determinize.random_deal`: opponents are then almost never ready);
 ``"lean"`` (:func:`lean_deal`, ``Search.ready_bias``) leans every other hand toward fewer 向聽.
 
-Measured (docs/bots.md): no setting tried so far beats ``strong``. With these defaults it
-departs from ``strong`` rarely; with ``z = 1`` it departed on noise and lost 0.3 jade a hand
-over 2,000 parlor sets.
+Measured (docs/bots.md): what ``master`` gains over ``strong`` comes from the learnt reading
+in its folds; the search departs rarely and its worth is within noise of zero — played out on
+the true hidden tiles (``tools/deviation_values.py``), ``strong``'s calls are already as good as
+any alternative on average.
 """
 
 from __future__ import annotations
@@ -64,12 +70,14 @@ from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Tile, Wind
 
 __all__ = [
+    "MASTER_STYLE",
     "READY_KINDS",
     "SAMPLINGS",
     "MasterBot",
     "ReadingSample",
     "Search",
     "lean_deal",
+    "play_out",
     "reading_deal",
     "reading_sample",
     "ready_chances",
@@ -91,6 +99,11 @@ on, the kinds each opponent could legally win on, by the engine's check): 9,984 
 minimum fan: mean r_o 0.20 against 8.8% of opponents winnable in parlor, 0.155 against 22.9%
 in ml (docs/bots.md, "Informed samples")."""
 
+MASTER_STYLE = Style(fold_reading=1.0)
+"""``master``'s own ``strong`` style: ``strong``'s, but once folded (棄和) the safest discard is
+read with the hand reading learnt from play (:attr:`Style.fold_reading`), not ``danger.py``'s
+guess; measured in docs/bots.md. Its rollouts keep default ``strong`` in every seat."""
+
 _T = [Tile(i) for i in range(42)]
 
 Probs = dict[Wind, tuple[float, ...]]
@@ -111,9 +124,13 @@ class Search:
     """At most this many samples under a time budget."""
     width: int = 3
     """Candidates searched: ``strong``'s best ones (its choice always among them)."""
-    gap: float = 10.0
+    gap: float = 2.0
     """Only candidates within this many of ``strong``'s rank points of its best (a distance
-    step is 10) are searched; a decision with one such candidate is not searched."""
+    step is 10) are searched; a decision with one such candidate is not searched. 2: the near
+    ties, about a fifth of the calls with an alternative within a distance step — where
+    ``strong``'s own ranking hardly separates its candidates. Played out on the true hidden
+    tiles (``tools/deviation_values.py calls``, docs/bots.md), its choice beats every farther
+    alternative on average; at 10 the search spent five times the time there for nothing."""
     min_rollouts: int = 4
     """Fewer samples than this (and never fewer than 2): play ``strong``'s choice."""
     z: float = 2.0
@@ -208,7 +225,12 @@ class MasterBot(StrongBot):
         search: Search | None = None,
         style: Style | None = None,
     ) -> None:
-        super().__init__(seed, ruleset=ruleset, time_budget=time_budget, style=style)
+        super().__init__(
+            seed,
+            ruleset=ruleset,
+            time_budget=time_budget,
+            style=style if style is not None else MASTER_STYLE,
+        )
         self.search = search if search is not None else Search()
         self._rollout_bots: tuple[BaseBot, ...] = ()
         self.last_rollouts = 0
@@ -219,8 +241,9 @@ class MasterBot(StrongBot):
         super().bind(ruleset)
         self._rollout_bots = ()
 
-    def _policies(self, me: int) -> tuple[BaseBot, ...]:
-        """The rollout bots by seat (this seat's own policy at ``me``), built once per ruleset."""
+    def rollout_bots(self, me: int) -> tuple[BaseBot, ...]:
+        """The rollout bots by seat (this seat's own policy at ``me``), built once per ruleset;
+        :func:`play_out` plays a hand to its end with them."""
         bots = self._rollout_bots
         if len(bots) != 5 or bots[4].ruleset is not self.ruleset:
             cfg = self.search
@@ -351,7 +374,7 @@ class MasterBot(StrongBot):
         cfg = self.search
         me = int(view.seat)
         rng = random.Random(f"master:{self.seed}:{zlib.crc32(repr(view).encode())}")
-        bots = self._policies(me)
+        bots = self.rollout_bots(me)
         jade: list[list[float]] = [[] for _ in pool]
         probs = deal_in_probabilities(view) if cfg.sampling == "reading" else None
         timed = cfg.rollouts is None
@@ -372,7 +395,7 @@ class MasterBot(StrongBot):
             sample: list[float] = []
             for i, c in enumerate(pool):
                 play = state.clone() if i + 1 < len(pool) else state
-                got = _play_out(play, me, c.action, bots, deadline)
+                got = play_out(play, me, c.action, bots, deadline)
                 if got is None:
                     break
                 sample.append(got)
@@ -696,11 +719,12 @@ def _shanten_sum(view: PlayerView, deal: Deal) -> int:
     return total
 
 
-def _play_out(
+def play_out(
     state: HandState, me: int, first: Action, bots: Sequence[BaseBot], deadline: float
 ) -> float | None:
-    """Play ``first`` for seat ``me``, then the hand to its end; what it pays ``me`` (None when
-    the clock passes ``deadline`` first)."""
+    """Play ``first`` for seat ``me``, then the hand to its end with ``bots`` (by seat; e.g.
+    :meth:`MasterBot.rollout_bots`); what it pays ``me`` (None when the clock passes ``deadline``
+    first)."""
     apply, legal_of, clock = state.apply, state.legal_actions, time.perf_counter
     apply(Wind(me), first)
     steps = 0

@@ -76,6 +76,11 @@ class Style:
     """Opt-in: weight of the hand reading learnt from play (:mod:`~hkmahjong.bots.reading`) in
     the deal-in chance of each tile, against ``danger.py``'s readiness × wait weight (0: that
     estimate alone, the default; 1: the learnt model alone). The payment stays ``danger.py``'s."""
+    fold_reading: float = 0.0
+    """Opt-in: the same mix, but only in choosing the discard once folded (棄和): the decision to
+    fold stays ``danger.py``'s (``fold_ratio`` was tuned on it), the safest tile is read with
+    ``fold_reading`` of the learnt model (0: ``danger.py`` alone, the default). ``master`` plays
+    1 (docs/bots.md: what it is worth)."""
 
     def __reduce__(self) -> tuple[type[Style], tuple[object, ...]]:
         """Copy and pickle by the field values: compiled (mypyc), a frozen class's fields cannot
@@ -169,6 +174,8 @@ class StrongBot(FanBot):
             st.defense * best_danger > st.fold_ratio * st.aggression * ev
             and best_danger > st.fold_floor
         )
+        if fold and st.fold_reading:
+            risk_th = _with_reading(th, view, st.fold_reading)
         out: list[Candidate] = []
         explain = self._explaining
         for c in cands:

@@ -1,0 +1,31 @@
+"""tools/deviation_values.py: leaving ``strong``'s choice, played out on the true hidden tiles."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from types import ModuleType
+
+Script = Callable[[str, str], ModuleType]
+
+
+def test_calls_and_safe_rows_come_from_real_play_outs(script: Script) -> None:
+    tool = script("tools/deviation_values.py", "deviation_values")
+    calls = list(tool.measure("parlor", 4, "dv-test", "calls"))
+    assert calls and all(" -> " in r["class"] and ", gap<" in r["class"] for r in calls)
+    # jade is paid in whole or half units; a difference of two payments is one too
+    assert all(float(2 * r["y"]).is_integer() for r in calls)
+    assert any(r["y"] != 0 for r in calls)
+    safe = list(tool.measure("parlor", 3, "dv-test", "safe"))
+    assert safe and all(r["class"].startswith("chance<") for r in safe)
+    assert {r["class"].split(", ")[1] for r in safe} <= {"attacking", "folded"}
+
+
+def test_the_summary_is_the_mean_and_its_standard_error(script: Script) -> None:
+    tool = script("tools/deviation_values.py", "deviation_values")
+    rows = [{"class": "a", "y": y} for y in (1.0, 3.0, 8.0)] + [{"class": "b", "y": -2.0}]
+    a, b = tool.summarize(rows, hands=1)
+    assert (a["class"], a["n"], a["mean"]) == ("a", 3, 4.0)
+    assert a["se"] == round(math.sqrt(13.0 / 3.0), 3)  # sample variance 13, over n = 3
+    assert a["per_seat_hand"] == 3.0  # 3 × 4.0 / (4 × 1)
+    assert (b["n"], b["mean"], b["se"]) == (1, -2.0, math.inf)

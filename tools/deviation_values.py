@@ -1,0 +1,171 @@
+"""What leaving ``strong``'s choice is worth, measured on the real hidden tiles.
+
+    python tools/deviation_values.py --rules parlor --hands 6000 --seed g17 --jobs 2 calls
+    python tools/deviation_values.py --rules parlor --hands 1300 --seed d17 --jobs 2 safe
+
+Four ``strong`` bots play hands ``0..hands-1`` of ``--seed`` (arena walls, hand number 0). At
+the decisions below, every seat's, the state is cloned and each alternative is played out to
+the end of the hand by ``strong`` in every seat (the very rollout ``master`` plays, but on the
+*true* hidden tiles, not a sample); y = what the alternative pays the seat − what ``strong``'s
+own choice pays it, both on the same wall. The mean of y over a class of decisions is what a
+rule "leave ``strong``'s choice for that alternative in this class" gains a decision, against
+three ``strong`` opponents, without any sampling error of the hidden tiles: an upper bound on
+what ``master``'s search can find in that class, less its noise.
+
+* ``calls``: the pools ``master`` would search at ``scope="calls"`` with ``gap`` 10 (a claim,
+  passing one, a kong; pools with a win are left out), every alternative against ``strong``'s
+  choice, by (choice → alternative, ``strong``'s rank gap <2 / <5 / <10).
+* ``safe``: discard decisions where ``strong``'s discard has a learnt deal-in chance
+  (``bots/reading.py``, summed over the opponents) of at least 1%, against the learnt model's
+  safest discard, by that chance and by whether ``strong`` had folded (棄和).
+
+Printed per class: decisions, mean y, its standard error, and the gain per seat-hand were the
+rule applied to the whole class (n × mean / (4 × hands)). ``--out`` writes the rows as JSON lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from multiprocessing import Pool
+from typing import Any
+
+from hkmahjong.bots.arena import hand_seed
+from hkmahjong.bots.base import WIN_KINDS
+from hkmahjong.bots.master import MasterBot, Search, play_out
+from hkmahjong.bots.reading import deal_in_probabilities
+from hkmahjong.bots.strong import Style
+from hkmahjong.engine import Action, ActionKind
+from hkmahjong.engine.state import HandState
+from hkmahjong.rules import get_preset
+from hkmahjong.tiles import Wind
+
+_KINDS = {0: "pass", 1: "discard", 2: "chow", 3: "pung", 4: "kong", 5: "kong", 6: "kong"}
+_CHANCE_BINS = (0.02, 0.04, 0.08, 0.15, 1.0)
+
+
+def _gap_bin(gap: float) -> str:
+    return "gap<2" if gap < 2 else ("gap<5" if gap < 5 else "gap<10")
+
+
+def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
+    """The measured decisions of one hand."""
+    rules, seed, h, mode = args
+    rs = get_preset(rules)
+    # strong's own ranking and choice (its default style), and master's pools at gap 10
+    ranker = MasterBot(
+        f"{seed}:{h}", ruleset=rs, time_budget=3600.0, style=Style(), search=Search(gap=10.0)
+    )
+    state = HandState.new(rs, seed=hand_seed(seed, h), hand_number=0)
+    rows: list[dict[str, Any]] = []
+
+    def value(seat: int, action: Action) -> float:
+        got = play_out(state.clone(), seat, action, ranker.rollout_bots(seat), math.inf)
+        assert got is not None
+        return got
+
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            state.apply(seat, legal[0])
+            continue
+        view = state.view(seat)
+        cands, summary, chosen = ranker._ranked(view, legal, explain=True)
+        me = int(seat)
+        if mode == "calls":
+            pool = ranker._pool(cands, chosen)
+            if len(pool) > 1 and not any(c.action.kind in WIN_KINDS for c in pool):
+                base = value(me, chosen)
+                for c in pool[1:]:
+                    gap = pool[0].score - c.score
+                    kinds = f"{_KINDS[int(chosen.kind)]} -> {_KINDS[int(c.action.kind)]}"
+                    y = value(me, c.action) - base
+                    rows.append({"hand": h, "class": f"{kinds}, {_gap_bin(gap)}", "y": y})
+        elif chosen.kind is ActionKind.DISCARD:
+            probs = deal_in_probabilities(view)
+
+            def chance(a: Action, probs: dict[Wind, tuple[float, ...]] = probs) -> float:
+                assert a.tile is not None
+                return sum(p[int(a.tile)] for p in probs.values())
+
+            p = chance(chosen)
+            safe = min(
+                (a for a in legal if a.kind is ActionKind.DISCARD), key=lambda a: (chance(a), a)
+            )
+            if p >= 0.01 and safe != chosen:
+                top = next(b for b in _CHANCE_BINS if p < b)
+                mode_word = "folded" if "FOLD" in summary else "attacking"
+                y = value(me, safe) - value(me, chosen)
+                rows.append({"hand": h, "class": f"chance<{top}, {mode_word}", "y": y})
+        state.apply(seat, chosen)
+    return rows
+
+
+def measure(
+    rules: str, hands: int, seed: str, mode: str, jobs: int = 1
+) -> Iterator[dict[str, Any]]:
+    """The rows of hands ``0..hands-1``, hand by hand (in hand order with ``jobs`` 1)."""
+    work = [(rules, seed, h, mode) for h in range(hands)]
+    if jobs <= 1:
+        for w in work:
+            yield from _hand(w)
+        return
+    with Pool(jobs) as pool:
+        for rows in pool.imap_unordered(_hand, work, chunksize=4):
+            yield from rows
+
+
+def summarize(rows: list[dict[str, Any]], hands: int) -> list[dict[str, Any]]:
+    """Per class: n, mean y, its standard error, and the gain per seat-hand of the whole class."""
+    by: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        by[r["class"]].append(float(r["y"]))
+    out = []
+    for name in sorted(by):
+        ys = by[name]
+        n = len(ys)
+        mean = sum(ys) / n
+        se = math.sqrt(sum((y - mean) ** 2 for y in ys) / (n - 1) / n) if n > 1 else math.inf
+        out.append(
+            {
+                "class": name,
+                "n": n,
+                "mean": round(mean, 3),
+                "se": round(se, 3),
+                "per_seat_hand": round(n * mean / (4 * hands), 4),
+            }
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: see the module docstring."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("mode", choices=("calls", "safe"))
+    ap.add_argument("--rules", default="parlor")
+    ap.add_argument("--hands", type=int, default=100)
+    ap.add_argument("--seed", default="g17")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", help="write the rows here (JSON lines)")
+    args = ap.parse_args(argv)
+    rows = list(measure(args.rules, args.hands, args.seed, args.mode, args.jobs))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+    print(f"{len(rows)} decisions over {args.hands} hands ({args.rules}, seed {args.seed})")
+    for s in summarize(rows, args.hands):
+        print(
+            f"{s['class']:<28} n={s['n']:>6}  mean {s['mean']:+8.3f} ± {s['se']:.3f} (1 s.e.)"
+            f"  per seat-hand {s['per_seat_hand']:+.4f}"
+        )
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
