@@ -21,7 +21,14 @@ import pytest
 from hkmahjong.bots import SEARCH_NAMES, BotNameError, MasterBot, Search, get_bot
 from hkmahjong.bots.arena import ArenaConfig, hand_seed, run_arena
 from hkmahjong.bots.base import BaseBot
-from hkmahjong.bots.master import READY_KINDS, reading_deal, reading_sample, ready_chances
+from hkmahjong.bots.master import (
+    MASTER_STYLE,
+    READY_KINDS,
+    reading_deal,
+    reading_sample,
+    ready_chances,
+)
+from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine import Action, ActionKind, Phase, PlayerView
 from hkmahjong.engine.determinize import (
     Deal,
@@ -252,6 +259,13 @@ def test_registry_and_time_budget() -> None:
     bot = get_bot("master", seed=1, time_budget=0.05)
     assert isinstance(bot, MasterBot) and bot.name == "master"
     assert bot.search.budget == 0.2 and bot.time_budget == 0.05
+    # master folds by the learnt reading; its rollouts play default strong in every seat
+    assert isinstance(bot, MasterBot) and bot.style == MASTER_STYLE
+    assert Style(fold_reading=1.0) == MASTER_STYLE
+    rollout = bot.rollout_bots(0)
+    assert len(rollout) == 4
+    assert all(isinstance(b, StrongBot) and b.style == Style() for b in rollout)
+    assert bot.search.gap == 2.0
     with pytest.raises(BotNameError, match="master"):
         get_bot("grandmaster")
     with pytest.raises(ValueError, match="rollout policy"):
