@@ -129,8 +129,9 @@ class Search:
     step is 10) are searched; a decision with one such candidate is not searched. 2: the near
     ties, about a fifth of the calls with an alternative within a distance step — where
     ``strong``'s own ranking hardly separates its candidates. Played out on the true hidden
-    tiles (``tools/deviation_values.py calls``, docs/bots.md), its choice beats every farther
-    alternative on average; at 10 the search spent five times the time there for nothing."""
+    tiles (``tools/deviation_values.py calls``, docs/bots.md), its choice beats the farther
+    alternatives on average (every class of them but one, within noise); at 10 the search
+    spent five times the time there for nothing."""
     min_rollouts: int = 4
     """Fewer samples than this (and never fewer than 2): play ``strong``'s choice."""
     z: float = 2.0
