@@ -45,7 +45,8 @@ from hkmahjong.rules import get_preset
 from hkmahjong.tiles import Wind
 
 _KINDS = {0: "pass", 1: "discard", 2: "chow", 3: "pung", 4: "kong", 5: "kong", 6: "kong"}
-_CHANCE_BINS = (0.02, 0.04, 0.08, 0.15, 1.0)
+_CHANCE_BINS = (0.02, 0.04, 0.08, 0.15)
+"""Upper edges of the learnt-chance classes of ``safe``; a last class holds the rest."""
 
 
 def _gap_bin(gap: float) -> str:
@@ -98,10 +99,12 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                 (a for a in legal if a.kind is ActionKind.DISCARD), key=lambda a: (chance(a), a)
             )
             if p >= 0.01 and safe != chosen:
-                top = next(b for b in _CHANCE_BINS if p < b)
+                top = next((f"chance<{b}" for b in _CHANCE_BINS if p < b), None)
+                # a sum over three opponents: it may pass 1, so the last class is open
+                chance_class = top or f"chance>={_CHANCE_BINS[-1]}"
                 mode_word = "folded" if "FOLD" in summary else "attacking"
                 y = value(me, safe) - value(me, chosen)
-                rows.append({"hand": h, "class": f"chance<{top}, {mode_word}", "y": y})
+                rows.append({"hand": h, "class": f"{chance_class}, {mode_word}", "y": y})
         state.apply(seat, chosen)
     return rows
 
