@@ -103,3 +103,25 @@ def test_cli_arena_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "four comma-separated" in capsys.readouterr().err
     assert main(["arena", "--bots", "fan,fan,fan,wizard", "--quiet"]) == 2
     assert "unknown bot 'wizard'" in capsys.readouterr().err
+
+
+def test_progress_into_a_file_is_one_line_per_tenth() -> None:
+    """A redirected progress stream gets whole lines (no carriage returns), at most one a tenth
+    of the run and always the last; a terminal gets one bar redrawn with ``\\r``."""
+    import io
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    cfg = ArenaConfig(bots=("random", "random", "random", "random"), hands=20, seed="p")
+    into_file = io.StringIO()
+    run_arena(cfg, HandState.new, progress=into_file)
+    lines = into_file.getvalue().splitlines()
+    assert "\r" not in into_file.getvalue()
+    assert 1 <= len(lines) <= 11
+    assert lines[-1].startswith("[" + "#" * 30 + "] 20/20 hand-sets")
+    tty = Tty()
+    run_arena(cfg, HandState.new, progress=tty)
+    assert tty.getvalue().count("\r") >= 1 and tty.getvalue().endswith("\n")
+    assert tty.getvalue().count("\n") == 1

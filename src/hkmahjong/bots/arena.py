@@ -509,14 +509,26 @@ def run_arena(
         cpu += c.seconds
         hands += c.hands
 
+    # a terminal redraws one bar; a file or pipe gets a line at every tenth of the run
+    tty = progress is not None and progress.isatty()
+    tenths = 0
+
     def report() -> None:
+        nonlocal tenths
         if progress is None:
             return
         width = 30
         frac = done / cfg.hands
         bar = "#" * int(frac * width)
         rate = done * cfg.rotations / max(time.perf_counter() - t0, 1e-9)
-        progress.write(f"\r[{bar:<{width}}] {done}/{cfg.hands} hand-sets, {rate:.1f} hands/s")
+        line = f"[{bar:<{width}}] {done}/{cfg.hands} hand-sets, {rate:.1f} hands/s"
+        if tty:
+            progress.write(f"\r{line}")
+        elif int(frac * 10) > tenths or done == cfg.hands:
+            tenths = int(frac * 10)
+            progress.write(f"{line}\n")
+        else:
+            return
         progress.flush()
 
     try:
@@ -529,7 +541,7 @@ def run_arena(
             report()
     except BackendError as exc:
         raise ArenaError(str(exc)) from None
-    if progress is not None:
+    if progress is not None and tty:
         progress.write("\n")
     result = ArenaResult(cfg, stats, set_points, hands, time.perf_counter() - t0, cpu)
     result.sets, result.margin = sets, margin
