@@ -2,6 +2,7 @@
 
     python tools/deviation_values.py --rules parlor --hands 6000 --seed g17 --jobs 2 calls
     python tools/deviation_values.py --rules parlor --hands 1300 --seed d17 --jobs 2 safe
+    python tools/deviation_values.py --rules qingzhang --hands 3000 --seed f13 --jobs 2 push
 
 Four ``strong`` bots play hands ``0..hands-1`` of ``--seed`` (arena walls, hand number 0). At
 the decisions below, every seat's, the state is cloned and each alternative is played out to
@@ -15,6 +16,10 @@ what ``master``'s search can find in that class, less its noise.
 * ``calls``: the pools ``master`` would search at ``scope="calls"`` with ``gap`` 10 (a claim,
   passing one, a kong; pools with a win are left out), every alternative against ``strong``'s
   choice, by (choice → alternative, ``strong``'s rank gap <2 / <5 / <10).
+* ``push``: discard decisions where ``strong`` has folded (棄和) and, its fold rule switched
+  off (``fold_ratio`` ∞), would discard another tile: that attacking discard against the fold,
+  by the distance of ``strong``'s route (d0 = ready … d3+) and by its fold test's risk / EV
+  (the rule folds above ``fold_ratio`` 1.5: 1.5–2, 2–4, ≥ 4 and an EV of 0).
 * ``safe``: discard decisions where ``strong``'s discard has a learnt deal-in chance
   (``bots/reading.py``, summed over the opponents) of at least 1%, against the learnt model's
   safest discard, by that chance and by whether ``strong`` had folded (棄和).
@@ -28,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
@@ -38,7 +44,7 @@ from hkmahjong.bots.arena import hand_seed
 from hkmahjong.bots.base import WIN_KINDS
 from hkmahjong.bots.master import MasterBot, Search, play_out
 from hkmahjong.bots.reading import deal_in_probabilities
-from hkmahjong.bots.strong import Style
+from hkmahjong.bots.strong import StrongBot, Style
 from hkmahjong.engine import Action, ActionKind
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
@@ -47,6 +53,13 @@ from hkmahjong.tiles import Wind
 _KINDS = {0: "pass", 1: "discard", 2: "chow", 3: "pung", 4: "kong", 5: "kong", 6: "kong"}
 _CHANCE_BINS = (0.02, 0.04, 0.08, 0.15)
 """Upper edges of the learnt-chance classes of ``safe``; a last class holds the rest."""
+
+
+_RATIO_BINS = (2.0, 4.0)
+"""Upper edges of the risk / EV classes of ``push`` (the fold rule fires above 1.5)."""
+_NEVER_FOLD = Style(fold_ratio=math.inf)
+_PLAN = re.compile(r"FOLD: .* d(\d+) p[\d.]+ EV (-?[\d.]+) vs risk (-?[\d.]+)")
+"""``strong``'s fold line in its explanation: its route's distance, the EV and the risk."""
 
 
 def _gap_bin(gap: float) -> str:
@@ -61,6 +74,8 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
     ranker = MasterBot(
         f"{seed}:{h}", ruleset=rs, time_budget=3600.0, style=Style(), search=Search(gap=10.0)
     )
+    # push: the discard strong would play had its fold rule not fired
+    pusher = StrongBot(f"{seed}:{h}", ruleset=rs, time_budget=3600.0, style=_NEVER_FOLD)
     state = HandState.new(rs, seed=hand_seed(seed, h), hand_number=0)
     rows: list[dict[str, Any]] = []
 
@@ -87,6 +102,17 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                     kinds = f"{_KINDS[int(chosen.kind)]} -> {_KINDS[int(c.action.kind)]}"
                     y = value(me, c.action) - base
                     rows.append({"hand": h, "class": f"{kinds}, {_gap_bin(gap)}", "y": y})
+        elif mode == "push":
+            if chosen.kind is ActionKind.DISCARD and "FOLD" in summary:
+                push = pusher.choose(view, legal)
+                if push != chosen:
+                    d = _PLAN.search(summary)
+                    assert d is not None
+                    dist, ev, risk = int(d[1]), float(d[2]), float(d[3])
+                    ratio = risk / ev if ev > 0 else math.inf
+                    r_class = next((f"risk/EV<{b}" for b in _RATIO_BINS if ratio < b), None)
+                    cls = f"d{min(dist, 3)}{'+' if dist >= 3 else ''}, {r_class or 'risk/EV>=4'}"
+                    rows.append({"hand": h, "class": cls, "y": value(me, push) - value(me, chosen)})
         elif chosen.kind is ActionKind.DISCARD:
             probs = deal_in_probabilities(view)
 
@@ -149,7 +175,7 @@ def summarize(rows: list[dict[str, Any]], hands: int) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> None:
     """Command line: see the module docstring."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=("calls", "safe"))
+    ap.add_argument("mode", choices=("calls", "safe", "push"))
     ap.add_argument("--rules", default="parlor")
     ap.add_argument("--hands", type=int, default=100)
     ap.add_argument("--seed", default="g17")

@@ -9,7 +9,7 @@ from types import ModuleType
 Script = Callable[[str, str], ModuleType]
 
 
-def test_calls_and_safe_rows_come_from_real_play_outs(script: Script) -> None:
+def test_calls_safe_and_push_rows_come_from_real_play_outs(script: Script) -> None:
     tool = script("tools/deviation_values.py", "deviation_values")
     calls = list(tool.measure("parlor", 4, "dv-test", "calls"))
     assert calls and all(" -> " in r["class"] and ", gap<" in r["class"] for r in calls)
@@ -19,6 +19,10 @@ def test_calls_and_safe_rows_come_from_real_play_outs(script: Script) -> None:
     safe = list(tool.measure("parlor", 3, "dv-test", "safe"))
     assert safe and all(r["class"].startswith(("chance<", "chance>=0.15")) for r in safe)
     assert {r["class"].split(", ")[1] for r in safe} <= {"attacking", "folded"}
+    push = list(tool.measure("parlor", 6, "dv-test", "push"))
+    assert push and all(r["class"].startswith(("d0", "d1", "d2", "d3+")) for r in push)
+    assert {r["class"].split(", ")[1] for r in push} <= {"risk/EV<2.0", "risk/EV<4.0", "risk/EV>=4"}
+    assert all(float(2 * r["y"]).is_integer() for r in push)
 
 
 def test_the_summary_is_the_mean_and_its_standard_error(script: Script) -> None:

@@ -206,3 +206,34 @@ def test_fold_reading_changes_only_the_folded_discards() -> None:
                     assert risk(d1.action) <= safest + 0.6
             state.apply(seat, bots[seat].choose(view, legal))
     assert folds >= 10 and differ >= 1, (folds, differ)
+
+
+def test_attack_reading_keeps_the_fold_test_of_danger_py() -> None:
+    """``Style(attack_reading=1)``: the learnt reading weighs the safety of the discards and
+    claims where ``strong`` attacks, while *whether* it folds stays ``danger.py``'s — it folds
+    on exactly the decisions ``strong`` folds on (and there plays ``strong``'s fold, as
+    ``fold_reading`` is 0), and where it attacks it sometimes picks another tile."""
+    rs = get_preset("parlor")
+    folds = differ = 0
+    for h in range(6):
+        plain = StrongBot(f"a{h}", ruleset=rs)
+        reader = StrongBot(f"a{h}", ruleset=rs, style=Style(attack_reading=1.0))
+        bots = [get_bot("strong", seed=f"s{h}:{i}", ruleset=rs) for i in range(4)]
+        state = HandState.new(rs, seed=hand_seed("attack-reading", h), hand_number=0)
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            view = state.view(seat)
+            if len(legal) > 1:
+                d0 = plain.decide(view, legal, explain=True)
+                d1 = reader.decide(view, legal, explain=True)
+                assert d0.explanation is not None and d1.explanation is not None
+                folded = "FOLD" in d0.explanation.text
+                assert folded == ("FOLD" in d1.explanation.text)
+                if folded:
+                    folds += 1
+                    assert d1.action == d0.action
+                else:
+                    differ += d1.action != d0.action
+            state.apply(seat, bots[seat].choose(view, legal))
+    assert folds >= 10 and differ >= 1, (folds, differ)

@@ -76,6 +76,10 @@ class Style:
     """Opt-in: weight of the hand reading learnt from play (:mod:`~hkmahjong.bots.reading`) in
     the deal-in chance of each tile, against ``danger.py``'s readiness × wait weight (0: that
     estimate alone, the default; 1: the learnt model alone). The payment stays ``danger.py``'s."""
+    attack_reading: float = 0.0
+    """Opt-in: the same mix, but only where this seat attacks — its discards' safety tiebreak
+    and its claims' risk; *whether* to fold stays ``danger.py``'s, and the folded discard is
+    read with ``fold_reading`` (``reading``, when set, is used everywhere instead)."""
     fold_reading: float = 0.0
     """Opt-in: the same mix, but only in choosing the discard once folded (棄和): the decision to
     fold stays ``danger.py``'s (``fold_ratio`` was tuned on it), the safest tile is read with
@@ -155,7 +159,10 @@ class StrongBot(FanBot):
         s = self._situation(view)
         st = self.style
         th = threats(s)
-        risk_th = _with_reading(th, view, st.reading) if st.reading else th
+        test_th = _with_reading(th, view, st.reading) if st.reading else th
+        risk_th = test_th
+        if st.attack_reading and not st.reading:
+            risk_th = _with_reading(th, view, st.attack_reading)
         liab = liability_tiles(s)
         tiebreak = st.defense * st.tiebreak / self._deal_in_unit()
         offered = [c for c in cands if c.action.kind is ActionKind.DISCARD]
@@ -166,7 +173,7 @@ class StrongBot(FanBot):
             s.counts[bt] -= 1
             ev, _, route, p = offense(s, s.counts, value_weight=st.value_weight)
             s.counts[bt] += 1
-            best_danger = tile_danger(risk_th, bt) + liab.get(bt, 0.0)
+            best_danger = tile_danger(test_th, bt) + liab.get(bt, 0.0)
         else:
             ev, _, route, p = offense(s, s.counts, value_weight=st.value_weight)
             best_danger = 0.0
@@ -174,8 +181,8 @@ class StrongBot(FanBot):
             st.defense * best_danger > st.fold_ratio * st.aggression * ev
             and best_danger > st.fold_floor
         )
-        if fold and st.fold_reading:
-            risk_th = _with_reading(th, view, st.fold_reading)
+        if fold:
+            risk_th = _with_reading(th, view, st.fold_reading) if st.fold_reading else test_th
         out: list[Candidate] = []
         explain = self._explaining
         for c in cands:
