@@ -7,8 +7,8 @@
 
 A variant is ``NAME=knob:value,...`` over :class:`~hkmahjong.bots.strong.Style`'s knobs; with the
 word ``master`` among them it is a :class:`~hkmahjong.bots.master.MasterBot` (its style knobs
-over :data:`~hkmahjong.bots.master.MASTER_STYLE`: ``master,fold_reading:0`` searches with
-``strong``'s own style) and may also set :class:`~hkmahjong.bots.master.Search`'s knobs
+over :data:`~hkmahjong.bots.master.MASTER_STYLE`: ``master,fold_reading:0,fold_ratio:1.5``
+searches with ``strong``'s own style) and may also set :class:`~hkmahjong.bots.master.Search`'s knobs
 (``gap:3``, ``policy:strong``, ``budget:0.1``).
 
 Each variant plays ``--sets`` duplicate hand-sets as the challenger against three ``fan`` bots

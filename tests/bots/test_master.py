@@ -261,7 +261,7 @@ def test_registry_and_time_budget() -> None:
     assert bot.search.budget == 0.2 and bot.time_budget == 0.05
     # master folds by the learnt reading; its rollouts play default strong in every seat
     assert isinstance(bot, MasterBot) and bot.style == MASTER_STYLE
-    assert Style(fold_reading=1.0) == MASTER_STYLE
+    assert Style(fold_reading=1.0, fold_ratio=2.0) == MASTER_STYLE
     rollout = bot.rollout_bots(0)
     assert len(rollout) == 4
     assert all(isinstance(b, StrongBot) and b.style == Style() for b in rollout)

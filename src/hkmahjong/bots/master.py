@@ -2,7 +2,8 @@
 
 ``master`` plays ``strong`` with :data:`MASTER_STYLE`: once ``strong``'s rule says fold (棄和),
 the safest discard is read with the hand reading learnt from play (:mod:`~hkmahjong.bots.reading`)
-instead of ``danger.py``'s guess (:attr:`~hkmahjong.bots.strong.Style.fold_reading`).
+instead of ``danger.py``'s guess (:attr:`~hkmahjong.bots.strong.Style.fold_reading`), and it
+folds later than ``strong`` (``fold_ratio`` 2, not 1.5).
 
 At a decision with more than one action worth weighing (by default only a call: a claim,
 passing one, a win, a kong — ``Search.scope`` — whose candidates ``strong`` ranks within
@@ -99,10 +100,13 @@ on, the kinds each opponent could legally win on, by the engine's check): 9,984 
 minimum fan: mean r_o 0.20 against 8.8% of opponents winnable in parlor, 0.155 against 22.9%
 in ml (docs/bots.md, "Informed samples")."""
 
-MASTER_STYLE = Style(fold_reading=1.0)
+MASTER_STYLE = Style(fold_reading=1.0, fold_ratio=2.0)
 """``master``'s own ``strong`` style: ``strong``'s, but once folded (棄和) the safest discard is
 read with the hand reading learnt from play (:attr:`Style.fold_reading`), not ``danger.py``'s
-guess; measured in docs/bots.md. Its rollouts keep default ``strong`` in every seat."""
+guess, and it folds later — only when the best attacking discard risks twice the hand's EV, not
+1.5 times (played out on the true hidden tiles, ``strong``'s folds between the two lose against
+attacking on: ``tools/deviation_values.py push``). Measured in docs/bots.md. Its rollouts keep
+default ``strong`` in every seat."""
 
 _T = [Tile(i) for i in range(42)]
 
