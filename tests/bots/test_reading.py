@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
 from hkmahjong.bots.arena import hand_seed
+from hkmahjong.bots.base import Decision
 from hkmahjong.bots.reading import (
     FEATURE_NAMES,
     deal_in_probabilities,
@@ -19,7 +20,7 @@ from hkmahjong.bots.reading import (
 )
 from hkmahjong.bots.registry import get_bot
 from hkmahjong.bots.strong import StrongBot, Style
-from hkmahjong.engine import ActionKind, PlayerView
+from hkmahjong.engine import Action, ActionKind, PlayerView
 from hkmahjong.engine.state import HandState
 from hkmahjong.rules import get_preset
 from hkmahjong.tiles import Wind
@@ -166,60 +167,17 @@ def test_strong_with_the_learnt_reading_plays_a_hand() -> None:
         state.apply(seat, action)
 
 
-def test_fold_reading_changes_only_the_folded_discards() -> None:
-    """``Style(fold_reading=1)``: wherever ``strong`` attacks it plays alike; once folded (棄和)
-    its discard is the safest by the learnt model's deal-in chance × ``danger.py``'s payment (up
-    to the 0.01 × rank tiebreak of the fold score), and on some folds that is another tile."""
-    from hkmahjong.bots.danger import liability_tiles, threats, tile_danger
-    from hkmahjong.bots.strong import _with_reading
-
+def _paired_decisions(
+    style: Style, walls: str, prefix: str
+) -> Iterator[tuple[PlayerView, list[Action], Decision, Decision, StrongBot]]:
+    """Six parlor hands of four ``strong``: at each decision with a choice, default ``strong``'s
+    and a ``style`` variant's explained decisions on the same view (and the variant)."""
     rs = get_preset("parlor")
-    folds = differ = 0
     for h in range(6):
-        plain = StrongBot(f"p{h}", ruleset=rs)
-        reader = StrongBot(f"p{h}", ruleset=rs, style=Style(fold_reading=1.0))
+        plain = StrongBot(f"{prefix}{h}", ruleset=rs)
+        reader = StrongBot(f"{prefix}{h}", ruleset=rs, style=style)
         bots = [get_bot("strong", seed=f"s{h}:{i}", ruleset=rs) for i in range(4)]
-        state = HandState.new(rs, seed=hand_seed("fold-reading", h), hand_number=0)
-        while not state.is_over:
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            view = state.view(seat)
-            if len(legal) > 1:
-                d0 = plain.decide(view, legal, explain=True)
-                d1 = reader.decide(view, legal, explain=True)
-                assert d0.explanation is not None
-                if "FOLD" not in d0.explanation.text:
-                    assert d1.action == d0.action
-                else:
-                    folds += 1
-                    differ += d1.action != d0.action
-                    s = reader._situation(view)
-                    learnt = _with_reading(threats(s), view, 1.0)
-                    liab = liability_tiles(s)
-
-                    def risk(a: object, th: list = learnt, lb: dict = liab) -> float:
-                        t = int(a.tile)  # type: ignore[attr-defined]
-                        return tile_danger(th, t) + lb.get(t, 0.0)
-
-                    assert d1.action.kind is ActionKind.DISCARD
-                    safest = min(risk(a) for a in legal if a.kind is ActionKind.DISCARD)
-                    assert risk(d1.action) <= safest + 0.6
-            state.apply(seat, bots[seat].choose(view, legal))
-    assert folds >= 10 and differ >= 1, (folds, differ)
-
-
-def test_attack_reading_keeps_the_fold_test_of_danger_py() -> None:
-    """``Style(attack_reading=1)``: the learnt reading weighs the safety of the discards and
-    claims where ``strong`` attacks, while *whether* it folds stays ``danger.py``'s — it folds
-    on exactly the decisions ``strong`` folds on (and there plays ``strong``'s fold, as
-    ``fold_reading`` is 0), and where it attacks it sometimes picks another tile."""
-    rs = get_preset("parlor")
-    folds = differ = 0
-    for h in range(6):
-        plain = StrongBot(f"a{h}", ruleset=rs)
-        reader = StrongBot(f"a{h}", ruleset=rs, style=Style(attack_reading=1.0))
-        bots = [get_bot("strong", seed=f"s{h}:{i}", ruleset=rs) for i in range(4)]
-        state = HandState.new(rs, seed=hand_seed("attack-reading", h), hand_number=0)
+        state = HandState.new(rs, seed=hand_seed(walls, h), hand_number=0)
         while not state.is_over:
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
@@ -228,12 +186,55 @@ def test_attack_reading_keeps_the_fold_test_of_danger_py() -> None:
                 d0 = plain.decide(view, legal, explain=True)
                 d1 = reader.decide(view, legal, explain=True)
                 assert d0.explanation is not None and d1.explanation is not None
-                folded = "FOLD" in d0.explanation.text
-                assert folded == ("FOLD" in d1.explanation.text)
-                if folded:
-                    folds += 1
-                    assert d1.action == d0.action
-                else:
-                    differ += d1.action != d0.action
+                yield view, legal, d0, d1, reader
             state.apply(seat, bots[seat].choose(view, legal))
+
+
+def test_fold_reading_changes_only_the_folded_discards() -> None:
+    """``Style(fold_reading=1)``: wherever ``strong`` attacks it plays alike; once folded (棄和)
+    its discard is the safest by the learnt model's deal-in chance × ``danger.py``'s payment (up
+    to the 0.01 × rank tiebreak of the fold score), and on some folds that is another tile."""
+    from hkmahjong.bots.danger import liability_tiles, threats, tile_danger
+    from hkmahjong.bots.strong import _with_reading
+
+    folds = differ = 0
+    for view, legal, d0, d1, reader in _paired_decisions(
+        Style(fold_reading=1.0), "fold-reading", "p"
+    ):
+        assert d0.explanation is not None
+        if "FOLD" not in d0.explanation.text:
+            assert d1.action == d0.action
+            continue
+        folds += 1
+        differ += d1.action != d0.action
+        s = reader._situation(view)
+        learnt = _with_reading(threats(s), view, 1.0)
+        liab = liability_tiles(s)
+
+        def risk(a: Action, th: list = learnt, lb: dict = liab) -> float:
+            assert a.tile is not None
+            t = int(a.tile)
+            return tile_danger(th, t) + lb.get(t, 0.0)
+
+        assert d1.action.kind is ActionKind.DISCARD
+        safest = min(risk(a) for a in legal if a.kind is ActionKind.DISCARD)
+        assert risk(d1.action) <= safest + 0.6
+    assert folds >= 10 and differ >= 1, (folds, differ)
+
+
+def test_attack_reading_keeps_the_fold_test_of_danger_py() -> None:
+    """``Style(attack_reading=1)``: the learnt reading weighs the safety of the discards and
+    claims where ``strong`` attacks, while *whether* it folds stays ``danger.py``'s — it folds
+    on exactly the decisions ``strong`` folds on (and there plays ``strong``'s fold, as
+    ``fold_reading`` is 0), and where it attacks it sometimes picks another tile."""
+    folds = differ = 0
+    for _, _, d0, d1, _ in _paired_decisions(Style(attack_reading=1.0), "attack-reading", "a"):
+        assert d0.explanation is not None and d1.explanation is not None
+        folded = "FOLD" in d0.explanation.text
+        assert folded == ("FOLD" in d1.explanation.text)
+        if folded:
+            folds += 1
+            assert d1.action == d0.action
+        else:
+            differ += d1.action != d0.action
     assert folds >= 10 and differ >= 1, (folds, differ)
