@@ -21,7 +21,8 @@ def test_variants_parse_and_bad_ones_say_what_is_wrong(script: Script) -> None:
     push = tool.parse_variant("Push=defense:0,tiebreak:0.1")
     assert (push.name, push.style) == ("push", Style(defense=0.0, tiebreak=0.1))
     m = tool.parse_variant("m=master,gap:3,policy:strong,reading:1,rollouts:5")
-    assert m.style == Style(reading=1.0, fold_reading=1.0)  # over master's own style
+    # over master's own style
+    assert m.style == Style(reading=1.0, fold_reading=1.0, fold_ratio=2.0)
     assert m.search == Search(gap=3.0, policy="strong", rollouts=5)
     with pytest.raises(MahjongError, match="unknown knob 'gap'"):
         tool.parse_variant("x=gap:3")  # a search knob needs the word master
