@@ -62,6 +62,13 @@ _PLAN = re.compile(r"FOLD: .* d(\d+) p[\d.]+ EV (-?[\d.]+) vs risk (-?[\d.]+)")
 """``strong``'s fold line in its explanation: its route's distance, the EV and the risk."""
 
 
+def _class(name: str, value: float, edges: tuple[float, ...]) -> str:
+    """``value``'s class among ``edges`` (upper edges): ``name<edge``, or ``name>=last`` above
+    them all."""
+    top = next((b for b in edges if value < b), None)
+    return f"{name}<{top:g}" if top is not None else f"{name}>={edges[-1]:g}"
+
+
 def _gap_bin(gap: float) -> str:
     return "gap<2" if gap < 2 else ("gap<5" if gap < 5 else "gap<10")
 
@@ -75,7 +82,11 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
         f"{seed}:{h}", ruleset=rs, time_budget=3600.0, style=Style(), search=Search(gap=10.0)
     )
     # push: the discard strong would play had its fold rule not fired
-    pusher = StrongBot(f"{seed}:{h}", ruleset=rs, time_budget=3600.0, style=_NEVER_FOLD)
+    pusher = (
+        StrongBot(f"{seed}:{h}", ruleset=rs, time_budget=3600.0, style=_NEVER_FOLD)
+        if mode == "push"
+        else None
+    )
     state = HandState.new(rs, seed=hand_seed(seed, h), hand_number=0)
     rows: list[dict[str, Any]] = []
 
@@ -103,6 +114,7 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                     y = value(me, c.action) - base
                     rows.append({"hand": h, "class": f"{kinds}, {_gap_bin(gap)}", "y": y})
         elif mode == "push":
+            assert pusher is not None
             if chosen.kind is ActionKind.DISCARD and "FOLD" in summary:
                 push = pusher.choose(view, legal)
                 if push != chosen:
@@ -110,8 +122,8 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                     assert d is not None
                     dist, ev, risk = int(d[1]), float(d[2]), float(d[3])
                     ratio = risk / ev if ev > 0 else math.inf
-                    r_class = next((f"risk/EV<{b}" for b in _RATIO_BINS if ratio < b), None)
-                    cls = f"d{min(dist, 3)}{'+' if dist >= 3 else ''}, {r_class or 'risk/EV>=4'}"
+                    r_class = _class("risk/EV", ratio, _RATIO_BINS)
+                    cls = f"d{min(dist, 3)}{'+' if dist >= 3 else ''}, {r_class}"
                     rows.append({"hand": h, "class": cls, "y": value(me, push) - value(me, chosen)})
         elif chosen.kind is ActionKind.DISCARD:
             probs = deal_in_probabilities(view)
@@ -125,9 +137,8 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                 (a for a in legal if a.kind is ActionKind.DISCARD), key=lambda a: (chance(a), a)
             )
             if p >= 0.01 and safe != chosen:
-                top = next((f"chance<{b}" for b in _CHANCE_BINS if p < b), None)
                 # a sum over three opponents: it may pass 1, so the last class is open
-                chance_class = top or f"chance>={_CHANCE_BINS[-1]}"
+                chance_class = _class("chance", p, _CHANCE_BINS)
                 mode_word = "folded" if "FOLD" in summary else "attacking"
                 y = value(me, safe) - value(me, chosen)
                 rows.append({"hand": h, "class": f"{chance_class}, {mode_word}", "y": y})

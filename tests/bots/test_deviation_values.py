@@ -21,7 +21,7 @@ def test_calls_safe_and_push_rows_come_from_real_play_outs(script: Script) -> No
     assert {r["class"].split(", ")[1] for r in safe} <= {"attacking", "folded"}
     push = list(tool.measure("parlor", 6, "dv-test", "push"))
     assert push and all(r["class"].startswith(("d0", "d1", "d2", "d3+")) for r in push)
-    assert {r["class"].split(", ")[1] for r in push} <= {"risk/EV<2.0", "risk/EV<4.0", "risk/EV>=4"}
+    assert {r["class"].split(", ")[1] for r in push} <= {"risk/EV<2", "risk/EV<4", "risk/EV>=4"}
     assert all(float(2 * r["y"]).is_integer() for r in push)
 
 
