@@ -20,6 +20,10 @@ what ``master``'s search can find in that class, less its noise.
   off (``fold_ratio`` ∞), would discard another tile: that attacking discard against the fold,
   by the distance of ``strong``'s route (d0 = ready … d3+) and by its fold test's risk / EV
   (the rule folds above ``fold_ratio`` 1.5: 1.5–2, 2–4, ≥ 4 and an EV of 0).
+* ``discards``: discard decisions where ``strong``'s next best discards are within 3 rank points
+  of its choice (at most two of them), each against its choice, by the rank gap (<0.5 / <1 /
+  <3) and by the tiles left in the wall (a hand's phase: ≥ 60, 40–60, < 40); each row also
+  carries the gap, the tiles left and both tiles' learnt deal-in chances (``--out``).
 * ``safe``: discard decisions where ``strong``'s discard has a learnt deal-in chance
   (``bots/reading.py``, summed over the opponents) of at least 1%, against the learnt model's
   safest discard, by that chance and by whether ``strong`` had folded (棄和).
@@ -58,6 +62,10 @@ _CHANCE_BINS = (0.02, 0.04, 0.08, 0.15)
 _RATIO_BINS = (2.0, 4.0)
 """Upper edges of the risk / EV classes of ``push`` (the fold rule fires above 1.5)."""
 _NEVER_FOLD = Style(fold_ratio=math.inf)
+_DISCARD_GAPS = (0.5, 1.0, 3.0)
+"""Upper edges of the rank-gap classes of ``discards`` (the last is the pool's gap)."""
+_WALL_BINS = (40.0, 60.0)
+"""Upper edges of the tiles-left classes of ``discards``."""
 _PLAN = re.compile(r"FOLD: .* d(\d+) p[\d.]+ EV (-?[\d.]+) vs risk (-?[\d.]+)")
 """``strong``'s fold line in its explanation: its route's distance, the EV and the risk."""
 
@@ -125,6 +133,40 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                     r_class = _class("risk/EV", ratio, _RATIO_BINS)
                     cls = f"d{min(dist, 3)}{'+' if dist >= 3 else ''}, {r_class}"
                     rows.append({"hand": h, "class": cls, "y": value(me, push) - value(me, chosen)})
+        elif mode == "discards":
+            if chosen.kind is ActionKind.DISCARD:
+                live = sorted(
+                    (c for c in cands if c.action.kind is ActionKind.DISCARD and c.score > -1e5),
+                    key=lambda c: -c.score,
+                )
+                top = next(c for c in live if c.action == chosen)
+                alts = [
+                    c for c in live if c is not top and top.score - c.score < _DISCARD_GAPS[-1]
+                ][:2]
+                if alts:
+                    probs = deal_in_probabilities(view)
+                    base = value(me, chosen)
+                    for c in alts:
+                        gap = top.score - c.score
+                        wall = view.tiles_left
+                        cls = f"{_class('gap', gap, _DISCARD_GAPS)}, {_class('wall', wall, _WALL_BINS)}"
+                        assert c.action.tile is not None and chosen.tile is not None
+                        rows.append(
+                            {
+                                "hand": h,
+                                "class": cls,  # alts are below the last edge
+                                "y": value(me, c.action) - base,
+                                "gap": round(gap, 3),
+                                "wall": wall,
+                                "p_choice": round(
+                                    sum(p[int(chosen.tile)] for p in probs.values()), 4
+                                ),
+                                "p_alt": round(
+                                    sum(p[int(c.action.tile)] for p in probs.values()), 4
+                                ),
+                                "folded": "FOLD" in summary,
+                            }
+                        )
         elif chosen.kind is ActionKind.DISCARD:
             probs = deal_in_probabilities(view)
 
@@ -186,7 +228,7 @@ def summarize(rows: list[dict[str, Any]], hands: int) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> None:
     """Command line: see the module docstring."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=("calls", "safe", "push"))
+    ap.add_argument("mode", choices=("calls", "discards", "safe", "push"))
     ap.add_argument("--rules", default="parlor")
     ap.add_argument("--hands", type=int, default=100)
     ap.add_argument("--seed", default="g17")
