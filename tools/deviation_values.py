@@ -77,6 +77,12 @@ def _class(name: str, value: float, edges: tuple[float, ...]) -> str:
     return f"{name}<{top:g}" if top is not None else f"{name}>={edges[-1]:g}"
 
 
+def _chance(probs: dict[Wind, tuple[float, ...]], a: Action) -> float:
+    """The learnt chance that discarding ``a``'s tile deals in, summed over the opponents."""
+    assert a.tile is not None
+    return sum(p[int(a.tile)] for p in probs.values())
+
+
 def _gap_bin(gap: float) -> str:
     return "gap<2" if gap < 2 else ("gap<5" if gap < 5 else "gap<10")
 
@@ -150,33 +156,24 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                         gap = top.score - c.score
                         wall = view.tiles_left
                         cls = f"{_class('gap', gap, _DISCARD_GAPS)}, {_class('wall', wall, _WALL_BINS)}"
-                        assert c.action.tile is not None and chosen.tile is not None
                         rows.append(
                             {
                                 "hand": h,
                                 "class": cls,  # alts are below the last edge
                                 "y": value(me, c.action) - base,
-                                "gap": round(gap, 3),
+                                "gap": gap,  # unrounded: the class is named from it
                                 "wall": wall,
-                                "p_choice": round(
-                                    sum(p[int(chosen.tile)] for p in probs.values()), 4
-                                ),
-                                "p_alt": round(
-                                    sum(p[int(c.action.tile)] for p in probs.values()), 4
-                                ),
+                                "p_choice": round(_chance(probs, chosen), 4),
+                                "p_alt": round(_chance(probs, c.action), 4),
                                 "folded": "FOLD" in summary,
                             }
                         )
         elif chosen.kind is ActionKind.DISCARD:
             probs = deal_in_probabilities(view)
-
-            def chance(a: Action, probs: dict[Wind, tuple[float, ...]] = probs) -> float:
-                assert a.tile is not None
-                return sum(p[int(a.tile)] for p in probs.values())
-
-            p = chance(chosen)
+            p = _chance(probs, chosen)
             safe = min(
-                (a for a in legal if a.kind is ActionKind.DISCARD), key=lambda a: (chance(a), a)
+                (a for a in legal if a.kind is ActionKind.DISCARD),
+                key=lambda a: (_chance(probs, a), a),
             )
             if p >= 0.01 and safe != chosen:
                 # a sum over three opponents: it may pass 1, so the last class is open
