@@ -152,18 +152,20 @@ def _hand(args: tuple[str, str, int, str]) -> list[dict[str, Any]]:
                 if alts:
                     probs = deal_in_probabilities(view)
                     base = value(me, chosen)
+                    wall = view.tiles_left
+                    phase = _class("wall", wall, _WALL_BINS)
+                    p_choice = round(_chance(probs, chosen), 4)
                     for c in alts:
                         gap = top.score - c.score
-                        wall = view.tiles_left
-                        cls = f"{_class('gap', gap, _DISCARD_GAPS)}, {_class('wall', wall, _WALL_BINS)}"
                         rows.append(
                             {
                                 "hand": h,
-                                "class": cls,  # alts are below the last edge
+                                # alts are below the last edge
+                                "class": f"{_class('gap', gap, _DISCARD_GAPS)}, {phase}",
                                 "y": value(me, c.action) - base,
                                 "gap": gap,  # unrounded: the class is named from it
                                 "wall": wall,
-                                "p_choice": round(_chance(probs, chosen), 4),
+                                "p_choice": p_choice,
                                 "p_alt": round(_chance(probs, c.action), 4),
                                 "folded": "FOLD" in summary,
                             }
