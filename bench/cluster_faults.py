@@ -56,9 +56,10 @@ from typing import Any
 
 import httpx
 import websockets
+from sqlalchemy import text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cluster_run import (  # noqa: E402  (the bench folder is no package)
+from cluster_run import (  # the bench folder is no package
     OVER,
     SESSION_COOKIE,
     STAKE,
@@ -70,7 +71,6 @@ from cluster_run import (  # noqa: E402  (the bench folder is no package)
     check,
     seed_accounts,
 )
-from sqlalchemy import text  # noqa: E402
 
 SCENARIOS = ("lapse", "stuck", "paused")
 POLL_S = 0.05
@@ -126,7 +126,9 @@ class Harness:
             raise SystemExit(f"{server.url}{path}: {r.status_code} {r.text[:300]}")
         return r.json()
 
-    async def table_on(self, server: Server, *, play: bool = False) -> tuple[str, int, list[Account]]:
+    async def table_on(
+        self, server: Server, *, play: bool = False
+    ) -> tuple[str, int, list[Account]]:
         """A waiting online table made at ``server`` (which owns it); ``play``: joined by a
         second person and filled with bots (it starts). Its public id, id and people."""
         a = self.account()
@@ -145,6 +147,15 @@ class Harness:
     async def q(self, sql: str, **params: Any) -> list[Any]:
         return await asyncio.to_thread(self.db.query, sql, **params)
 
+    async def write(self, sql: str, **params: Any) -> None:
+        """One statement, committed."""
+
+        def run() -> None:
+            with self.db.engine.begin() as conn:
+                conn.execute(text(sql), params)
+
+        await asyncio.to_thread(run)
+
     async def leases(self, ids: list[int]) -> dict[int, tuple[str, int, bool]]:
         """Each table's lease: owner, epoch, and whether the owner is alive now."""
         rows = await self.q(
@@ -157,9 +168,7 @@ class Harness:
 
     async def alive(self) -> set[str]:
         """The processes whose heartbeat is current now (by the database's clock)."""
-        rows = await self.q(
-            "SELECT owner FROM cluster_nodes WHERE expires_at > clock_timestamp()"
-        )
+        rows = await self.q("SELECT owner FROM cluster_nodes WHERE expires_at > clock_timestamp()")
         return {str(r[0]) for r in rows}
 
     async def lobby_ids(self, server: Server) -> set[str]:
@@ -208,7 +217,7 @@ async def scenario_lapse(h: Harness) -> dict[str, Any]:
     out: dict[str, Any] = {"tables": len(made), "problems": []}
 
     async def listed() -> bool:
-        return all(public <= await h.lobby_ids(r) for r in readers)
+        return all([public <= await h.lobby_ids(r) for r in readers])
 
     if await until(listed, 10) is None:
         out["problems"].append("the tables were never listed by every process")
@@ -222,12 +231,12 @@ async def scenario_lapse(h: Harness) -> dict[str, Any]:
         lapse_s = L / 3 * 1.5 + 0.5  # longer than a sweep of every other process
         started = time.monotonic()
         while time.monotonic() - started < lapse_s:
-            await h.q(
+            await h.write(
                 "UPDATE cluster_nodes SET expires_at = clock_timestamp() - interval '1 second' "
-                "WHERE owner = :o RETURNING owner",
+                "WHERE owner = :o",
                 o=owner_srv.owner,
             )
-            if not hidden and not any(public <= await h.lobby_ids(r) for r in readers):
+            if not hidden and not all([public <= await h.lobby_ids(r) for r in readers]):
                 hidden = True
             await asyncio.sleep(POLL_S)
 
@@ -240,12 +249,31 @@ async def scenario_lapse(h: Harness) -> dict[str, Any]:
     finally:
         hold.close()
     out["hidden_during_lapse"] = hidden
-    relist = await until(listed, max(10.0, 5 * L))
-    out["relist_s"] = relist
+    # From the moment it is alive again, for three leases: how long are its tables missing
+    # from another process's lobby (in all), and are they listed at the end?
+    alive_at = time.monotonic()
+    window = max(3 * L, 4.0)
+    missing = 0.0
+    last = alive_at
+    listed_now = False
+    while time.monotonic() - alive_at < window:
+        listed_now = await listed()
+        now = time.monotonic()
+        if not listed_now:
+            missing += now - last
+        last = now
+        await asyncio.sleep(POLL_S)
+    out["missing_after_lapse_s"] = round(missing, 2)
+    out["listed_at_end"] = listed_now
     after = await h.leases(ids)
     out["taken_over"] = sum(1 for t in ids if after[t][1] != before[t][1])
-    if relist is None:
-        out["problems"].append("a live process's tables stayed missing from the other lobbies")
+    if not hidden:
+        out["problems"].append("no other process noticed the lapse (nothing was tested)")
+    if missing > L or not listed_now:
+        out["problems"].append(
+            f"a live process's tables were missing from another lobby for {missing:.1f} s "
+            f"of the {window:.0f} s after its lapse (listed at the end: {listed_now})"
+        )
     if out["taken_over"]:
         out["problems"].append("a table was taken over during a lapse that held its lease")
     return out
@@ -288,7 +316,6 @@ async def scenario_stuck(h: Harness) -> dict[str, Any]:
         now = await h.leases([held])
         out["held_taken_while_locked"] = now[held][1] != before[held][1]
         hold.rollback()
-        released = time.monotonic()
     finally:
         hold.close()
 
@@ -310,8 +337,9 @@ async def scenario_stuck(h: Harness) -> dict[str, Any]:
     if not out["survivors_running"]:
         out["problems"].append("a surviving process exited")
     if out.get("others_s") is None or out["others_s"] > 2 * L:
-        out["problems"].append(f"the other tables were not taken over within 2 leases: "
-                               f"{out.get('others_s')}")
+        out["problems"].append(
+            f"the other tables were not taken over within 2 leases: {out.get('others_s')}"
+        )
     if out["held_taken_while_locked"]:
         out["problems"].append("the held table was taken over while its lease row was locked")
     if got is None or got > L + 0.5:
@@ -380,25 +408,28 @@ class FaultClient(Client):
 
 
 async def probe(
-    h: Harness, public_id: str, stop: asyncio.Event, codes: dict[str, int], t0: float
+    h: Harness,
+    public_id: str,
+    targets: list[Server],
+    stop: asyncio.Event,
+    seen: list[tuple[float, str, str]],
+    t0: float,
 ) -> None:
-    """Until ``stop``: a spectator connects to each live process in turn; how each attempt
-    ended (close codes; ``snapshot``: admitted)."""
+    """Until ``stop``: a spectator connects to each of ``targets`` in turn, again and again;
+    how each attempt ended (seconds since ``t0``, the process, the first frame's type or the
+    close code)."""
     n = 0
     while not stop.is_set():
-        live = h.live()
-        if not live:
-            await asyncio.sleep(POLL_S)
-            continue
-        server = live[n % len(live)]
+        server = targets[n % len(targets)]
         n += 1
         url = server.url.replace("http://", "ws://") + f"/ws/table/{public_id}"
+        began = round(time.monotonic() - t0, 2)
         how = "error"
         try:
             async with websockets.connect(url, open_timeout=2, ping_interval=None) as ws:
                 await ws.send('{"t":"hello","proto":1}')
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), 2 * h.lease)
+                    raw = await asyncio.wait_for(ws.recv(), h.lease)
                     how = str(json.loads(raw).get("t"))
                 except websockets.ConnectionClosed:
                     how = str(ws.close_code)
@@ -406,9 +437,7 @@ async def probe(
                     how = "silent"
         except (OSError, websockets.WebSocketException, TimeoutError):
             how = "error"
-        codes[how] = codes.get(how, 0) + 1
-        if how == "4404":
-            codes.setdefault("first_4404_at_s", round(time.monotonic() - t0, 2))  # type: ignore[arg-type]
+        seen.append((began, server.owner[-6:], how))
         await asyncio.sleep(0.1)
 
 
@@ -444,7 +473,7 @@ async def scenario_paused(h: Harness) -> dict[str, Any]:
     lapses: list[dict[str, Any]] = []
     stop_watch = asyncio.Event()
     stop_probe = asyncio.Event()
-    codes: dict[str, int] = {}
+    seen: list[tuple[float, str, str]] = []
     try:
         started = time.monotonic()
         while clients[0].acts < 6 and time.monotonic() - started < 30:
@@ -471,7 +500,7 @@ async def scenario_paused(h: Harness) -> dict[str, Any]:
         watcher = asyncio.create_task(
             watch_alive(h, {s.owner for s in survivors}, stop_watch, lapses, t0)
         )
-        prober = asyncio.create_task(probe(h, public_id, stop_probe, codes, t0))
+        prober = asyncio.create_task(probe(h, public_id, survivors, stop_probe, seen, t0))
         await asyncio.sleep(L / 2)
         victim.kill()
         out["killed_at_s"] = round(time.monotonic() - t0, 2)
@@ -509,7 +538,11 @@ async def scenario_paused(h: Harness) -> dict[str, Any]:
         with contextlib.suppress(Exception):
             hold.rollback()
         hold.close()
+    codes: dict[str, int] = {}
+    for _, _, how in seen:
+        codes[how] = codes.get(how, 0) + 1
     out["probe"] = codes
+    out["probe_seen"] = seen[:40]
     out["client_close_codes"] = sorted({c for cl in clients for c in cl.codes if c is not None})
     out["survivors_lapsed"] = lapses[:10]
     line = await h.q("SELECT line FROM table_log WHERE table_id = :t AND seq = :s", t=tid,
@@ -530,11 +563,15 @@ async def scenario_paused(h: Harness) -> dict[str, Any]:
     if lapses:
         out["problems"].append(f"a live process looked dead {len(lapses)} times")
     if out.get("adopt_s") is None or out["adopt_s"] > 2 * L:
-        out["problems"].append(f"the table was not taken over within 2 leases: {out.get('adopt_s')}")
+        out["problems"].append(
+            f"the table was not taken over within 2 leases: {out.get('adopt_s')}"
+        )
     if out.get("stuck_session_s") is None:
         out["problems"].append("the dead owner's stuck database session never ended")
     if codes.get("4404") or 4404 in out["client_close_codes"]:
-        out["problems"].append(f"a reconnect during the take-over was told 'no such table': {codes}")
+        out["problems"].append(
+            f"a reconnect during the take-over was told 'no such table': {codes}"
+        )
     if checked["finished"] != 1:
         out["problems"].append("the table did not finish")
     return out

@@ -130,8 +130,10 @@ def create_app(
             await keeper.stop()
             await league_tables.stop()
             if node is not None:
-                await node.stop()  # hand every table over at once
+                await node.stop()  # hand every table over at once, then stop the bus
             await lobby.stop()
+            if node is not None:
+                node.close()  # the cluster's own database connections, once nothing uses them
             if owned:
                 opened.close()
 

@@ -1,6 +1,9 @@
 """匯流 the processes' messages over Redis pub/sub (redis-py's asyncio client).
 
-Each process listens on its own channel ``PREFIX:node:OWNER`` and on ``PREFIX:lobby``. What one
+Each process listens on its own channel ``PREFIX:node:OWNER`` and on ``PREFIX:lobby``. Its lobby
+listing is the key ``PREFIX:listing:OWNER``, rewritten on a timer and expiring unless rewritten
+(a process that died leaves nothing behind; none removes another's); ``PREFIX:listers`` names
+the processes that wrote one. What one
 process sends another while the event loop runs one pass of its callbacks goes out as one
 message (a JSON list) per destination, in order: one sender task publishes the batches one
 after another, in one pipeline per pass. Pub/sub delivers at most once; a message lost with a
@@ -36,10 +39,12 @@ class Bus:
         self.owner = owner
         self.inbox = f"{prefix}:node:{owner}"
         self.lobby_channel = f"{prefix}:lobby"
-        self.lobby_hash = f"{prefix}:lobbies"
+        self.listers = f"{prefix}:listers"
         self._pending: dict[str, list[Message]] = {}
         self._out: asyncio.Queue[dict[str, list[Message]] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+        self._written: str | None = None
         self.handle: Callable[[Message], None] = lambda message: None
         self.on_lobby: Callable[[str], None] = lambda owner: None
         self.sent = 0
@@ -50,7 +55,7 @@ class Bus:
 
     async def start(self) -> None:
         """Subscribe and start the reader and the sender."""
-        pubsub = self.redis.pubsub()
+        pubsub = self._pubsub = self.redis.pubsub()
         await pubsub.subscribe(self.inbox, self.lobby_channel)
         self._tasks = [
             asyncio.create_task(self._read(pubsub), name="cluster-bus-read"),
@@ -69,6 +74,9 @@ class Bus:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -128,20 +136,57 @@ class Bus:
             except Exception:
                 log.exception("cluster bus: a message failed")
 
-    async def publish_listing(self, listing: list[dict[str, Any]]) -> None:
-        """Keep this process's lobby listing in Redis and tell every process it changed."""
-        await self.redis.hset(self.lobby_hash, self.owner, json.dumps(listing))
-        await self.redis.publish(self.lobby_channel, self.owner)
+    def listing_key(self, owner: str) -> str:
+        """The key of the process ``owner``'s lobby listing."""
+        return f"{self.prefix}:listing:{owner}"
+
+    async def publish_listing(self, listing: list[dict[str, Any]], ttl: float) -> bool:
+        """Write this process's lobby listing to Redis, to expire after ``ttl`` seconds unless
+        written again; tell every process when it differs from what Redis held (it changed, or
+        had expired). Whether it did."""
+        data = json.dumps(listing, sort_keys=True)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(self.listing_key(self.owner), data, px=max(1, int(ttl * 1000)), get=True)
+        pipe.sadd(self.listers, self.owner)
+        old, _ = await pipe.execute()
+        changed = old is None or _text(old) != data
+        if changed:
+            await self.redis.publish(self.lobby_channel, self.owner)
+        return changed
 
     async def listings(self) -> dict[str, list[dict[str, Any]]]:
-        """Every process's lobby listing."""
-        raw = await self.redis.hgetall(self.lobby_hash)
-        return {_text(k): json.loads(v) for k, v in raw.items()}
+        """Every process's lobby listing that has not expired (the names of those that have
+        are let go)."""
+        owners = sorted(_text(o) for o in await self.redis.smembers(self.listers))
+        if not owners:
+            return {}
+        values = await self.redis.mget([self.listing_key(o) for o in owners])
+        found: dict[str, list[dict[str, Any]]] = {}
+        for owner, value in zip(owners, values, strict=True):
+            if value is None:  # expired: drop the name, unless written again meanwhile
+                await self.redis.eval(_FORGET_EXPIRED, 2, self.listing_key(owner), self.listers,
+                                      owner)  # fmt: skip
+            else:
+                found[owner] = json.loads(value)
+        return found
 
     async def forget_listing(self, owner: str) -> None:
-        """Remove a process's listing (it stopped, or is no longer alive)."""
-        await self.redis.hdel(self.lobby_hash, owner)
+        """Remove this process's listing (it stops) and tell every process."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(self.listing_key(owner))
+        pipe.srem(self.listers, owner)
+        await pipe.execute()
         await self.redis.publish(self.lobby_channel, owner)
+
+
+_FORGET_EXPIRED = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return redis.call('SREM', KEYS[2], ARGV[1])
+end
+return 0
+"""
+"""Let go of a process's name when its listing has expired — atomically, so a listing written
+again in between keeps it."""
 
 
 def _text(value: bytes | str) -> str:

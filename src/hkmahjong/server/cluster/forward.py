@@ -3,7 +3,8 @@
 :class:`ForwardTables` (an ASGI middleware, only with several processes) looks at the paths
 that name a table — ``/table/{id}``, ``/api/tables/{id}/…``, ``/api/replay/{id}/…`` — and when
 the table is not live here: a table no live process owns is taken over here first and served
-here; one live elsewhere has the request sent to its owner over the bus and its answer relayed
+here (when it cannot be taken over at once — its lease row busy — an API request is answered 503
+with ``Retry-After: 1``); one live elsewhere has the request sent to its owner over the bus and its answer relayed
 (the owner runs it through its own app, cookies and CSRF header included: every process shares
 the database and the secret). Everything else is served where it arrives.
 """
@@ -14,6 +15,7 @@ import logging
 import re
 from typing import Any
 
+from hkmahjong.parlor.ports import OPEN_STATUSES
 from hkmahjong.server.cluster.bus import Message
 
 __all__ = ["ForwardTables", "serve_request"]
@@ -47,6 +49,15 @@ class ForwardTables:
             return
         where = await self.cluster.locate(found.group(1))
         owner = None if where is None else where.owner
+        if (
+            where is not None
+            and owner is None
+            and where.status in OPEN_STATUSES
+            and lobby.get(found.group(1)) is None
+            and not scope.get("path", "").startswith("/table/")
+        ):  # being taken over (its lease row busy, or a league's table the leader takes)
+            await _answer(send, 503, b'{"detail":"the table is being taken over; retry"}')
+            return
         if owner is None or owner == self.cluster.owner or lobby.get(found.group(1)) is not None:
             await self.app(scope, receive, send)
             return
@@ -76,6 +87,17 @@ class ForwardTables:
             }
         )
         await send({"type": "http.response.body", "body": str(answer["b"]).encode("latin-1")})
+
+
+async def _answer(send: Send, status: int, body: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def serve_request(app: Any, m: Message) -> Message:

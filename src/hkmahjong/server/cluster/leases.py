@@ -9,6 +9,12 @@ alive (or is itself), and the take-over adds one to the epoch; every write for a
 process that lost a table — paused, cut off, presumed dead — can commit nothing more for it.
 A graceful stop hands its tables over at once: their owner becomes empty (the epoch stays, so
 it only ever grows) and the node's row goes.
+
+Nothing here waits without bound (:class:`Limits`, docs/deploy.md *Faults*): the cluster's
+connections (:func:`cluster_store`) carry a statement timeout, an idle-in-transaction timeout
+and TCP keepalives both ways, so a stuck or cut-off process's transaction — and the lease row
+lock it holds — ends by itself; a take-over waits only briefly for a lease row
+(``lock_timeout``) and tries again at the next sweep; the heartbeat has a connection of its own.
 """
 
 from __future__ import annotations
@@ -17,18 +23,103 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import Connection, create_engine, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from hkmahjong.parlor.ports import OPEN_STATUSES, LeaseLostError
 from hkmahjong.server.store.db import Store
 
-__all__ = ["LEAD_LOCK", "LeaseBook", "Located", "check_fence"]
+__all__ = ["LEAD_LOCK", "LeaseBook", "Limits", "Located", "check_fence", "cluster_store", "is_busy"]
 
 LEAD_LOCK = 0x686B6C67  # "hklg": the advisory lock of the process that plays the leagues' rounds
 
 _OPEN = ", ".join(f"'{s}'" for s in OPEN_STATUSES)
-_ALIVE = "EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.owner = {col} AND n.expires_at > now())"
+_ALIVE = (
+    "EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.owner = {col} "
+    "AND n.expires_at > statement_timestamp())"
+)
+_BUSY = ("55P03", "57014")
+"""SQLSTATEs of a statement that gave up waiting: ``lock_not_available`` (``lock_timeout``),
+``query_canceled`` (``statement_timeout``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How long the cluster's database work may wait, from the lease ``lease_s`` (seconds).
+
+    - ``statement_ms``: every statement on the cluster's connections (PostgreSQL
+      ``statement_timeout``, lock waits included), and how long one of their transactions may sit
+      idle (``idle_in_transaction_session_timeout``): a stuck or paused process's transaction,
+      and the lease row lock its fenced write holds, end by themselves within it. Half the lease,
+      from 1 to 5 s: a take-over is due after a lease, so by then the lock is gone.
+    - ``lock_ms``: how long a take-over waits for a table's lease row (``lock_timeout``) before
+      it gives up until the next sweep (a fenced write in flight holds it for milliseconds).
+    - ``beat_ms``: the heartbeat's statement timeout (a third of the lease: one try a period).
+    - ``check_ms``: how often PostgreSQL checks that a client whose statement runs (or waits for
+      a lock) is still there (``client_connection_check_interval``): a killed process's waiting
+      statement ends within it.
+    - ``keepalive_s``: TCP keepalives, both ends (idle this long, then probes 1 s apart, 3
+      unanswered end the connection): a partition is noticed within seconds, not hours.
+    """
+
+    statement_ms: int
+    lock_ms: int
+    beat_ms: int
+    check_ms: int
+    keepalive_s: int
+
+    @classmethod
+    def for_lease(cls, lease_s: float) -> Limits:
+        """The limits of a lease of ``lease_s`` seconds."""
+        ms = lease_s * 1000
+        return cls(
+            statement_ms=int(min(max(ms / 2, 1000), 5000)),
+            lock_ms=int(min(max(ms / 10, 50), 200)),
+            beat_ms=int(max(ms / 3, 250)),
+            check_ms=int(min(max(ms / 4, 250), 2000)),
+            keepalive_s=int(max(1, min(lease_s / 2, 10))),
+        )
+
+    def connect_args(self) -> dict[str, Any]:
+        """libpq's connection parameters for these limits (psycopg passes them through)."""
+        server = {
+            "statement_timeout": self.statement_ms,
+            "idle_in_transaction_session_timeout": self.statement_ms,
+            "client_connection_check_interval": self.check_ms,
+            "tcp_keepalives_idle": self.keepalive_s,
+            "tcp_keepalives_interval": 1,
+            "tcp_keepalives_count": 3,
+            "tcp_user_timeout": max(self.statement_ms, 2000),
+        }
+        return {
+            "keepalives": 1,
+            "keepalives_idle": self.keepalive_s,
+            "keepalives_interval": 1,
+            "keepalives_count": 3,
+            "tcp_user_timeout": max(self.statement_ms, 2000),
+            "connect_timeout": max(2, round(self.statement_ms / 1000)),
+            "options": " ".join(f"-c {k}={v}" for k, v in server.items()),
+        }
+
+
+def cluster_store(store: Store, limits: Limits) -> Store:
+    """A store on the same PostgreSQL database as ``store`` whose connections carry ``limits``
+    (the tables' reads and fenced writes, their jade, the leases, the heartbeat): the rest of
+    the app (accounts, the API, migrations) keeps ``store``, unbounded as before."""
+    engine = create_engine(
+        store.engine.url,
+        pool_pre_ping=True,
+        pool_size=10,
+        max_overflow=10,
+        connect_args=limits.connect_args(),
+    )
+    return Store(engine)
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is a statement that gave up waiting (lock or statement timeout)."""
+    return isinstance(exc, DBAPIError) and getattr(exc.orig, "sqlstate", None) in _BUSY
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +150,28 @@ class LeaseBook:
     """The nodes' heartbeats and the tables' leases, for the process ``owner`` (sync calls: run
     them in a worker thread)."""
 
-    def __init__(self, store: Store, owner: str, *, ttl: float, address: str = "") -> None:
+    def __init__(
+        self,
+        store: Store,
+        owner: str,
+        *,
+        ttl: float,
+        address: str = "",
+        limits: Limits | None = None,
+    ) -> None:
         if store.dialect != "postgresql":
             raise ValueError("several server processes need PostgreSQL (--db postgresql://…)")
         self.store = store
         self.owner = owner
         self.ttl = ttl
         self.address = address
+        self.limits = limits or Limits.for_lease(ttl)
         self._lead: Any = None
         """The connection holding :data:`LEAD_LOCK` while this process leads."""
+        self._beat: Connection | None = None
+        """The heartbeat's own connection (never one a busy pool must hand out first)."""
+        self.busy = 0
+        """How many take-overs gave up waiting for a lease row (tried again later)."""
 
     def try_lead(self) -> bool:
         """Whether this process leads (plays the leagues' rounds): it holds a session advisory
@@ -103,10 +207,24 @@ class LeaseBook:
                 conn.invalidate()  # really closed, not returned to the pool with the lock
                 conn.close()
 
-    def heartbeat(self) -> None:
-        """Renew this node's row (make it on the first call): alive for ``ttl`` more seconds."""
-        with self.store.session() as s:
-            s.execute(
+    def heartbeat(self) -> set[str]:
+        """Renew this node's row (make it on the first call): alive for ``ttl`` more seconds;
+        the processes alive now. On a connection of its own (kept open, made again after a
+        failure) with a statement timeout of :attr:`Limits.beat_ms`: call it from one thread
+        only (the heartbeat's)."""
+        conn = self._beat
+        if conn is None:
+            conn = self.store.engine.connect()
+            try:
+                conn.execute(text(f"SET statement_timeout = {int(self.limits.beat_ms)}"))
+                conn.commit()
+            except Exception:
+                conn.invalidate()
+                conn.close()
+                raise
+            self._beat = conn
+        try:
+            conn.execute(
                 text(
                     "INSERT INTO cluster_nodes (owner, address, started_at, expires_at) "
                     "VALUES (:o, :a, now(), now() + make_interval(secs => :ttl)) "
@@ -114,30 +232,83 @@ class LeaseBook:
                 ),
                 {"o": self.owner, "a": self.address[:200], "ttl": self.ttl},
             )
+            rows = conn.execute(
+                text("SELECT owner FROM cluster_nodes WHERE expires_at > statement_timestamp()")
+            )
+            live = {str(r[0]) for r in rows}
+            conn.commit()
+        except Exception:
+            self.close_heartbeat()
+            raise
+        return live
+
+    def close_heartbeat(self) -> None:
+        """Close the heartbeat's connection (a broken one, or at the end)."""
+        conn, self._beat = self._beat, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()  # never back to the pool with its own statement timeout
+                conn.close()
 
     def live_nodes(self) -> set[str]:
         """The processes alive now."""
         with self.store.session() as s:
-            rows = s.execute(text("SELECT owner FROM cluster_nodes WHERE expires_at > now()"))
+            rows = s.execute(
+                text("SELECT owner FROM cluster_nodes WHERE expires_at > statement_timestamp()")
+            )
             return {str(r[0]) for r in rows}
 
     def acquire(self, table_id: int) -> int | None:
         """Take the table's lease (no live owner, or this process): the new epoch, or None
-        when a live process holds it."""
-        with self.store.session() as s:
-            found = s.execute(
-                text(
-                    "INSERT INTO table_leases (table_id, owner, epoch, acquired_at) "
-                    "VALUES (:t, :o, 1, now()) "
-                    "ON CONFLICT (table_id) DO UPDATE SET owner = :o, "
-                    "epoch = table_leases.epoch + 1, acquired_at = now() "
-                    "WHERE table_leases.owner = :o OR NOT "
-                    + _ALIVE.format(col="table_leases.owner")
-                    + " RETURNING epoch"
-                ),
-                {"t": table_id, "o": self.owner},
-            ).first()
-            return None if found is None else int(found[0])
+        when a live process holds it — or when its lease row stays locked for
+        :attr:`Limits.lock_ms` (a write in flight, or a stuck transaction: the next sweep tries
+        again; :attr:`busy` counts these).
+
+        The lease row is locked (``FOR UPDATE``) while its owner's life is checked and the epoch
+        steps, so take-overs of one table by several processes are serialised: the first steps
+        the epoch once, the others then find a live owner.
+        """
+        try:
+            with self.store.session() as s:
+                s.execute(
+                    text("SELECT set_config('lock_timeout', :v, true)"),
+                    {"v": f"{int(self.limits.lock_ms)}ms"},
+                )
+                found = s.execute(
+                    text("SELECT owner, epoch FROM table_leases WHERE table_id = :t FOR UPDATE"),
+                    {"t": table_id},
+                ).first()
+                if found is None:
+                    made = s.execute(
+                        text(
+                            "INSERT INTO table_leases (table_id, owner, epoch, acquired_at) "
+                            "VALUES (:t, :o, 1, now()) ON CONFLICT (table_id) DO NOTHING "
+                            "RETURNING epoch"
+                        ),
+                        {"t": table_id, "o": self.owner},
+                    ).first()
+                    return None if made is None else int(made[0])
+                owner, epoch = str(found[0]), int(found[1])
+                # Its owner's life now, once the row is ours (a statement of its own: the lock
+                # may have been waited for, and a statement sees the database as it began).
+                alive = s.execute(
+                    text("SELECT " + _ALIVE.format(col=":o")), {"o": owner}
+                ).scalar_one()
+                if owner != self.owner and alive:
+                    return None
+                s.execute(
+                    text(
+                        "UPDATE table_leases SET owner = :o, epoch = :e, acquired_at = now() "
+                        "WHERE table_id = :t"
+                    ),
+                    {"t": table_id, "o": self.owner, "e": epoch + 1},
+                )
+                return epoch + 1
+        except DBAPIError as exc:
+            if not is_busy(exc):
+                raise
+            self.busy += 1
+            return None
 
     def release(self, table_id: int, epoch: int) -> None:
         """Hand one table over (its owner becomes empty; the epoch stays)."""
@@ -151,10 +322,18 @@ class LeaseBook:
             )
 
     def leave(self) -> None:
-        """Hand every table of this process over and remove its node row (graceful stop)."""
+        """Hand every table of this process over and remove its node row (graceful stop).
+
+        A table whose lease row another transaction holds locked is skipped, not waited for: it
+        is still this process's, which is no longer alive, so it is taken over all the same.
+        """
         with self.store.session() as s:
             s.execute(
-                text("UPDATE table_leases SET owner = '' WHERE owner = :o"), {"o": self.owner}
+                text(
+                    "UPDATE table_leases SET owner = '' WHERE table_id IN (SELECT table_id "
+                    "FROM table_leases WHERE owner = :o FOR UPDATE SKIP LOCKED)"
+                ),
+                {"o": self.owner},
             )
             s.execute(text("DELETE FROM cluster_nodes WHERE owner = :o"), {"o": self.owner})
 

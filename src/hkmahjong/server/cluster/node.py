@@ -1,14 +1,17 @@
 """節點 one ``hkmj serve`` process among several (docs/deploy.md).
 
-:class:`Cluster` keeps this process's heartbeat, takes over the open tables no live process owns
-(every third of the lease: :meth:`Cluster.sweep`), drops a table whose lease it lost, and hands
+:class:`Cluster` keeps this process's heartbeat (a task, a thread and a database connection of
+its own, so nothing else this process does can make it look dead), takes over the open tables no
+live process owns (every third of the lease: :meth:`Cluster.sweep`; several at a time, each
+giving up quickly on a lease row that stays locked), drops a table whose lease it lost, and hands
 every table over when it stops. A client may reach any process: a table's socket held here for
 a table owned elsewhere is a :class:`Proxy` (the client's frames go to the owner, the owner's
 frames for that connection come back — each connection addressed alone, so a seat still receives
 only what its own view holds, a spectator only the public frames), and the owner serves it with
 a :class:`RemoteConnection`, as any connection of its own. HTTP requests for such a table go to
 the owner too (:mod:`hkmahjong.server.cluster.forward`). Lobby listings are shared through
-Redis, so every process's ``/ws/lobby`` lists every process's tables.
+Redis, each rewritten on a timer with an expiry, so every process's ``/ws/lobby`` lists every live
+process's tables (within seconds of a heartbeat lapse, too).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,18 +32,27 @@ from hkmahjong.parlor.lobby import Lobby, quick_listed
 from hkmahjong.parlor.ports import OPEN_STATUSES
 from hkmahjong.parlor.table import Table, TableError
 from hkmahjong.server.cluster.bus import Bus, Message
-from hkmahjong.server.cluster.leases import LeaseBook, Located
+from hkmahjong.server.cluster.leases import LeaseBook, Limits, Located, cluster_store
 from hkmahjong.server.cluster.store import ClusterTableStore, FencedLedger, Fences
 from hkmahjong.server.store.db import Store
 from hkmahjong.server.ws import WsConnection, _Attached, bind
 
-__all__ = ["CLOSE_MOVED", "Cluster", "ClusterConfig", "Proxy", "RemoteConnection"]
+__all__ = ["CLOSE_MOVED", "CLOSE_RETRY", "Cluster", "ClusterConfig", "Proxy", "RemoteConnection"]
 
 log = logging.getLogger(__name__)
 
 CLOSE_MOVED = 1012
 """The close code of a socket whose table moves to another process (or whose process stops):
 the client reconnects, to any process (websocket's "service restart")."""
+CLOSE_RETRY = 1013
+"""The close code of a socket whose table is open but being taken over (no live process has
+rebuilt it yet): the client waits a moment and reconnects (websocket's "try again later"),
+never told "no such table" (4404, final)."""
+ADOPT_AT_ONCE = 4
+"""How many tables one sweep rebuilds at a time (one slow table never holds the others up)."""
+LISTING_EVERY_MAX = 2.0
+"""A process rewrites its lobby listing in Redis at least this often (seconds; a third of the
+lease when shorter); the listing expires after three such periods without one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +148,17 @@ class Cluster:
     def __init__(self, config: ClusterConfig, store: Store, *, address: str = "") -> None:
         self.config = config
         self.owner = config.owner
-        self.book = LeaseBook(store, config.owner, ttl=config.lease_s, address=address)
+        self.limits = Limits.for_lease(config.lease_s)
+        self.store = cluster_store(store, self.limits)
+        """The tables', their jade's and the leases' database connections, every wait bounded
+        (:class:`~hkmahjong.server.cluster.leases.Limits`)."""
+        self.book = LeaseBook(
+            self.store, config.owner, ttl=config.lease_s, address=address, limits=self.limits
+        )
         self.fences = Fences(config.owner)
         self.fences.on_lost = self._lost
-        self.tables = ClusterTableStore(store, self.book, self.fences)
-        self.ledger = FencedLedger(store, self.fences)
+        self.tables = ClusterTableStore(self.store, self.book, self.fences)
+        self.ledger = FencedLedger(self.store, self.fences)
         self.bus: Bus | None = None
         self.lobby: Lobby | None = None
         self.app: Any = None
@@ -149,8 +168,13 @@ class Cluster:
         self.remote: dict[tuple[str, str], _Attached[RemoteConnection]] = {}
         self.requests: dict[str, asyncio.Future[Message]] = {}
         self._adopting: dict[int, asyncio.Task[Table | None]] = {}
+        self._adopting_public: dict[str, asyncio.Task[Table | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._sweeper: asyncio.Task[None] | None = None
+        self._loops: list[asyncio.Task[None]] = []
+        self._beater = ThreadPoolExecutor(1, thread_name_prefix="hkmj-heartbeat")
+        self.beaten: float | None = None
+        """When (the event loop's clock) the heartbeat last succeeded."""
+        self.closing = False
         self._listing_due = False
         self._lobby_dirty = False
         self._lobby_reading = False
@@ -171,6 +195,11 @@ class Cluster:
         """How often the heartbeat and the sweep run: a third of the lease."""
         return self.config.lease_s / 3
 
+    @property
+    def listing_every(self) -> float:
+        """How often this process rewrites its lobby listing in Redis."""
+        return min(self.every, LISTING_EVERY_MAX)
+
     def send(self, owner: str, message: Message) -> None:
         """Queue a message for the process ``owner`` (dropped once the bus is stopped)."""
         if self.bus is not None:
@@ -180,6 +209,10 @@ class Cluster:
         return await asyncio.to_thread(fn, *args)
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> None:
+        if self.closing:  # stopping: nothing new starts (it would race the bus closing)
+            if asyncio.iscoroutine(coro):
+                coro.close()
+            return
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         task.set_name(name)
         self._tasks.add(task)
@@ -187,26 +220,35 @@ class Cluster:
 
     # --- life -----------------------------------------------------------------------------------
     async def start(self, lobby: Lobby) -> None:
-        """Join: heartbeat, the bus, take over the tables nobody alive owns, sweep from now on."""
+        """Join: heartbeat, the bus, take over the tables nobody alive owns; from now on the
+        heartbeat, the sweep and the lobby listing each run on their own timer."""
         self.lobby = lobby
         lobby.on_listing = self._listing_changed
-        await self._db(self.book.heartbeat)
+        await self.beat()
         self.bus = Bus(self.config.redis_url, self.config.prefix, self.owner)
         self.bus.handle = self._handle
         self.bus.on_lobby = self._lobby_heard
         await self.bus.start()
         await self.sweep()
-        self._sweeper = asyncio.create_task(self._sweep_loop(), name="cluster-sweep")
+        self._loops = [
+            asyncio.create_task(self._beat_loop(), name="cluster-heartbeat"),
+            asyncio.create_task(self._sweep_loop(), name="cluster-sweep"),
+            asyncio.create_task(self._listing_loop(), name="cluster-listing"),
+        ]
         self._listing_changed()
 
     async def stop(self) -> None:
         """Leave: drop every table here (their clients reconnect elsewhere), hand the leases
-        over at once, close the proxies, stop the bus."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+        over at once, close the proxies, stop the bus — in that order, each part finished
+        before the next (nothing still running meets the bus closed)."""
+        self.closing = True
+        loops, self._loops = self._loops, []
+        for task in loops:
+            task.cancel()
+        await asyncio.gather(*loops, return_exceptions=True)
+        if self.bus is not None:  # hear nothing more: no new work starts while stopping
+            self.bus.handle = lambda message: None
+            self.bus.on_lobby = lambda owner: None
         lobby = self.lobby
         if lobby is not None:
             lobby.on_listing = None
@@ -217,18 +259,73 @@ class Cluster:
             await self.league_tables.stop()
         self.leader = False
         await self._db(self.book.resign)
-        try:
-            await self._db(self.book.leave)
+        loop = asyncio.get_running_loop()
+        try:  # on the heartbeat's thread: after its last beat, never before it
+            await loop.run_in_executor(self._beater, self.book.leave)
         except Exception:
             log.exception("cluster: could not hand the tables over (they expire instead)")
+        await loop.run_in_executor(self._beater, self.book.close_heartbeat)
+        self._beater.shutdown(wait=False)
         for proxy in list(self.proxies.values()):
             proxy.conn.close(CLOSE_MOVED, "the server stops; reconnect")
-        for task in list(self._tasks):
+        tasks = list(self._tasks) + list(self._adopting.values())
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         if self.bus is not None:
             with contextlib.suppress(Exception):
                 await self.bus.forget_listing(self.owner)
             await self.bus.stop()
+            self.bus = None
+
+    def close(self) -> None:
+        """Close the cluster's database connections (after :meth:`stop` and the lobby's)."""
+        self.store.close()
+
+    async def beat(self) -> None:
+        """Renew this process's heartbeat (on its own thread and connection) and take note of
+        the processes alive now.
+
+        :raises Exception: the database's error, when it could not be renewed.
+        """
+        loop = asyncio.get_running_loop()
+        live: set[str] = await loop.run_in_executor(self._beater, self.book.heartbeat)
+        self.beaten = loop.time()
+        self._set_live(live)
+
+    async def _beat_loop(self) -> None:
+        """Every third of the lease, whatever else this process is doing; a failed beat is
+        tried again within half a second (the lease allows two more periods)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            began = loop.time()
+            try:
+                await self.beat()
+                wait = self.every
+            except Exception as exc:
+                wait = min(self.every, 0.5)
+                log.warning("cluster %s: the heartbeat failed (%s); again in %.1f s",
+                            self.owner, exc, wait)  # fmt: skip
+            await asyncio.sleep(max(0.0, wait - (loop.time() - began)))
+
+    def _set_live(self, live: set[str]) -> None:
+        """The processes alive now: close the sockets whose other end no longer is, and read
+        the lobby listings again when the set changed."""
+        if live == self.live:
+            return
+        gone = self.live - live
+        self.live = live
+        for proxy in list(self.proxies.values()):
+            if proxy.owner is not None and proxy.owner not in live:
+                proxy.conn.close(CLOSE_MOVED, "the table moves to another server; reconnect")
+        for key, attached in list(self.remote.items()):
+            if key[0] not in live:
+                self.remote.pop(key, None)
+                attached.conn.closed = True
+                attached.detach()
+        if gone:
+            log.info("cluster %s: not alive now: %s", self.owner, ", ".join(sorted(gone)))
+        self._refresh_soon()  # a process back from a lapse is listed again at once
 
     async def _sweep_loop(self) -> None:
         while True:
@@ -239,13 +336,10 @@ class Cluster:
                 log.exception("cluster: the sweep failed; again in %.1f s", self.every)
 
     async def sweep(self) -> None:
-        """Heartbeat; drop the tables whose lease another process took; take over those no live
-        process owns; close the sockets whose other end is no longer alive."""
-        await self._db(self.book.heartbeat)
+        """Drop the tables whose lease another process took; take over those no live process
+        owns (:data:`ADOPT_AT_ONCE` at a time; one whose lease row stays locked is left for
+        the next sweep)."""
         await self._lead()
-        live: set[str] = await self._db(self.book.live_nodes)
-        gone = self.live - live
-        self.live = live
         before = dict(self.fences.held)  # a take-over while the query runs is not a loss
         held: dict[int, int] = await self._db(self.book.held)
         for table_id, fence in before.items():
@@ -255,20 +349,16 @@ class Cluster:
         # Held here by the database but not live here (dropped after a refused write that did
         # not mean a take-over): nobody else would take them, so take them again.
         orphans += [t for t in held if t not in self.fences.held and t not in self._adopting]
-        for table_id in orphans:
-            await self.adopt(table_id)
-        for proxy in list(self.proxies.values()):
-            if proxy.owner is not None and proxy.owner not in live:
-                proxy.conn.close(CLOSE_MOVED, "the table moves to another server; reconnect")
-        for key, attached in list(self.remote.items()):
-            if key[0] not in live:
-                self.remote.pop(key, None)
-                attached.conn.closed = True
-                attached.detach()
-        if gone and self.bus is not None:
-            for owner in gone:
-                with contextlib.suppress(Exception):
-                    await self.bus.forget_listing(owner)
+        turns = asyncio.Semaphore(ADOPT_AT_ONCE)
+
+        async def one(table_id: int) -> None:
+            async with turns:
+                try:
+                    await self.adopt(table_id)
+                except Exception:
+                    log.exception("cluster %s: taking table %d over failed", self.owner, table_id)
+
+        await asyncio.gather(*(one(t) for t in orphans))
         self._refresh_soon()  # a lost lobby message is made good within one sweep
 
     async def _lead(self) -> None:
@@ -289,9 +379,12 @@ class Cluster:
     # --- tables ---------------------------------------------------------------------------------
     async def adopt(self, table_id: int) -> Table | None:
         """Take the table over if no live process owns it: acquire its lease (the epoch grows)
-        and rebuild it from its log; the live table, or None."""
+        and rebuild it from its log; the live table, or None. One take-over of a table at a
+        time in this process: a second call waits for the first."""
         running = self._adopting.get(table_id)
         if running is None:
+            if self.closing:
+                return None
             running = asyncio.create_task(self._adopt(table_id), name=f"adopt-{table_id}")
             self._adopting[table_id] = running
             running.add_done_callback(lambda _: self._adopting.pop(table_id, None))
@@ -303,8 +396,21 @@ class Cluster:
         if table_id in self.fences.held:
             return next((t for t in lobby.tables.values() if t.id == table_id), None)
         found = await self.tables.get(table_id)
-        if found is not None and found.config.get("league") is not None and not self.leader:
+        if found is None:
+            return None
+        if found.config.get("league") is not None and not self.leader:
             return None  # a league's table: the leader takes it
+        task = self._adopting.get(table_id)
+        if task is not None:  # a reconnect for it meanwhile waits for it (not "no such table")
+            self._adopting_public[found.public_id] = task
+        try:
+            return await self._take(table_id)
+        finally:
+            self._adopting_public.pop(found.public_id, None)
+
+    async def _take(self, table_id: int) -> Table | None:
+        lobby = self.lobby
+        assert lobby is not None
         epoch = await self._db(self.book.acquire, table_id)
         if epoch is None:
             return None
@@ -334,13 +440,19 @@ class Cluster:
 
     async def locate(self, public_id: str) -> Located | None:
         """Where the table is (None: no such table); one with no live owner that is open is
-        taken over here first."""
+        taken over here first, and one this process is taking over is waited for. Its owner
+        is still None when it could not be taken over now (its lease row is locked, or it is a
+        league's table and this process does not lead): the client is to retry."""
+        lobby = self.lobby
         for _ in range(3):
             where: Located | None = await self._db(self.book.locate, public_id)
-            if where is None:
-                return None
-            if where.owner is not None or where.status not in OPEN_STATUSES:
+            if where is None or where.status not in OPEN_STATUSES:
                 return where
+            if where.owner is not None and where.owner != self.owner:
+                return where
+            if where.owner == self.owner and (lobby is None or lobby.get(public_id) is not None):
+                return where
+            # No live owner, or this process but not live here yet (being rebuilt).
             await self.adopt(where.table_id)
         return where
 
@@ -363,7 +475,7 @@ class Cluster:
             where = await self.locate(public_id)
         except Exception:
             log.exception("cluster: locating table %s failed", public_id)
-            proxy.conn.close(1013, "try again later")
+            proxy.conn.close(CLOSE_RETRY, "try again later")
             return
         if proxy.ended:
             return
@@ -381,8 +493,11 @@ class Cluster:
                 {"k": "open", "c": proxy.cid, "o": self.owner, "p": public_id, "u": user_id,
                  "i": invite},
             )  # fmt: skip
-        else:
+        elif where is None or where.status not in OPEN_STATUSES:
             proxy.conn.close(4404, "no such table")
+            return
+        else:  # open, but no live process has it rebuilt yet
+            proxy.conn.close(CLOSE_RETRY, "the table is being taken over; retry in a moment")
             return
         buffered, proxy.buffer = proxy.buffer, []
         for text in buffered:
@@ -420,6 +535,22 @@ class Cluster:
                 future.set_result(m)
 
     def _open_remote(self, m: Message) -> None:
+        assert self.bus is not None and self.lobby is not None
+        public_id = str(m["p"])
+        if self.lobby.get(public_id) is None and public_id in self._adopting_public:
+            self._spawn(self._open_adopted(m), f"open-{m['c']}")
+            return
+        self._bind_remote(m)
+
+    async def _open_adopted(self, m: Message) -> None:
+        """A socket for a table this process is rebuilding: admitted once it is live."""
+        task = self._adopting_public.get(str(m["p"]))
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
+        self._bind_remote(m)
+
+    def _bind_remote(self, m: Message) -> None:
         assert self.bus is not None and self.lobby is not None
         origin, cid = str(m["o"]), str(m["c"])
         table = self.lobby.get(str(m["p"]))
@@ -498,7 +629,7 @@ class Cluster:
 
     # --- the lobby ----------------------------------------------------------------------------------
     def _listing_changed(self) -> None:
-        if self._listing_due or self.bus is None:
+        if self._listing_due or self.bus is None or self.closing:
             return
         self._listing_due = True
         asyncio.get_running_loop().call_later(0.05, self._publish_listing)
@@ -506,7 +637,26 @@ class Cluster:
     def _publish_listing(self) -> None:
         self._listing_due = False
         if self.bus is not None and self.lobby is not None:
-            self._spawn(self.bus.publish_listing(self.lobby.local_listing()), "lobby-publish")
+            self._spawn(self._write_listing(), "lobby-publish")
+
+    async def _write_listing(self) -> None:
+        bus, lobby = self.bus, self.lobby
+        if bus is None or lobby is None or self.closing:
+            return
+        try:
+            await bus.publish_listing(lobby.local_listing(), ttl=3 * self.listing_every)
+        except Exception as exc:  # Redis away: the timer writes it again
+            if not self.closing:
+                log.warning("cluster %s: writing the lobby listing failed: %s", self.owner, exc)
+
+    async def _listing_loop(self) -> None:
+        """Rewrite this process's listing (it expires unless rewritten: a process that died
+        leaves none behind) and read the others' again, whether or not anything changed — so a
+        listing lost or expired during a lapse is back within one period."""
+        while True:
+            await asyncio.sleep(self.listing_every)
+            await self._write_listing()
+            self._refresh_soon()
 
     def _lobby_heard(self, owner: str) -> None:
         if owner != self.owner:
@@ -515,6 +665,8 @@ class Cluster:
     def _refresh_soon(self) -> None:
         """Read the other processes' listings again: one read at a time, and one more after it
         when something changed meanwhile (an older read never overwrites a newer one)."""
+        if self.closing:
+            return
         self._lobby_dirty = True
         if not self._lobby_reading:
             self._lobby_reading = True
@@ -522,17 +674,37 @@ class Cluster:
 
     async def _refresh_lobby(self) -> None:
         try:
-            while self._lobby_dirty and self.bus is not None and self.lobby is not None:
+            while (
+                self._lobby_dirty
+                and not self.closing
+                and self.bus is not None
+                and self.lobby is not None
+            ):
                 self._lobby_dirty = False
                 listings = await self.bus.listings()
-                merged: list[Any] = []
-                for owner, listing in sorted(listings.items()):
-                    if owner != self.owner and (owner in self.live or not self.live):
-                        merged.extend(listing)
+                merged = self._merge(listings)
                 if merged != self.lobby.remote_listing:
                     self.lobby.remote_listing = merged
                     self.lobby.refresh()
-        except Exception:  # Redis away: the next sweep reads again
-            log.exception("cluster: reading the lobby listings failed")
+        except Exception as exc:  # Redis away: the next period reads again
+            if not self.closing:
+                log.warning("cluster %s: reading the lobby listings failed: %s", self.owner, exc)
         finally:
             self._lobby_reading = False
+
+    def _merge(self, listings: dict[str, list[Any]]) -> list[Any]:
+        """The other live processes' listings, each table once and none live here (a table
+        just taken over may still be in its old owner's listing until that expires)."""
+        assert self.lobby is not None
+        seen: set[Any] = set(self.lobby.tables)
+        merged: list[Any] = []
+        for owner, listing in sorted(listings.items()):
+            if owner == self.owner or (self.live and owner not in self.live):
+                continue
+            for info in listing:
+                ident = info.get("id") if isinstance(info, dict) else None
+                if ident in seen:
+                    continue
+                seen.add(ident)
+                merged.append(info)
+        return merged
