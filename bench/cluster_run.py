@@ -144,18 +144,28 @@ def seed_accounts(db: Database, count: int) -> list[Account]:
 
 
 class Server:
-    """One ``hkmj serve --redis …`` process on a free loopback port."""
+    """One ``hkmj serve --redis …`` process on a free loopback port (fast table clocks,
+    :data:`CLOCKS`, unless ``clocks`` says otherwise)."""
 
-    def __init__(self, db: Database, redis_url: str, prefix: str, lease: float, log: Path) -> None:
+    def __init__(
+        self,
+        db: Database,
+        redis_url: str,
+        prefix: str,
+        lease: float,
+        log: Path,
+        clocks: dict[str, int] | None = CLOCKS,
+    ) -> None:
         env = {
             **os.environ,
             "HKMJ_SECRET": SECRET,
             "HKMJ_REDIS_URL": redis_url,
             "HKMJ_CLUSTER_PREFIX": prefix,
             "HKMJ_LEASE_SECONDS": str(lease),
-            "HKMJ_TABLE_CLOCKS": json.dumps(CLOCKS),
             "HKMJ_LEAGUE_SYNC_SECONDS": "0.5",
         }
+        if clocks is not None:  # None: the parlor's own clocks
+            env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
         args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--host", "127.0.0.1",
                 "--port", "0", "--db", db.url.replace("+psycopg", ""), "--data-dir",
                 str(log.parent), "--log-level", "warning"]  # fmt: skip
