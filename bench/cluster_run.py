@@ -483,7 +483,7 @@ async def killer(
         )
         takeovers.append({"how": event, "tables": len(held), "seconds": took,
                           "league_tables": int(league_held[0][0])})  # fmt: skip
-        run.servers.append(await fresh)
+        await fresh  # in run.servers already (make)
         if event == "stop":
             code = await stopping
             if code not in (0, -signal.SIGTERM):
@@ -556,6 +556,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     prefix = f"hkmjtest:{secrets.token_hex(4)}"
     work = Path(tempfile.mkdtemp(prefix="hkmj-cluster-"))
     servers: list[Server] = []
+    spawning: list[int] = []
     result: dict[str, Any] = {"procs": args.procs, "tables": args.tables, "kills": args.kills,
                               "placement": args.placement,
                               "seed": args.seed, "length": args.length, "lease_s": args.lease}  # fmt: skip
@@ -565,11 +566,19 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         counter = iter(range(1000))
 
         def make() -> Server:
+            """A new process, in ``servers`` as soon as it runs (stopped at the end even when
+            the killer that asked for it was cancelled meanwhile)."""
             n = next(counter)
-            return Server(db, args.redis, prefix, args.lease, work / f"server{n}.log")
+            spawning.append(n)
+            try:
+                server = Server(db, args.redis, prefix, args.lease, work / f"server{n}.log")
+                servers.append(server)
+                return server
+            finally:
+                spawning.remove(n)
 
         for _ in range(args.procs):
-            servers.append(await asyncio.to_thread(make))
+            await asyncio.to_thread(make)
         run = Run(servers, random.Random(args.seed))
         if args.placement == "owner":
             run.db = db
@@ -659,6 +668,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 1000 * result["server_cpu_s"] / result["actions"], 2
             )
     finally:
+        while spawning:  # a process still starting (its killer cancelled): stop it too
+            await asyncio.sleep(0.1)
         exits = [s.stop() for s in servers if s.proc.poll() is None]
         result["graceful_exits"] = exits
         if any(code not in (0, -signal.SIGTERM) for code in exits):

@@ -204,3 +204,35 @@ def test_a_graceful_stop_logs_no_error_while_lobby_messages_arrive(
         stop.clear()
     errors = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert errors == [], [r.getMessage() for r in errors]
+
+
+def test_a_process_without_heartbeat_for_a_lease_drops_its_tables(
+    tmp_path: Path, pg_url: str, pg: Store, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database out of reach of this process alone: once no heartbeat has succeeded for a
+    lease, the others may take its tables, so it stops them and closes their sockets (1012)
+    rather than keep players waiting on writes that must fail; taken back once it beats."""
+    with _node(tmp_path, pg_url, pg, prefix, "node-a", 1.5) as a:
+        public_id = _guest_table(a)
+        node: Any = a.app.state.cluster  # type: ignore[attr-defined]
+        lobby: Lobby = a.app.state.lobby  # type: ignore[attr-defined]
+        with a.websocket_connect(f"/ws/table/{public_id}") as ws:
+            ws.send_json({"t": "hello", "proto": 1})
+            assert ws.receive_json()["t"] == "snapshot"
+
+            def unreachable() -> set[str]:
+                raise ConnectionError("the database is out of reach")
+
+            monkeypatch.setattr(node.book, "heartbeat", unreachable)
+            started = time.monotonic()
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    ws.receive_json()
+            assert closed.value.code == 1012
+            assert 1.5 <= time.monotonic() - started < 4.5
+            assert lobby.get(public_id) is None
+        monkeypatch.undo()  # the database is back: the table is taken again at the next sweep
+        deadline = time.monotonic() + 10
+        while lobby.get(public_id) is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert lobby.get(public_id) is not None

@@ -76,9 +76,9 @@ class Bus:
                 await reader
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
+                await asyncio.wait_for(self._pubsub.aclose(), 2)
         with contextlib.suppress(Exception):
-            await self.redis.aclose()
+            await asyncio.wait_for(self.redis.aclose(), 2)
 
     def send(self, owner: str, message: Message) -> None:
         """Queue ``message`` for the process ``owner`` (sent at the end of this loop pass)."""

@@ -240,15 +240,25 @@ class Cluster:
     async def stop(self) -> None:
         """Leave: drop every table here (their clients reconnect elsewhere), hand the leases
         over at once, close the proxies, stop the bus — in that order, each part finished
-        before the next (nothing still running meets the bus closed)."""
+        before the next (nothing still running meets the bus closed). The heartbeat goes on
+        until the leases are handed over: a slow stop never lets another process take a table
+        that is still live here."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
         self.closing = True
-        loops, self._loops = self._loops, []
-        for task in loops:
+        beating = [t for t in self._loops if t.get_name() == "cluster-heartbeat"]
+        others = [t for t in self._loops if t not in beating]
+        self._loops = []
+        for task in others:
             task.cancel()
-        await asyncio.gather(*loops, return_exceptions=True)
+        await asyncio.gather(*others, return_exceptions=True)
         if self.bus is not None:  # hear nothing more: no new work starts while stopping
             self.bus.handle = lambda message: None
             self.bus.on_lobby = lambda owner: None
+        adopting = list(self._adopting.values())
+        for adoption in adopting:
+            adoption.cancel()
+        await asyncio.gather(*adopting, return_exceptions=True)
         lobby = self.lobby
         if lobby is not None:
             lobby.on_listing = None
@@ -259,7 +269,9 @@ class Cluster:
             await self.league_tables.stop()
         self.leader = False
         await self._db(self.book.resign)
-        loop = asyncio.get_running_loop()
+        for task in beating:
+            task.cancel()
+        await asyncio.gather(*beating, return_exceptions=True)
         try:  # on the heartbeat's thread: after its last beat, never before it
             await loop.run_in_executor(self._beater, self.book.leave)
         except Exception:
@@ -268,15 +280,18 @@ class Cluster:
         self._beater.shutdown(wait=False)
         for proxy in list(self.proxies.values()):
             proxy.conn.close(CLOSE_MOVED, "the server stops; reconnect")
-        tasks = list(self._tasks) + list(self._adopting.values())
+        tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self.bus is not None:
             with contextlib.suppress(Exception):
-                await self.bus.forget_listing(self.owner)
+                await asyncio.wait_for(self.bus.forget_listing(self.owner), 2)
             await self.bus.stop()
             self.bus = None
+        took = loop.time() - began
+        if took > self.config.lease_s:
+            log.warning("cluster %s: stopping took %.1f s", self.owner, took)
 
     def close(self) -> None:
         """Close the cluster's database connections (after :meth:`stop` and the lobby's)."""
@@ -295,7 +310,9 @@ class Cluster:
 
     async def _beat_loop(self) -> None:
         """Every third of the lease, whatever else this process is doing; a failed beat is
-        tried again within half a second (the lease allows two more periods)."""
+        tried again within half a second (the lease allows two more periods). Once no beat
+        has succeeded for a whole lease, the other processes may take this one's tables:
+        they are dropped here (:meth:`_fence_self`)."""
         loop = asyncio.get_running_loop()
         while True:
             began = loop.time()
@@ -306,7 +323,28 @@ class Cluster:
                 wait = min(self.every, 0.5)
                 log.warning("cluster %s: the heartbeat failed (%s); again in %.1f s",
                             self.owner, exc, wait)  # fmt: skip
+                if self.beaten is None or loop.time() - self.beaten > self.config.lease_s:
+                    self._fence_self()
             await asyncio.sleep(max(0.0, wait - (loop.time() - began)))
+
+    def _fence_self(self) -> None:
+        """No heartbeat for a lease (the database out of reach, or this process starved):
+        this process may be taken for dead, so it stops its tables now and closes their
+        sockets with 1012 — the clients reconnect, to a process that can serve them — rather
+        than let them wait for writes that must fail. Taken over again (here or elsewhere)
+        once the database answers."""
+        lobby = self.lobby
+        if lobby is None or not lobby.tables:
+            return
+        log.warning("cluster %s: no heartbeat for %.1f s; dropping the %d tables here",
+                    self.owner, self.config.lease_s, len(lobby.tables))  # fmt: skip
+        self.fences.held.clear()
+        for public_id in list(lobby.tables):
+            self.dropped += 1
+            self._spawn(
+                lobby.drop(public_id, CLOSE_MOVED, "this server lost its database; reconnect"),
+                f"drop-{public_id}",
+            )
 
     def _set_live(self, live: set[str]) -> None:
         """The processes alive now: close the sockets whose other end no longer is, and read
