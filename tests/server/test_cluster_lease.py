@@ -244,7 +244,7 @@ def test_the_cluster_connections_bound_every_wait(pg: Store, bounded: Store) -> 
         }
     assert shown == {
         "statement_timeout": "1s",
-        "idle_in_transaction_session_timeout": "1s",
+        "idle_in_transaction_session_timeout": "2s",
         "client_connection_check_interval": "500ms",
         "tcp_keepalives_idle": "1",
     }

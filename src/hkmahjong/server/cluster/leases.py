@@ -49,10 +49,14 @@ class Limits:
     """How long the cluster's database work may wait, from the lease ``lease_s`` (seconds).
 
     - ``statement_ms``: every statement on the cluster's connections (PostgreSQL
-      ``statement_timeout``, lock waits included), and how long one of their transactions may sit
-      idle (``idle_in_transaction_session_timeout``): a stuck or paused process's transaction,
-      and the lease row lock its fenced write holds, end by themselves within it. Half the lease,
-      from 1 to 5 s: a take-over is due after a lease, so by then the lock is gone.
+      ``statement_timeout``, lock waits included): a stuck owner's statement, and the lease row
+      lock its fenced write holds, end by themselves within it. Half the lease, from 1 to 5 s:
+      a take-over is due after a lease, so by then the lock is gone.
+    - ``idle_ms``: how long one of their transactions may sit idle between statements
+      (``idle_in_transaction_session_timeout``): a paused or cut-off process's open transaction
+      ends within it. The lease, from 2 to 10 s: ended by the time its tables may be taken over,
+      yet long enough that a thread of a busy process kept a while from the interpreter (the
+      GIL) between two statements is not cut off.
     - ``lock_ms``: how long a take-over waits for a table's lease row (``lock_timeout``) before
       it gives up until the next sweep (a fenced write in flight holds it for milliseconds).
     - ``beat_ms``: the heartbeat's statement timeout (a third of the lease: one try a period).
@@ -64,6 +68,7 @@ class Limits:
     """
 
     statement_ms: int
+    idle_ms: int
     lock_ms: int
     beat_ms: int
     check_ms: int
@@ -75,6 +80,7 @@ class Limits:
         ms = lease_s * 1000
         return cls(
             statement_ms=int(min(max(ms / 2, 1000), 5000)),
+            idle_ms=int(min(max(ms, 2000), 10000)),
             lock_ms=int(min(max(ms / 10, 50), 200)),
             beat_ms=int(max(ms / 3, 250)),
             check_ms=int(min(max(ms / 4, 250), 2000)),
@@ -85,7 +91,7 @@ class Limits:
         """libpq's connection parameters for these limits (psycopg passes them through)."""
         server = {
             "statement_timeout": self.statement_ms,
-            "idle_in_transaction_session_timeout": self.statement_ms,
+            "idle_in_transaction_session_timeout": self.idle_ms,
             "client_connection_check_interval": self.check_ms,
             "tcp_keepalives_idle": self.keepalive_s,
             "tcp_keepalives_interval": 1,

@@ -224,12 +224,24 @@ class Cluster:
         heartbeat, the sweep and the lobby listing each run on their own timer."""
         self.lobby = lobby
         lobby.on_listing = self._listing_changed
-        await self.beat()
+        for attempt in range(3):  # a database that does not answer at all stops the start
+            try:
+                await self.beat()
+                break
+            except Exception as exc:
+                if attempt == 2:
+                    raise
+                log.warning("cluster %s: the first heartbeat failed (%s); again", self.owner, exc)
+                await asyncio.sleep(0.5)
         self.bus = Bus(self.config.redis_url, self.config.prefix, self.owner)
         self.bus.handle = self._handle
         self.bus.on_lobby = self._lobby_heard
         await self.bus.start()
-        await self.sweep()
+        try:
+            await self.sweep()
+        except Exception:  # the sweep comes again every third of the lease
+            log.exception("cluster %s: the first sweep failed; again in %.1f s", self.owner,
+                          self.every)  # fmt: skip
         self._loops = [
             asyncio.create_task(self._beat_loop(), name="cluster-heartbeat"),
             asyncio.create_task(self._sweep_loop(), name="cluster-sweep"),
