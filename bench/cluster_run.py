@@ -163,6 +163,7 @@ class Server:
             "HKMJ_CLUSTER_PREFIX": prefix,
             "HKMJ_LEASE_SECONDS": str(lease),
             "HKMJ_LEAGUE_SYNC_SECONDS": "0.5",
+            "PYTHONFAULTHANDLER": "1",  # a hung stop's stacks to the log (stop)
         }
         if clocks is not None:  # None: the parlor's own clocks
             env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
@@ -208,12 +209,17 @@ class Server:
         self.proc.wait()
 
     def stop(self) -> int | None:
-        """SIGTERM, then wait (a graceful stop hands the tables over); its exit status."""
+        """SIGTERM, then wait (a graceful stop hands the tables over); its exit status, or None
+        when it did not stop within 20 s (then SIGABRT: Python's fault handler writes every
+        thread's stack to its log — then SIGKILL)."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
+                self.proc.send_signal(signal.SIGABRT)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.proc.wait(timeout=3)
                 self.proc.kill()
                 self.proc.wait()
                 return None

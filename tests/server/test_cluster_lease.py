@@ -231,7 +231,12 @@ def test_the_cluster_connections_bound_every_wait(pg: Store, bounded: Store) -> 
     """Statement and idle-in-transaction timeouts, the client check and TCP keepalives are set
     on every connection of the cluster's store (and only there)."""
     limits = Limits.for_lease(2)
-    assert (limits.statement_ms, limits.lock_ms, limits.beat_ms) == (1000, 200, 666)
+    assert (limits.statement_ms, limits.idle_ms, limits.lock_ms, limits.beat_ms) == (
+        1000,
+        2000,
+        200,
+        1000,
+    )
     with bounded.engine.connect() as conn:
         shown = {
             name: conn.execute(text(f"SHOW {name}")).scalar_one()

@@ -94,7 +94,8 @@ def test_a_reconnect_during_a_take_over_is_told_to_retry_then_served(
 ) -> None:
     """Node a makes a table and stops (its lease handed over); node b has not swept yet. While
     the table's lease row is locked (an old owner's write in flight) b cannot take it: a socket
-    to b is closed with 1013 (retry), not 4404; once the row is free the next one is served."""
+    to b is closed with 1013 (retry), not 4404, an API request answered 503 (Retry-After: 1);
+    once the row is free the next ones are served."""
     with _node(tmp_path, pg_url, pg, prefix, "node-b", 30) as b:  # sweeps every 10 s
         with _node(tmp_path, pg_url, pg, prefix, "node-a", 30) as a:
             public_id = _guest_table(a)
@@ -108,7 +109,11 @@ def test_a_reconnect_during_a_take_over_is_told_to_retry_then_served(
                 text("SELECT 1 FROM table_leases WHERE table_id = :t FOR SHARE"), {"t": tid}
             )
             assert _first(b, public_id) == CLOSE_RETRY
+            r = b.get(f"/api/tables/{public_id}")  # an API request: try again in a second
+            assert r.status_code == 503 and r.headers["retry-after"] == "1", r.text
             hold.rollback()
+        r = b.get(f"/api/tables/{public_id}")
+        assert r.status_code == 200, r.text
         got = _first(b, public_id)
         assert isinstance(got, dict) and got["t"] == "snapshot", got
         assert got["table"]["you"] == 0  # the person's own seat, served by b now

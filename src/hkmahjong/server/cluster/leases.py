@@ -59,7 +59,8 @@ class Limits:
       GIL) between two statements is not cut off.
     - ``lock_ms``: how long a take-over waits for a table's lease row (``lock_timeout``) before
       it gives up until the next sweep (a fenced write in flight holds it for milliseconds).
-    - ``beat_ms``: the heartbeat's statement timeout (a third of the lease: one try a period).
+    - ``beat_ms``: the heartbeat's statement timeout (half the lease, at least 0.5 s: a slow
+      database still renews in time, a dead connection is given up and made again).
     - ``check_ms``: how often PostgreSQL checks that a client whose statement runs (or waits for
       a lock) is still there (``client_connection_check_interval``): a killed process's waiting
       statement ends within it.
@@ -82,7 +83,7 @@ class Limits:
             statement_ms=int(min(max(ms / 2, 1000), 5000)),
             idle_ms=int(min(max(ms, 2000), 10000)),
             lock_ms=int(min(max(ms / 10, 50), 200)),
-            beat_ms=int(max(ms / 3, 250)),
+            beat_ms=int(max(ms / 2, 500)),
             check_ms=int(min(max(ms / 4, 250), 2000)),
             keepalive_s=int(max(1, min(lease_s / 2, 10))),
         )
@@ -206,10 +207,14 @@ class LeaseBook:
         return True
 
     def resign(self) -> None:
-        """Stop leading (close the connection that holds the lock)."""
+        """Stop leading: let go of the lock at once (another process may lead from its next
+        sweep), then close the connection that held it (a broken one took the lock with it)."""
         conn, self._lead = self._lead, None
         if conn is not None:
-            with contextlib.suppress(Exception):  # already broken
+            with contextlib.suppress(Exception):  # already broken: the lock went with it
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LEAD_LOCK})
+                conn.commit()
+            with contextlib.suppress(Exception):
                 conn.invalidate()  # really closed, not returned to the pool with the lock
                 conn.close()
 

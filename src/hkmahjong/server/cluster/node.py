@@ -1,7 +1,7 @@
 """節點 one ``hkmj serve`` process among several (docs/deploy.md).
 
-:class:`Cluster` keeps this process's heartbeat (a task, a thread and a database connection of
-its own, so nothing else this process does can make it look dead), takes over the open tables no
+:class:`Cluster` keeps this process's heartbeat (a thread and a database connection of its own:
+neither a busy event loop nor a full pool can make a live process look dead), takes over the open tables no
 live process owns (every third of the lease: :meth:`Cluster.sweep`; several at a time, each
 giving up quickly on a lease row that stays locked), drops a table whose lease it lost, and hands
 every table over when it stops. A client may reach any process: a table's socket held here for
@@ -22,8 +22,9 @@ import logging
 import os
 import secrets
 import socket
+import threading
+import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,9 +172,11 @@ class Cluster:
         self._adopting_public: dict[str, asyncio.Task[Table | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
-        self._beater = ThreadPoolExecutor(1, thread_name_prefix="hkmj-heartbeat")
+        self._beater: threading.Thread | None = None
+        self._halt = threading.Event()
+        """Set when the heartbeat thread is to end."""
         self.beaten: float | None = None
-        """When (the event loop's clock) the heartbeat last succeeded."""
+        """When (``time.monotonic()``) the heartbeat last succeeded."""
         self.closing = False
         self._listing_due = False
         self._lobby_dirty = False
@@ -226,13 +229,21 @@ class Cluster:
         lobby.on_listing = self._listing_changed
         for attempt in range(3):  # a database that does not answer at all stops the start
             try:
-                await self.beat()
+                self._set_live(await asyncio.to_thread(self._beat_once))
                 break
             except Exception as exc:
                 if attempt == 2:
                     raise
                 log.warning("cluster %s: the first heartbeat failed (%s); again", self.owner, exc)
                 await asyncio.sleep(0.5)
+        self._halt.clear()
+        self._beater = threading.Thread(
+            target=self._beat_thread,
+            args=(asyncio.get_running_loop(),),
+            name="hkmj-heartbeat",
+            daemon=True,
+        )
+        self._beater.start()
         self.bus = Bus(self.config.redis_url, self.config.prefix, self.owner)
         self.bus.handle = self._handle
         self.bus.on_lobby = self._lobby_heard
@@ -243,7 +254,6 @@ class Cluster:
             log.exception("cluster %s: the first sweep failed; again in %.1f s", self.owner,
                           self.every)  # fmt: skip
         self._loops = [
-            asyncio.create_task(self._beat_loop(), name="cluster-heartbeat"),
             asyncio.create_task(self._sweep_loop(), name="cluster-sweep"),
             asyncio.create_task(self._listing_loop(), name="cluster-listing"),
         ]
@@ -258,12 +268,10 @@ class Cluster:
         loop = asyncio.get_running_loop()
         began = loop.time()
         self.closing = True
-        beating = [t for t in self._loops if t.get_name() == "cluster-heartbeat"]
-        others = [t for t in self._loops if t not in beating]
-        self._loops = []
-        for task in others:
+        loops, self._loops = self._loops, []
+        for task in loops:
             task.cancel()
-        await asyncio.gather(*others, return_exceptions=True)
+        await asyncio.gather(*loops, return_exceptions=True)
         if self.bus is not None:  # hear nothing more: no new work starts while stopping
             self.bus.handle = lambda message: None
             self.bus.on_lobby = lambda owner: None
@@ -281,15 +289,12 @@ class Cluster:
             await self.league_tables.stop()
         self.leader = False
         await self._db(self.book.resign)
-        for task in beating:
-            task.cancel()
-        await asyncio.gather(*beating, return_exceptions=True)
-        try:  # on the heartbeat's thread: after its last beat, never before it
-            await loop.run_in_executor(self._beater, self.book.leave)
+        await asyncio.to_thread(self._stop_beating)  # its last beat done: leave after it
+        try:
+            await self._db(self.book.leave)
         except Exception:
             log.exception("cluster: could not hand the tables over (they expire instead)")
-        await loop.run_in_executor(self._beater, self.book.close_heartbeat)
-        self._beater.shutdown(wait=False)
+        await self._db(self.book.close_heartbeat)
         for proxy in list(self.proxies.values()):
             proxy.conn.close(CLOSE_MOVED, "the server stops; reconnect")
         tasks = list(self._tasks)
@@ -309,35 +314,47 @@ class Cluster:
         """Close the cluster's database connections (after :meth:`stop` and the lobby's)."""
         self.store.close()
 
-    async def beat(self) -> None:
-        """Renew this process's heartbeat (on its own thread and connection) and take note of
-        the processes alive now.
+    def _beat_once(self) -> set[str]:
+        """One heartbeat (in the calling thread): the processes alive now.
 
         :raises Exception: the database's error, when it could not be renewed.
         """
-        loop = asyncio.get_running_loop()
-        live: set[str] = await loop.run_in_executor(self._beater, self.book.heartbeat)
-        self.beaten = loop.time()
-        self._set_live(live)
+        live = self.book.heartbeat()
+        self.beaten = time.monotonic()
+        return live
 
-    async def _beat_loop(self) -> None:
-        """Every third of the lease, whatever else this process is doing; a failed beat is
-        tried again within half a second (the lease allows two more periods). Once no beat
-        has succeeded for a whole lease, the other processes may take this one's tables:
-        they are dropped here (:meth:`_fence_self`)."""
-        loop = asyncio.get_running_loop()
-        while True:
-            began = loop.time()
+    def _beat_thread(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The heartbeat: every third of the lease, in a thread of its own — whatever the event
+        loop is doing. A failed beat is tried again within half a second (the lease allows two
+        more periods); once none has succeeded for a whole lease, the other processes may take
+        this one's tables, so they are dropped here (:meth:`_fence_self`)."""
+        while not self._halt.is_set():
+            began = time.monotonic()
             try:
-                await self.beat()
+                live = self._beat_once()
                 wait = self.every
             except Exception as exc:
                 wait = min(self.every, 0.5)
                 log.warning("cluster %s: the heartbeat failed (%s); again in %.1f s",
                             self.owner, exc, wait)  # fmt: skip
-                if self.beaten is None or loop.time() - self.beaten > self.config.lease_s:
-                    self._fence_self()
-            await asyncio.sleep(max(0.0, wait - (loop.time() - began)))
+                beaten = self.beaten
+                if beaten is None or time.monotonic() - beaten > self.config.lease_s:
+                    self._to_loop(loop, self._fence_self)
+            else:
+                self._to_loop(loop, self._set_live, live)
+            self._halt.wait(max(0.0, wait - (time.monotonic() - began)))
+
+    @staticmethod
+    def _to_loop(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the process ends
+            loop.call_soon_threadsafe(fn, *args)
+
+    def _stop_beating(self) -> None:
+        """Stop the heartbeat thread after its current beat (blocking: a worker thread's)."""
+        self._halt.set()
+        beater, self._beater = self._beater, None
+        if beater is not None:
+            beater.join(self.limits.beat_ms / 1000 + 1)
 
     def _fence_self(self) -> None:
         """No heartbeat for a lease (the database out of reach, or this process starved):
