@@ -68,6 +68,17 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "胡出铳（半铳）：出铳者付 {a} 玉，其余两家各付 {b} 玉",
         "on a discard (half gun): the discarder pays {a} jade, the other two {b} each",
     ),
+    "pay_rob_full_gun": (
+        "搶槓（全銃）：加槓者當出銃，付 {n} 玉",
+        "抢杠（全铳）：加杠者当出铳，付 {n} 玉",
+        "robbed kong (full gun): the kong's declarer pays as the discarder, {n} jade",
+    ),
+    "pay_rob_half_gun": (
+        "搶槓（半銃）：加槓者當出銃，付 {a} 玉，其餘兩家各付 {b} 玉",
+        "抢杠（半铳）：加杠者当出铳，付 {a} 玉，其余两家各付 {b} 玉",
+        "robbed kong (half gun): the kong's declarer pays {a} jade as the discarder, the other two {b} each",
+    ),
+    "pay_seat": ("{w}位付 {n} 玉", "{w}位付 {n} 玉", "{w} pays {n} jade"),
     "skip": ("跳到內容", "跳到内容", "Skip to content"),
     # -- home / lobby
     "home_title": ("大堂", "大堂", "Lobby"),
@@ -202,6 +213,8 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "not_played": ("（此台例不計）", "（此台例不计）", "(not played under these rules)"),
     "ctx_self": ("自摸", "自摸", "self-drawn"),
     "ctx_discard": ("食出銃", "食出铳", "on a discard"),
+    "ctx_discard_from": ("食{w}位出銃", "胡{w}位出铳", "on {w}'s discard"),
+    "ctx_robbed_from": ("搶{w}位嘅槓", "抢{w}位的杠", "robbing {w}'s kong"),
     "ctx_seat": ("{w}位", "{w}位", "{w} seat"),
     "ctx_round": ("{w}圈", "{w}圈", "{w} round"),
     "ctx_bonus": ("花", "花", "bonus tiles"),

@@ -28,15 +28,10 @@ from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.rules.payment import GunScheme
 from hkmahjong.rules.presets import get_preset, preset_names
 from hkmahjong.rules.ruleset import SWITCHES, field_doc
-from hkmahjong.scoring import SPECIAL_FLAGS, WinContext
-from hkmahjong.server import auth, i18n
-from hkmahjong.server.tutorial import (
-    WorkedExample,
-    preset_label,
-    score_rows,
-    worked_examples,
-)
-from hkmahjong.tiles import Tile, Wind
+from hkmahjong.scoring import SPECIAL_FLAGS
+from hkmahjong.server import auth, i18n, tutorial
+from hkmahjong.server.tutorial import preset_label, score_rows, worked_examples
+from hkmahjong.tiles import Tile
 
 __all__ = ["STATIC_DIR", "TEMPLATE_DIR", "router"]
 
@@ -373,8 +368,8 @@ def tutorial_page(request: Request) -> HTMLResponse:
         examples=worked_examples(name),
         fan_value=lambda f: _fan_value(lang, ruleset, f),
         meld_view=_meld_view,
-        context_text=lambda ctx: _context_text(lang, ctx),
-        payment_text=lambda ex: _payment_text(lang, ex),
+        context_text=lambda ctx: tutorial.context_text(lang, ctx),
+        payment_text=lambda ex: tutorial.payment_text(lang, ex),
     )
 
 
@@ -387,35 +382,6 @@ class _MeldView:
 
 def _meld_view(meld: Meld) -> _MeldView:
     return _MeldView([t.mpsz for t in meld.tiles], meld.is_concealed, meld.text)
-
-
-def _context_text(lang: str, ctx: WinContext) -> str:
-    sep = i18n.tr(lang, "comma")
-    parts = [i18n.tr(lang, "ctx_self" if ctx.self_drawn else "ctx_discard")]
-    parts.append(i18n.tr(lang, "ctx_seat", w=_wind(lang, ctx.seat_wind)))
-    parts.append(i18n.tr(lang, "ctx_round", w=_wind(lang, ctx.prevailing_wind)))
-    for flag in SPECIAL_FLAGS:
-        if getattr(ctx, flag, False):
-            parts.append(i18n.tr(lang, f"sp_{flag}"))
-    return sep.join(parts)
-
-
-def _wind(lang: str, wind: Wind) -> str:
-    return i18n.tr(lang, f"wind_{wind.letter}")
-
-
-def _payment_text(lang: str, ex: WorkedExample) -> str:
-    pay = ex.payment or {}
-    if ex.ctx.self_drawn:
-        return i18n.tr(lang, "pay_self_each", n=pay.get("self_draw_each", 0))
-    if ex.gun == GunScheme.HALF_GUN.value:
-        return i18n.tr(
-            lang,
-            "pay_half_gun",
-            a=pay.get("discarder_half_gun", 0),
-            b=pay.get("others_half_gun", 0),
-        )
-    return i18n.tr(lang, "pay_full_gun", n=pay.get("discarder_full_gun", 0))
 
 
 @router.get("/calculator", response_class=HTMLResponse)
