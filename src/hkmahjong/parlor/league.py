@@ -204,16 +204,15 @@ class LeagueConfig:
         try:
             ruleset = rules_from_spec(self.rules, source="the league's rules")
             length = MatchLength.parse(self.length)
+            if length is MatchLength.OPEN:
+                raise LeagueError(
+                    "bad_config", "a league match needs an end: length 'open' never ends"
+                )
+            length = MatchLength.for_table("league", ruleset.match_lengths, self.length)
+        except LeagueError:
+            raise
         except MahjongError as exc:
             raise LeagueError("bad_config", str(exc)) from None
-        if length is MatchLength.OPEN:
-            raise LeagueError("bad_config", "a league match needs an end: length 'open' never ends")
-        if length.value not in ruleset.match_lengths and length is not MatchLength.ONLINE:
-            raise LeagueError(
-                "bad_config",
-                f"length {length.value!r}: the ruleset {ruleset.name} offers "
-                f"{', '.join(ruleset.match_lengths)} (and 'online', 四局)",
-            )
         object.__setattr__(self, "length", length.value)
         for what in ("entry_fee", "stake", "guarantee"):
             _jade(getattr(self, what), what)

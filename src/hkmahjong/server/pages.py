@@ -23,6 +23,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from hkmahjong.engine.match import MatchLength
 from hkmahjong.hand import Meld
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.rules.payment import GunScheme
@@ -49,13 +50,12 @@ _BONUS_FANS = (
     FanId.BONUS_REPLACEMENT,
 )
 _LEVELS = ("easy", "normal", "strong", "expert")
-_LENGTHS = (
-    ("one-hand", "len_one_hand"),
-    ("four-rounds", "len_four_rounds"),
-    ("8-hands", "len_8"),
-    ("16-hands", "len_16"),
-    ("bankruptcy", "len_bankrupt"),
+_LENGTHS = tuple(
+    (m.value, i18n.LENGTH_KEYS[m.value])
+    for m in MatchLength.offered("practice", get_preset("parlor").match_lengths)
 )
+"""The parlor's practice lengths (seed 003: 四圈, 八局, 十六局, 打至有人破產); another ruleset's
+come from ``GET /api/table-options``."""
 _TARGETS = (
     ("concealed", "calc_concealed"),
     ("chow", "calc_chow"),
