@@ -152,6 +152,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "level_normal": ("普通", "普通", "Normal"),
     "level_strong": ("高手", "高手", "Strong"),
     "level_expert": ("專家", "专家", "Expert"),
+    "level_hard": ("高手", "高手", "Hard"),
     "match_length": ("牌局長度", "牌局长度", "Match length"),
     "len_one_hand": ("一局", "一局", "One hand"),
     "len_quarter": ("一圈", "一圈", "One round"),
