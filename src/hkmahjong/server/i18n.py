@@ -797,13 +797,23 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "are refunded.",
     ),
     "lg_rollout_rule": (
-        "滾出（開賽後取消）：退還手續費；獎池一半平均分給參賽者，一半按牌桌積分（負分當 0）"
-        "按比例分配，整數餘數按名次派。",
-        "滚出（开赛后取消）：退还手续费；奖池一半平均分给参赛者，一半按牌桌积分（负分当 0）"
-        "按比例分配，整数余数按名次派。",
+        "滾出（開賽後取消）：退還手續費；獎池一半平均分給參賽者，一半按牌桌積分按比例分配"
+        "（最大餘數法：每人先得整數部分，剩低嘅玉逐個派畀小數部分最大嘅人，同樣大就名次高先）。",
+        "滚出（开赛后取消）：退还手续费；奖池一半平均分给参赛者，一半按牌桌积分按比例分配"
+        "（最大余数法：每人先得整数部分，剩下的玉逐个派给小数部分最大的人，相同则名次高者先）。",
         "Rolled out (cancelled after it started): the fees are refunded; half the pool is "
         "shared equally among the entrants and half in proportion to their table points "
-        "(a negative score counts as 0), remainders by rank.",
+        "(largest-remainder method: each gets the whole part of its share, the jade left goes "
+        "one each to the largest fractions, ties to the better rank).",
+    ),
+    "lg_rollout_notes": (
+        "種子冇講負分點計：呢度負分當 0 分（唔會因此倒欠）。種子話滾出嘅獎池由人手計算，退款要啲時間；"
+        "呢度取消一刻即時計好同派發。",
+        "种子没有说负分怎么计：这里负分当 0 分（不会因此倒欠）。种子说滚出的奖池由人手计算，退款需要一些时间；"
+        "这里取消的一刻即时计算并派发。",
+        "The seed does not say how a negative score counts: here it counts as 0 (it never becomes "
+        "a debt). The seed says a rolled-out pool is worked out by hand and takes time; here it is "
+        "worked out and paid the moment the league is cancelled.",
     ),
     "lg_free_rule": (
         "免費聯賽被取消，獎池不會派給參加者。",
@@ -821,6 +831,43 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_round_n": ("第 {n} 輪", "第 {n} 轮", "Round {n}"),
     "lg_table_n": ("第 {n} 檯", "第 {n} 台", "Table {n}"),
     "lg_playing": ("進行中", "进行中", "playing"),
+    "lg_unplayed": (
+        "未打完：聯賽已取消，唔計分",
+        "未打完：联赛已取消，不计分",
+        "not finished: the league was cancelled, no points",
+    ),
+    "lg_pool_split": (
+        "滾出時分配咗 {pool} 玉：平分 {equal} 玉，按牌桌積分 {points} 玉（手續費全數退還，唔入獎池）",
+        "滚出时分配了 {pool} 玉：平分 {equal} 玉，按牌桌积分 {points} 玉（手续费全数退还，不入奖池）",
+        "{pool} jade split when it was rolled out: {equal} equally, {points} by table points (every "
+        "fee refunded, none joined the pool)",
+    ),
+    "lg_pool_free_back": (
+        "免費聯賽取消：獎池（保證 {pool} 玉）唔派，退返麻雀館",
+        "免费联赛取消：奖池（保证 {pool} 玉）不派，退回麻雀馆",
+        "A cancelled free league: its pool (the {pool} jade guaranteed) is not paid and goes back "
+        "to the parlor",
+    ),
+    "lg_pool_refunded": (
+        "滾回：賭注共 {pool} 玉已全數退還",
+        "滚回：赌注共 {pool} 玉已全数退还",
+        "Rolled back: the stakes, {pool} jade in all, were refunded",
+    ),
+    "lg_rolled_out_note": (
+        "聯賽喺第 {n} 輪取消（滾出，{at} UTC）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
+        "手續費已退還，獎池已即時分配（見下面派發）。",
+        "联赛在第 {n} 轮取消（滚出，{at} UTC）；打完的轮数：{done}。未打完的台不计分；"
+        "手续费已退还，奖池已即时分配（见下面派发）。",
+        "The league was cancelled in round {n} (rolled out, {at} UTC); rounds finished: {done}. "
+        "Tables not finished count no points; the fees were refunded and the pool split at once "
+        "(see the payouts below).",
+    ),
+    "lg_rolled_back_note": (
+        "聯賽開賽前取消（滾回）：手續費同賭注已全數退還。",
+        "联赛开赛前取消（滚回）：手续费和赌注已全数退还。",
+        "The league was cancelled before it started (rolled back): every fee and stake was "
+        "refunded.",
+    ),
     "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
     "lg_watch_table": ("旁觀", "旁观", "Watch"),
     "lg_round_ends": (
