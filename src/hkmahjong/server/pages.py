@@ -14,7 +14,6 @@ import hashlib
 import json
 import mimetypes
 from dataclasses import dataclass
-from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -28,9 +27,9 @@ from hkmahjong.hand import Meld
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.rules.payment import GunScheme
 from hkmahjong.rules.presets import get_preset, preset_names
-from hkmahjong.rules.ruleset import SWITCHES, field_doc
 from hkmahjong.scoring import SPECIAL_FLAGS
 from hkmahjong.server import auth, i18n, tutorial
+from hkmahjong.server.rules_page import page_context as rules_page_context
 from hkmahjong.server.tutorial import preset_label, score_rows, worked_examples
 from hkmahjong.tiles import Tile
 
@@ -42,13 +41,6 @@ STATIC_DIR = WEB_DIR / "static"
 
 router = APIRouter(include_in_schema=False)
 
-_BONUS_FANS = (
-    FanId.SEAT_BONUS,
-    FanId.BONUS_SET,
-    FanId.NO_BONUS,
-    FanId.EIGHT_BONUS,
-    FanId.BONUS_REPLACEMENT,
-)
 _LEVELS = ("easy", "normal", "strong", "expert")
 _LENGTHS = tuple(
     (m.value, i18n.LENGTH_KEYS[m.value])
@@ -305,10 +297,12 @@ def practice_page(request: Request) -> HTMLResponse:
 
 @router.get("/rules", response_class=HTMLResponse)
 def rules_page(request: Request) -> HTMLResponse:
-    """規則 the parlor's rules, with the chosen ruleset's values and switches."""
+    """規則 the parlor's rules (seed 003 clause by clause) with the chosen ruleset's values, the
+    online policies and every switch in words (:mod:`hkmahjong.server.rules_page`)."""
     lang = page_lang(request)
     name = _preset(request)
     ruleset = get_preset(name)
+    lobby = getattr(request.app.state, "lobby", None)
     return render(
         request,
         "rules.html",
@@ -317,14 +311,9 @@ def rules_page(request: Request) -> HTMLResponse:
         preset_label=preset_label(name, lang),
         presets=_presets(lang),
         ruleset=ruleset,
-        half_gun=ruleset.payment.gun is GunScheme.HALF_GUN,
-        bonus_fans=[f for f in _BONUS_FANS if ruleset.plays(f)],
         fans=[f for f in FanId if ruleset.plays(f)],
         fan_value=lambda f: _fan_value(lang, ruleset, f),
-        switches=[
-            (s, _switch_value(lang, getattr(ruleset, s)), i18n.switch_doc(lang, s) or field_doc(s))
-            for s in SWITCHES
-        ],
+        **rules_page_context(ruleset, lang, getattr(lobby, "online_clocks", None)),
     )
 
 
@@ -337,16 +326,6 @@ def _fan_value(lang: str, ruleset: Ruleset, fan_id: FanId) -> str:
         return text
     per = "per_set" if fan_id is FanId.BONUS_SET else "per_tile"
     return f"{text} ({i18n.tr(lang, per)})"
-
-
-def _switch_value(lang: str, value: object) -> str:
-    if isinstance(value, bool):
-        return i18n.tr(lang, "switch_on" if value else "switch_off")
-    if isinstance(value, Enum):
-        return str(value.value)
-    if isinstance(value, tuple):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 @router.get("/tutorial", response_class=HTMLResponse)
