@@ -8,6 +8,7 @@ Seed 002 《滾出》: "如果聯賽被滾出,這指聯賽已開始了但被取�
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from fastapi.testclient import TestClient
@@ -70,3 +71,14 @@ def test_the_points_half_is_split_by_largest_remainders(client: TestClient) -> N
     assert by_points == [119, 40]
     html = client.get(f"/leagues/{league.id}?lang=en").text
     assert "largest-remainder method" in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_league_page_says_why_its_stake_is_no_table_value(
+    client: TestClient, lang: str
+) -> None:
+    """Issue 31 item 2 ("leagues likewise or say why not"): a league's stake buys a share of the
+    pool; its tables carry no stake, so seed 002's 牌桌價值 does not apply — the page says so."""
+    league = _rolled_out(client)
+    html = client.get(f"/leagues/{league.id}?lang={lang}").text
+    assert tr(lang, "lg_stake_note") in unescape(html)

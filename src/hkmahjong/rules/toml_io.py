@@ -78,9 +78,7 @@ def load_ruleset(path_or_name: str | Path | Ruleset) -> Ruleset:
     )
 
 
-def loads_ruleset(
-    text: str, *, source: str = "<toml>", base: Ruleset | None = None
-) -> Ruleset:
+def loads_ruleset(text: str, *, source: str = "<toml>", base: Ruleset | None = None) -> Ruleset:
     """A ruleset from TOML text (``base``: the preset its ``preset = …`` names, when that is
     not the preset as it is now — an earlier version, for a record that names one).
 

@@ -1416,6 +1416,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_round_n": ("第 {n} 輪", "第 {n} 轮", "Round {n}"),
     "lg_table_n": ("第 {n} 檯", "第 {n} 台", "Table {n}"),
     "lg_playing": ("進行中", "进行中", "playing"),
+    "lg_stake_note": (
+        "聯賽嘅賭注入獎池，完賽按排名派；唔係牌桌價值（網上檯嘅賭注）：聯賽檯冇賭注，只計牌桌積分。",
+        "联赛的赌注进入奖池，完赛按排名派发；不是牌桌价值（网上台的赌注）：联赛台没有赌注，只计牌桌积分。",
+        "A league's stake goes into the pool the final standings share; it is not a table value (an online table's stake): league tables carry no stake, only table points.",
+    ),
     "lg_unplayed": (
         "未打完：聯賽已取消，唔計分",
         "未打完：联赛已取消，不计分",
