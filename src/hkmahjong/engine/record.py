@@ -909,45 +909,35 @@ def record_from_actions(
 
     Each hand is its ``(seat, action text)`` list; hand ``n`` was dealt from
     ``hand_seed(match_seed, n)`` with the dealer and prevailing wind that ``match`` (fresh, its
-    settings as played) gives it. The hands are replayed to fill in every digest, result and the
-    totals, so the record passes :func:`verify` exactly when the hands were played that way.
+    settings as played) gives it. The hands are played again through
+    :class:`~hkmahjong.engine.runner.MatchRunner` (which enters them in ``match``), so the record
+    has every digest, result and the totals, and passes :func:`verify` exactly when the hands were
+    played that way and they end the match.
 
-    :raises RecordError: when an action is not legal, or a hand does not end with its actions.
+    :raises RecordError: when an action is not legal, a hand does not end with its actions, or
+        there are hands after the match is over.
     """
-    record = GameRecord(
-        rules_spec(ruleset),
-        match.config_json(),
-        commitment(match_seed),
-        physical_table=physical_table,
-    )
+    from hkmahjong.engine.runner import MatchRunner  # the runner is built on this module
+
+    runner = MatchRunner(match, ruleset, match_seed, physical_table=physical_table)
     for played in hands:
         n = match.hand_number
-        seed = hand_seed(match_seed, n)
-        state = HandState.new(
-            ruleset,
-            seed=seed,
-            prevailing_wind=match.prevailing,
-            hand_number=n,
-            physical_table=physical_table,
-        )
-        hand = HandRecord(n, match.dealer, match.prevailing, commitment(seed), "", seed=seed)
-        hand.start_digest = digest_of(state.initial_events)
-        every = list(state.initial_events)
+        try:
+            runner.start_hand()
+        except MahjongError as exc:
+            raise RecordError(f"hand {n}: {exc}") from None
         for seat, action in played:
+            if runner.hand_over:
+                raise RecordError(f"hand {n} ended before its {len(played)} actions were played")
             try:
-                events = state.apply(seat, action)
+                runner.apply(Wind(seat), action)
             except MahjongError as exc:
                 raise RecordError(f"hand {n}: {exc}") from None
-            text = action.text if isinstance(action, Action) else action
-            hand.actions.append(ActionRecord(seat, text, digest_of(events)))
-            every.extend(events)
-        outcome = state.outcome
-        if outcome is None:
+        if runner.in_hand:
             raise RecordError(f"hand {n} does not end after its {len(played)} actions")
-        hand.result = match_result(outcome, ruleset, match, every)
-        hand.end_digest = digest_of(every)
-        match.record(hand.result, allow_debt=not ruleset.payment.bankrupt_cap)
-        record.hands.append(hand)
-    record.match_seed = match_seed
-    record.totals = list(match.totals().values())
+    record = runner.record
+    if not runner.match_over:  # the hands did not end the match: closed all the same (verify
+        # then says that its length is not reached)
+        record.match_seed = match_seed
+        record.totals = list(match.totals().values())
     return record
