@@ -6,7 +6,8 @@ For a ``kind`` (``practice`` or ``online``) and a preset it answers: the presets
 in 繁 / 简 / English); the **lengths** that ruleset offers that kind of table
 (:meth:`~hkmahjong.engine.match.MatchLength.offered`: seed 003 "麻雀馆的单人练习可选择牌局长度：
 四圈、八局、十六局或打至有人破产。线上对局为四局"); the **table value** (seed 002 "每牌桌的賭注或
-牌桌的價值是由出沖最高番為定": what a discard at the top fan pays); the **levels** an online
+牌桌的價值是由出沖最高番為定": what a discard at the top fan pays; ``table_stake`` in OWNERSHIP.md's
+contract, also given as ``table_value``, the name the table's facts use); the **levels** an online
 creator picks from (stake = table value × level); the bot levels; and the house-rule switches
 people change (key, where it goes in ``rules.switches``, type, choices, the preset's value).
 Nothing here decides a rule: every value is read from the ruleset and the parlor's terms.
@@ -150,6 +151,7 @@ def table_options(kind: str, preset: str) -> dict[str, Any]:
             }
             for i, m in enumerate(lengths)
         ],
+        "table_stake": value,
         "table_value": value,
         "levels": [
             {"level": level, "stake": stake_for(ruleset, level), "default": level == QUICK_LEVEL}
