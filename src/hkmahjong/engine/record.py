@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import secrets
+import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from hkmahjong.engine.state import HandState
 from hkmahjong.errors import MahjongError
 from hkmahjong.hand.meld import MeldKind
 from hkmahjong.rules import PRESETS, Ruleset, get_preset, loads_ruleset, ruleset_to_toml
+from hkmahjong.rules.presets import preset_versions
 from hkmahjong.tiles import Wind, format_tiles
 
 __all__ = [
@@ -494,8 +496,8 @@ def rules_spec(ruleset: Ruleset) -> dict[str, Any]:
     """How a record names its ruleset: ``{"preset": name}``, or TOML text (the nearest preset plus
     overrides, else the full table), with a digest of the full ruleset."""
     digest = _rules_digest(ruleset)
-    if ruleset.name in PRESETS and PRESETS[ruleset.name] == ruleset:
-        return {"preset": ruleset.name, "digest": digest}
+    if ruleset.name in PRESETS and ruleset in preset_versions(ruleset.name):
+        return {"preset": ruleset.name, "digest": digest}  # now, or an earlier version
     texts = [ruleset_to_toml(ruleset, base=base) for base in PRESETS.values()]
     return {"toml": min(texts, key=len), "digest": digest}
 
@@ -537,12 +539,38 @@ def rules_from_spec(spec: Mapping[str, Any], *, line: int = 1, source: str = "re
             raise
         raise RecordError(f"cannot load the ruleset: {exc}", line, source) from None
     if digest != _rules_digest(ruleset):
+        earlier = _earlier_version(spec, digest)
+        if earlier is not None:
+            return earlier
         raise RecordError(
             f"the ruleset {ruleset.name!r} differs from the one recorded (digest {digest})",
             line,
             source,
         )
     return ruleset
+
+
+def _earlier_version(spec: Mapping[str, Any], digest: str) -> Ruleset | None:
+    """The ruleset a spec names under an **earlier version** of its preset, when its digest is
+    that one's (``rules.presets.PAST_VERSIONS``: a record or a stored table from before a preset
+    changed), else None."""
+    try:
+        if "preset" in spec:
+            for past in preset_versions(str(spec["preset"]))[1:]:
+                if _rules_digest(past) == digest:
+                    return past
+            return None
+        text = str(spec["toml"])
+        named = tomllib.loads(text.removeprefix("\ufeff")).get("preset")
+        if not isinstance(named, str):
+            return None
+        for past in preset_versions(named)[1:]:
+            candidate = loads_ruleset(text, source="the record's ruleset", base=past)
+            if _rules_digest(candidate) == digest:
+                return candidate
+    except (MahjongError, tomllib.TOMLDecodeError):
+        return None
+    return None
 
 
 _RULES_KEYS = frozenset({"preset", "toml", "digest"})
