@@ -61,9 +61,9 @@ from sqlalchemy import text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cluster_run import (  # the bench folder is no package
+    LEVEL,
     OVER,
     SESSION_COOKIE,
-    STAKE,
     Account,
     Client,
     Database,
@@ -137,7 +137,7 @@ class Harness:
         second person and filled with bots (it starts). Its public id, id and people."""
         a = self.account()
         made = await self.post(server, a, "/api/tables",
-                               {"kind": "online", "stake": STAKE, "length": "online"})  # fmt: skip
+                               {"kind": "online", "level": LEVEL, "length": "online"})  # fmt: skip
         public_id = str(made["id"])
         people = [a]
         if play:
