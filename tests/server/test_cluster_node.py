@@ -71,7 +71,7 @@ def _guest_table(client: TestClient) -> str:
     token = client.get("/api/me").json()["csrf"]
     r = client.post(
         "/api/tables",
-        json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+        json={"kind": "practice", "length": "four-rounds", "bots": ["easy", "easy", "easy"]},
         headers={"X-CSRF-Token": token},
     )
     assert r.status_code == 200, r.text
