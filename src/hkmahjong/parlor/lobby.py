@@ -285,8 +285,9 @@ class Lobby:
                 out.append(info)
         return out
 
-    def watch(self, conn: Connection) -> None:
-        """Send the lobby to ``conn`` now and on every change."""
+    def watch(self, conn: Connection, user_id: int | None = None) -> None:
+        """Send the lobby to ``conn`` now and on every change (``user_id``: the signed-in
+        player at the other end, told of their own tables)."""
         self.watchers.add(conn)
         conn.send(dumps(proto.lobby_msg(self.version, self.listing())))
 

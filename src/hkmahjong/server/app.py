@@ -25,6 +25,7 @@ from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.server import api, auth, health, leagues, pages, players, replays, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
+from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
 from hkmahjong.server.limits import BodySizeLimit
@@ -167,6 +168,7 @@ def create_app(
     app.state.league_tables = LeagueTables(lobby, app.state.leagues, interval=league_sync)
     if node is not None:
         node.league_tables = app.state.league_tables  # played by the leader only
+    app.add_middleware(ServerFaults)  # innermost: its 500 still gets the cookies and headers
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

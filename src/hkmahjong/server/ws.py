@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -42,6 +43,7 @@ __all__ = [
 ]
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 C = TypeVar("C", bound=Connection)
 
@@ -502,17 +504,35 @@ async def _drain(conn: WsConnection) -> None:
             await conn.ws.close()
 
 
+def lobby_reply(data: str | bytes) -> str | None:
+    """The lobby socket's answer to one client frame: ``pong`` to ``ping``, an ``error`` to
+    anything else (never an exception: :func:`~hkmahjong.parlor.protocol.parse_client` raises
+    nothing but ``ProtocolError``)."""
+    try:
+        msg = proto.parse_client(data)
+        if not isinstance(msg, proto.Ping):
+            raise proto.ProtocolError(
+                proto.ErrorCode.BAD_MESSAGE, "the lobby socket takes ping only"
+            )
+    except proto.ProtocolError as exc:
+        return dumps(exc.to_json())
+    return dumps(proto.pong_msg())
+
+
 @router.websocket("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
-    """The list of open tables, now and on every change."""
+    """The list of open tables once, then its changes (docs/protocol.md, *Lobby*); a signed-in
+    player's sockets also hear ``your_table`` when a table they sit at starts. A failure while
+    serving one client closes that socket only (1011), logged."""
     await ws.accept()
     if not _origin_ok(ws):
         await ws.close(4403, "bad origin")
         return
     lobby = lobby_of(ws)
+    user = current_user(ws)
     conn = WsConnection(ws)
     bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
-    lobby.watch(conn)
+    lobby.watch(conn, None if user is None else user.id)
     try:
         while True:
             msg = await ws.receive()
@@ -523,15 +543,14 @@ async def lobby_socket(ws: WebSocket) -> None:
                     conn.close(1008, "far over the message-rate limit")
                     break
                 continue
-            try:
-                parsed = proto.parse_client(msg.get("text") or msg.get("bytes") or b"")
-            except proto.ProtocolError as exc:
-                conn.send(dumps(exc.to_json()))
-                continue
-            if isinstance(parsed, proto.Ping):
-                conn.send(dumps(proto.pong_msg()))
+            reply = lobby_reply(msg.get("text") or msg.get("bytes") or b"")
+            if reply is not None:
+                conn.send(reply)
     except WebSocketDisconnect:
         pass
+    except Exception:
+        log.exception("lobby socket: failed serving a client; its socket is closed")
+        conn.close(1011, "server error")
     finally:
         lobby.unwatch(conn)
         await _drain(conn)
