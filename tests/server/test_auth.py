@@ -139,7 +139,7 @@ def test_logout_needs_the_csrf_token(client: TestClient) -> None:
     assert client.get("/api/me").json()["user"] is not None
 
 
-def test_login_is_rate_limited_per_name_even_with_the_right_password(
+def test_login_is_rate_limited_per_name_and_address_even_with_the_right_password(
     client: TestClient, settings: Settings
 ) -> None:
     register(client, "Ah Ming", "long enough pw")

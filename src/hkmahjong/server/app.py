@@ -29,6 +29,7 @@ from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
 from hkmahjong.server.limits import BodySizeLimit
+from hkmahjong.server.proxies import ClientAddress, TrustedProxies
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.leagues import SqlLeagueStore
@@ -172,6 +173,8 @@ def create_app(
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.state.proxies = TrustedProxies(settings.trusted_proxies)
+    app.add_middleware(ClientAddress, proxies=app.state.proxies)
     app.state.cluster = node
     if node is not None:
         from hkmahjong.server.cluster.forward import ForwardTables

@@ -125,9 +125,11 @@ class Auth:
         self.settings = settings
         self.hasher = hasher or PasswordHash.recommended()
         self.ledger = SqlLedger(store)
-        self.login_by_ip = RateLimiter(settings.login_attempts, settings.login_window_s)
-        self.login_by_name = RateLimiter(settings.login_attempts, settings.login_window_s)
-        self.signups_by_ip = RateLimiter(settings.login_attempts, 3600.0)
+        self.login_by_ip = RateLimiter(settings.address_attempts, settings.login_window_s)
+        self.login_by_name_and_ip = RateLimiter(settings.login_attempts, settings.login_window_s)
+        """Per (name, address), never per name alone: failures from elsewhere never lock a name
+        for its owner (issue 29, docs/security.md *Rate limits*)."""
+        self.signups_by_ip = RateLimiter(settings.signups_per_hour, 3600.0)
         self.guests_by_ip = RateLimiter(settings.guests_per_window, settings.guest_window_s)
         self._secret = settings.secret.encode()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
@@ -349,11 +351,16 @@ def user_or_guest(conn: HTTPConnection) -> CurrentUser:
     user = current_user(conn)
     if user is None:
         auth = get_auth(conn)
-        if not auth.guests_by_ip.hit(conn.client.host if conn.client else "?"):
+        if not auth.guests_by_ip.hit(client_host(conn)):
             raise HTTPException(status_code=429, detail="too many new guests from this address")
         user = auth.create_guest(_lang_of(conn))
         _login(conn, user)
     return user
+
+
+def client_host(conn: HTTPConnection) -> str:
+    """The client's address (through the trusted proxies only: :mod:`hkmahjong.server.proxies`)."""
+    return conn.client.host if conn.client else "?"
 
 
 def _lang_of(conn: HTTPConnection) -> str:
@@ -443,17 +450,19 @@ def login(
     csrf: OptFormStr = None,
     next: OptFormStr = None,
 ) -> RedirectResponse:
-    """Log in with a name and password (form post); rate-limited per address and per name."""
+    """Log in with a name and password (form post); rate-limited per address and per (name,
+    address)."""
     if not csrf_ok(request, csrf):
         return _back("/login", "csrf", next, name)
     auth = get_auth(request)
-    ip = request.client.host if request.client else "?"
-    if not auth.login_by_ip.hit(ip) or not auth.login_by_name.hit(name.strip().lower()):
+    ip = client_host(request)
+    pair = f"{lookup_key(name) or name.strip()[:64]}\x00{ip}"
+    if not auth.login_by_ip.hit(ip) or not auth.login_by_name_and_ip.hit(pair):
         return _back("/login", "rate_limited", next, name)
     user = auth.authenticate(name, password)
     if user is None:
         return _back("/login", "bad_login", next, name)
-    auth.login_by_name.reset(name.strip().lower())
+    auth.login_by_name_and_ip.reset(pair)
     old = request.cookies.get(SESSION_COOKIE)
     if old:
         auth.revoke(old)
@@ -477,7 +486,7 @@ def register(
     if confirm is not None and confirm != password:
         return _back("/register", "password_mismatch", next, name)
     auth = get_auth(request)
-    if not auth.signups_by_ip.hit(request.client.host if request.client else "?"):
+    if not auth.signups_by_ip.hit(client_host(request)):
         return _back("/register", "rate_limited", next, name)
     try:
         user = auth.register(name, password, lang or _lang_of(request))

@@ -30,6 +30,7 @@ from hkmahjong.parlor.ports import Connection
 from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.server.auth import current_user
+from hkmahjong.server.proxies import TrustedProxies
 from hkmahjong.server.wsframes import EXTENSION, Frames, ParlorWebSocketProtocol
 
 __all__ = [
@@ -477,6 +478,7 @@ class TableEndpoint:
                 (k.lower().encode("latin-1"), v.encode("latin-1"))
                 for k, v in request.headers.raw_items()
             ],
+            "client": _client(self.app, frames, request),
             "state": {},
         }
         got = _attach(HTTPConnection(scope), public_id, lambda: WsConnection(None, frames))
@@ -484,6 +486,21 @@ class TableEndpoint:
             frames.close(*got)
             return None
         return _NativeSocket(got)
+
+
+def _client(app: Any, frames: Frames, request: Request) -> tuple[str, int] | None:
+    """A native socket's client address, as ``ClientAddress`` gives the ASGI ones (through the
+    trusted proxies only: :mod:`hkmahjong.server.proxies`)."""
+    transport = getattr(frames, "transport", None)
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    if not peer:
+        return None
+    proxies: TrustedProxies | None = getattr(app.state, "proxies", None)
+    if proxies is None:
+        return str(peer[0]), int(peer[1])
+    forwarded = ",".join(request.headers.get_all("X-Forwarded-For")) or None
+    host = proxies.client(str(peer[0]), forwarded)
+    return host, int(peer[1]) if host == peer[0] else 0
 
 
 def websocket_protocol(app: Any) -> type[ParlorWebSocketProtocol]:
