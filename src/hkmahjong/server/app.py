@@ -28,7 +28,7 @@ from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
-from hkmahjong.server.limits import BodySizeLimit
+from hkmahjong.server.limits import BodySizeLimit, UrlLimits
 from hkmahjong.server.proxies import ClientAddress, TrustedProxies
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -173,6 +173,7 @@ def create_app(
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(UrlLimits)
     app.state.proxies = TrustedProxies(settings.trusted_proxies)
     app.add_middleware(ClientAddress, proxies=app.state.proxies)
     app.state.cluster = node

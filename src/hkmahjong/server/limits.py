@@ -1,13 +1,20 @@
-"""限制 request limits as pure ASGI middleware: the largest request body the parlor accepts."""
+"""限制 request limits as pure ASGI middleware: the largest request body the parlor accepts, and
+URLs without NUL or control characters (PostgreSQL's text refuses NUL; nothing here needs them)."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BodySizeLimit", "BodyTooLargeError"]
+__all__ = ["MAX_URL_BYTES", "BodySizeLimit", "BodyTooLargeError", "UrlLimits"]
+
+MAX_URL_BYTES = 8192
+"""The longest path and query string a request may have."""
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_ENCODED_CONTROL = re.compile(rb"%(?:[01][0-9a-f]|7f)", re.I)
 
 
 class BodyTooLargeError(HTTPException):
@@ -78,3 +85,29 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class UrlLimits:
+    """Answer 400 to a request (close a websocket with 1008) whose path holds NUL or another
+    control character, or whose query string encodes one; 414 past :data:`MAX_URL_BYTES`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        query: bytes = scope.get("query_string", b"")
+        problem = None
+        if len(path) + len(query) > MAX_URL_BYTES:
+            status, problem = 414, f"the URL is longer than {MAX_URL_BYTES} bytes"
+        elif _CONTROL.search(path) or _ENCODED_CONTROL.search(query):
+            status, problem = 400, "the URL holds a NUL or another control character"
+        if problem is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": problem})
+        else:
+            await BodySizeLimit._reject(send, status, problem)
