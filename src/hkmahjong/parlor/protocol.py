@@ -585,3 +585,15 @@ def pong_msg() -> JSON:
 def lobby_msg(v: int, tables: Sequence[JSON]) -> JSON:
     """``lobby``: every open table (whole list), at lobby version ``v``."""
     return {"t": "lobby", "v": v, "tables": list(tables)}
+
+
+def lobby_diff_msg(v: int, upsert: Sequence[JSON], remove: Sequence[str]) -> JSON:
+    """``lobby_diff``: what changed since the lobby version before ``v`` — tables new or changed
+    (whole entries, by ``id``) and the ids of tables no longer listed."""
+    return {"t": "lobby_diff", "v": v, "upsert": list(upsert), "remove": list(remove)}
+
+
+def your_table_msg(public_id: str, status: str) -> JSON:
+    """``your_table``: to a player's lobby sockets, a table they sit at changed status (it
+    started: ``playing``)."""
+    return {"t": "your_table", "id": public_id, "status": status}

@@ -22,13 +22,13 @@ from hkmahjong.hand import is_complete_counts, shanten_counts
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
-from hkmahjong.parlor.lobby import Lobby
+from hkmahjong.parlor.lobby import Caps, Lobby
 from hkmahjong.server import api, auth, health, leagues, pages, players, replays, tables, ws
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
-from hkmahjong.server.limits import BodySizeLimit, UrlLimits
+from hkmahjong.server.limits import BodySizeLimit, SpectatorSlots, UrlLimits
 from hkmahjong.server.proxies import ClientAddress, TrustedProxies
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -159,6 +159,11 @@ def create_app(
         ledger=app.state.auth.ledger if node is None else node.ledger,
         online_clocks=online,
         watch_limit=settings.max_spectators,
+        caps=Caps(
+            open_tables=settings.max_open_tables,
+            guest_tables=settings.max_guest_tables,
+            waiting_s=settings.waiting_table_s,
+        ),
     )
     override = os.environ.get("HKMJ_TABLE_CLOCKS")
     if override:  # JSON of parlor ClockSettings fields, for every new table (tests, benchmarks)
@@ -175,6 +180,7 @@ def create_app(
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(UrlLimits)
     app.state.proxies = TrustedProxies(settings.trusted_proxies)
+    app.state.spectator_slots = SpectatorSlots(settings.spectators_per_address)
     app.add_middleware(ClientAddress, proxies=app.state.proxies)
     app.state.cluster = node
     if node is not None:

@@ -1,15 +1,17 @@
-"""限制 request limits as pure ASGI middleware: the largest request body the parlor accepts, and
-URLs without NUL or control characters (PostgreSQL's text refuses NUL; nothing here needs them)."""
+"""限制 request limits: as pure ASGI middleware the largest request body the parlor accepts and
+URLs without NUL or control characters (PostgreSQL's text refuses NUL; nothing here needs them);
+and the spectator sockets one address may hold at one table (:class:`SpectatorSlots`)."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["MAX_URL_BYTES", "BodySizeLimit", "BodyTooLargeError", "UrlLimits"]
+__all__ = ["MAX_URL_BYTES", "BodySizeLimit", "BodyTooLargeError", "SpectatorSlots", "UrlLimits"]
 
 MAX_URL_BYTES = 8192
 """The longest path and query string a request may have."""
@@ -111,3 +113,39 @@ class UrlLimits:
             await send({"type": "websocket.close", "code": 1008, "reason": problem})
         else:
             await BodySizeLimit._reject(send, status, problem)
+
+
+class SpectatorSlots:
+    """旁觀位 spectator sockets by (table, address): at most ``per_address`` at once, so no one
+    client takes a table's whole gallery (issue 29). Asked by the table socket's door."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._held: dict[tuple[str, str], int] = {}
+
+    def take(self, table: str, address: str) -> Callable[[], None] | None:
+        """A slot at ``table`` for ``address``: the call that gives it back, or None when that
+        address holds all its slots there already."""
+        key = (table, address)
+        held = self._held.get(key, 0)
+        if held >= self.per_address:
+            return None
+        self._held[key] = held + 1
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            if given_back:
+                return
+            given_back = True
+            left = self._held.get(key, 1) - 1
+            if left > 0:
+                self._held[key] = left
+            else:
+                self._held.pop(key, None)
+
+        return give_back
+
+    def held(self, table: str, address: str) -> int:
+        """How many slots ``address`` holds at ``table`` now."""
+        return self._held.get((table, address), 0)

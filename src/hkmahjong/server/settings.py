@@ -94,6 +94,14 @@ class Settings:
     clocks: ClockSettings = field(default_factory=ClockSettings)
     max_spectators: int = 50
     """旁觀 spectators one table admits at most."""
+    max_open_tables: int = 6
+    """Open tables (waiting, playing, paused) a registered player may sit at."""
+    max_guest_tables: int = 2
+    """Open tables a guest may sit at."""
+    waiting_table_s: float = 1800.0
+    """An online table still waiting for players after this many seconds is cancelled."""
+    spectators_per_address: int = 3
+    """Spectator sockets one address may hold at one table."""
     trusted_proxies: tuple[str, ...] = ()
     """Proxies whose ``X-Forwarded-For`` is believed (addresses or networks; none by default:
     :mod:`hkmahjong.server.proxies`)."""
@@ -121,6 +129,12 @@ class Settings:
             raise SettingsError(f"trusted proxies: {exc}") from None
         if self.guests_per_window < 1 or self.guest_window_s <= 0:
             raise SettingsError("guests_per_window and guest_window_s must be positive")
+        if min(self.max_open_tables, self.max_guest_tables, self.spectators_per_address) < 1:
+            raise SettingsError(
+                "max_open_tables, max_guest_tables and spectators_per_address must be at least 1"
+            )
+        if self.waiting_table_s <= 0:
+            raise SettingsError(f"waiting_table_s = {self.waiting_table_s}: expected > 0")
         if not 0 <= self.max_spectators <= 10_000:
             raise SettingsError(f"max_spectators = {self.max_spectators}: expected 0..10000")
         if self.db_url is not None and not self.db_url.startswith(("sqlite", "postgresql")):
@@ -167,8 +181,10 @@ class Settings:
         """Settings from ``HKMJ_DB_URL``, ``HKMJ_HOST``, ``HKMJ_PORT``, ``HKMJ_SECRET``,
         ``HKMJ_DATA_DIR``, ``HKMJ_STARTING_GRANT``, ``HKMJ_SECURE_COOKIES``,
         ``HKMJ_MAX_SPECTATORS``, ``HKMJ_TRUSTED_PROXIES`` (comma-separated),
-        ``HKMJ_LOGIN_ATTEMPTS``, ``HKMJ_ADDRESS_ATTEMPTS``, ``HKMJ_SIGNUPS_PER_HOUR``;
-        ``overrides`` that are not None win.
+        ``HKMJ_LOGIN_ATTEMPTS``, ``HKMJ_ADDRESS_ATTEMPTS``, ``HKMJ_SIGNUPS_PER_HOUR``,
+        ``HKMJ_MAX_OPEN_TABLES``, ``HKMJ_MAX_GUEST_TABLES``, ``HKMJ_WAITING_TABLE_SECONDS``,
+        ``HKMJ_SPECTATORS_PER_ADDRESS`` (docs/security.md, *Abuse limits*); ``overrides`` that
+        are not None win.
 
         :raises SettingsError: when a variable does not parse.
         """
@@ -184,6 +200,10 @@ class Settings:
             ("login_attempts", "HKMJ_LOGIN_ATTEMPTS", int),
             ("address_attempts", "HKMJ_ADDRESS_ATTEMPTS", int),
             ("signups_per_hour", "HKMJ_SIGNUPS_PER_HOUR", int),
+            ("max_open_tables", "HKMJ_MAX_OPEN_TABLES", int),
+            ("max_guest_tables", "HKMJ_MAX_GUEST_TABLES", int),
+            ("waiting_table_s", "HKMJ_WAITING_TABLE_SECONDS", float),
+            ("spectators_per_address", "HKMJ_SPECTATORS_PER_ADDRESS", int),
         ):
             raw = env.get(name)
             if raw:

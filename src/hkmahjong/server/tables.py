@@ -28,6 +28,7 @@ _STATUS = {
     "forbidden": 403,
     "not_seated": 404,
     "bad_config": 422,
+    "too_many_tables": 429,
     "no_ledger": 500,
 }
 
@@ -123,6 +124,9 @@ async def create_table(
     lobby = _lobby(request)
     try:
         ruleset = body.rules.resolve()
+        if body.kind == "online" and user.is_guest:
+            raise _fail("guest", "guests play practice tables; register to play online", 403)
+        await lobby.admit(user.id, guest=user.is_guest)
         if body.kind == "practice":
             table = await lobby.practice(
                 _who(user),
@@ -132,8 +136,6 @@ async def create_table(
                 watch_delay_ms=body.watch_delay_ms,
             )
         else:
-            if user.is_guest:
-                raise _fail("guest", "guests play practice tables; register to play online", 403)
             table = await lobby.online(
                 _who(user),
                 ruleset,
@@ -176,6 +178,8 @@ async def join_table(
     if user.is_guest and table.config.kind == "online":
         raise _fail("guest", "guests play practice tables; register to play online", 403)
     try:
+        if table.player_of(user.id) is None:
+            await _lobby(request).admit(user.id, guest=user.is_guest)
         player = await table.join(user.id, user.name, body.invite)
     except TableError as exc:
         raise _fail(exc.code, exc.message) from None
@@ -217,6 +221,10 @@ async def quick_match(
     if user.is_guest:
         raise _fail("guest", "guests play practice tables; register to play online", 403)
     lobby = _lobby(request)
+    try:
+        await lobby.admit(user.id, guest=False)
+    except TableError as exc:
+        raise _fail(exc.code, exc.message) from None
     cluster = getattr(request.app.state, "cluster", None)
     if cluster is not None and lobby.quick_table() is None:  # one waiting in another process?
         public_id = await cluster.quick_join(user.id, user.name)

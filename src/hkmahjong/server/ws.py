@@ -25,11 +25,13 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from websockets.http11 import Request
 
 from hkmahjong.parlor import protocol as proto
+from hkmahjong.parlor.gallery import CLOSE_FULL
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.ports import Connection
 from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
-from hkmahjong.server.auth import current_user
+from hkmahjong.server.auth import client_host, current_user
+from hkmahjong.server.limits import SpectatorSlots
 from hkmahjong.server.proxies import TrustedProxies
 from hkmahjong.server.wsframes import EXTENSION, Frames, ParlorWebSocketProtocol
 
@@ -331,7 +333,34 @@ def _attach(
         if elsewhere is None:
             return 4404, "no such table"
         return elsewhere.attach(public_id, user_id, invite, make())
-    return bind(table, user_id, invite, make)
+    if user_id is not None and table.player_of(user_id) is not None:
+        return bind(table, user_id, invite, make)
+    slots: SpectatorSlots | None = getattr(http.app.state, "spectator_slots", None)
+    give_back = None if slots is None else slots.take(public_id, client_host(http))
+    if slots is not None and give_back is None:
+        return CLOSE_FULL, f"at most {slots.per_address} spectators from one address at a table"
+    got = bind(table, user_id, invite, make)
+    if give_back is not None:
+        if isinstance(got, tuple):
+            give_back()
+        else:
+            got.detach = _Both(got.detach, give_back)
+    return got
+
+
+class _Both:
+    """Two calls as one (a spectator's detach, then its slot given back)."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Callable[[], None], second: Callable[[], None]) -> None:
+        self.first, self.second = first, second
+
+    def __call__(self) -> None:
+        try:
+            self.first()
+        finally:
+            self.second()
 
 
 class _Inbound:
