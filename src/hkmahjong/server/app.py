@@ -28,7 +28,7 @@ from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
-from hkmahjong.server.limits import BodySizeLimit, SpectatorSlots, UrlLimits
+from hkmahjong.server.limits import DOOR_RESPONSES, BodySizeLimit, SpectatorSlots, UrlLimits
 from hkmahjong.server.proxies import ClientAddress, TrustedProxies
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -142,6 +142,7 @@ def create_app(
         version=__version__,
         description="Hong Kong mahjong (香港麻雀) parlor: tables, jade ledger, calculator API.",
         lifespan=lifespan,
+        responses=DOOR_RESPONSES,
     )
     app.state.settings = settings
     app.state.store = store

@@ -11,10 +11,23 @@ from collections.abc import Callable
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["MAX_URL_BYTES", "BodySizeLimit", "BodyTooLargeError", "SpectatorSlots", "UrlLimits"]
+__all__ = [
+    "DOOR_RESPONSES",
+    "MAX_URL_BYTES",
+    "BodySizeLimit",
+    "BodyTooLargeError",
+    "SpectatorSlots",
+    "UrlLimits",
+]
 
 MAX_URL_BYTES = 8192
 """The longest path and query string a request may have."""
+DOOR_RESPONSES: dict[int | str, dict[str, object]] = {
+    400: {"description": "the URL holds a NUL or another control character"},
+    413: {"description": "the request body is larger than the limit (64 KiB)"},
+    414: {"description": f"the URL is longer than {MAX_URL_BYTES} bytes"},
+}
+"""What the door answers to any request before a route sees it (every operation's OpenAPI)."""
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
 _ENCODED_CONTROL = re.compile(rb"%(?:[01][0-9a-f]|7f)", re.I)
 
