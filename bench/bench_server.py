@@ -15,7 +15,7 @@ database). Its users are seeded directly into the store *before* the server star
 account with an argon2 password hash, a session and the starting grant of jade each: exactly the
 rows ``/register`` writes); the tables are then created and joined through the public API
 (``POST /api/tables``, ``POST /api/tables/{id}/join``, cookie session + ``X-CSRF-Token``): online
-tables, parlor rules, stake 100, four rounds, production clocks. Four scripted websocket clients
+tables, ml rules (its 四圈), level 1 (stake 1024), production clocks. Four scripted websocket clients
 per table (all in this one client process, asyncio) answer each prompt after a human-like pause
 (``--think``, uniform between ½ and 1½ times it), so a table makes about one action a second.
 
@@ -94,7 +94,11 @@ TARGET_TABLES = 1000
 TARGET_P99_MS = 100.0
 TARGET_KB_PER_TABLE = 100.0
 DEFAULT_STEPS = (50, 100, 200, 400, 700, 1000, 1300, 1600)
-STAKE = 100
+RULES = "ml"
+"""The tables' ruleset: ml offers 四圈 online (ML 單局 / 東圈 / 四圈); the parlor's own online
+tables are 四局, too short for a steady curve (docs/rules.md, match lengths)."""
+LEVEL = 1
+"""The tables' level: stake = ml's table value (1024, seed 002 牌桌價值) × 1."""
 SECRET = "bench-secret-" + "s" * 24
 PASSWORD = "bench password"
 FLAT_CLOCKS = {"discard_delay_ms": 0, "bot_ms": 0, "next_hand_ms": 0}
@@ -717,8 +721,8 @@ async def open_table(
 ) -> TableRun:
     """Create an online table as ``seats[0]``, the others join (or bots fill it), connect
     (seat i's socket to ``urls[i]``)."""
-    made = await api(http, seats[0], "/api/tables", {"kind": "online", "stake": STAKE,
-                                                      "length": length})  # fmt: skip
+    body = {"kind": "online", "rules": {"preset": RULES}, "level": LEVEL, "length": length}
+    made = await api(http, seats[0], "/api/tables", body)
     run = TableRun(made["id"], meter)
     for account in seats[1:]:
         await api(http, account, f"/api/tables/{run.public_id}/join", {})

@@ -9,7 +9,7 @@ What it does, all on loopback: creates its own PostgreSQL database (``--pg-admin
 prefix; seeds two registered accounts per table (user, session, starting grant: the rows
 ``/register`` writes); starts ``--procs`` processes (``hkmj serve --db … --redis …``, a lease of
 ``--lease`` seconds, fast table clocks); opens ``--tables`` online tables through the public API,
-each request sent to a process chosen at random (stake 100, two people and two bots, ``--length``);
+each request sent to a process chosen at random (level 1: stake 192, two people and two bots, ``--length``);
 connects each person's scripted client to a process chosen at random — again after every close
 (a process stopped or killed, the table moved); ``--placement owner`` connects it to the table's
 owner instead (no relayed seats: what the relaying costs). Meanwhile it kills ``--kills`` processes with
@@ -61,7 +61,8 @@ from hkmahjong.server.store.ledger import post_in
 from hkmahjong.server.store.models import SessionRow, User, utcnow
 
 SECRET = "cluster-secret-" + "c" * 24
-STAKE = 100
+LEVEL = 1
+"""The tables' level: stake = the parlor's table value (192, seed 002 牌桌價值) × 1."""
 GRANT = 10_000
 MIN_GAP_S = 1 / 8
 """A client's least time between two answers (the server allows 10 messages a second)."""
@@ -354,8 +355,8 @@ async def post(http: httpx.AsyncClient, run: Run, who: Account, path: str, body:
 
 async def open_table(http: httpx.AsyncClient, run: Run, a: Account, b: Account, length: str) -> str:
     """An online table made by ``a`` and joined by ``b`` (each request to a process at random)."""
-    made = await post(http, run, a, "/api/tables",
-                      {"kind": "online", "stake": STAKE, "length": length})  # fmt: skip
+    body = {"kind": "online", "level": LEVEL, "length": length}
+    made = await post(http, run, a, "/api/tables", body)
     public_id = str(made["id"])
     await post(http, run, b, f"/api/tables/{public_id}/join", {})
     return public_id

@@ -38,11 +38,13 @@ python_version = 3.11
 [mypy-numpy,numpy.*,gymnasium,gymnasium.*,pettingzoo,pettingzoo.*,torch,torch.*,ray,ray.*]
 follow_imports = skip
 follow_imports_for_stubs = True
+ignore_missing_imports = True
 """
 """The compile's own mypy settings. Compiling ``env/encoding.py`` type-checks its package, whose
 ``__init__`` imports the env's adapters: followed into NumPy, Gymnasium and PettingZoo (and from
 there torch, whose sources crash mypy), that pass took about 110 s instead of 2. Those packages
-are ``Any`` to the compile (their calls are Python calls from compiled code whatever their types);
+are ``Any`` to the compile (their calls are Python calls from compiled code whatever their types),
+and need not be installed (Ray and torch are optional extras: without Ray the build failed);
 ``make typecheck`` checks the real types with the project's strict settings."""
 
 

@@ -241,8 +241,9 @@ async def test_illegal_input_is_a_message_not_a_crash(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_no_swap_discard_is_refused(kit: ModuleType) -> None:
-    """RULES.md §6 (W2 食替): after a chow you may not discard the tile just claimed."""
-    game = kit.scenario_game(kit.CHOW_THREE_WAYS, kit.CHOW_DRAWS)
+    """RULES.md §6 (W2 食替): after a chow you may not discard the tile just claimed — under W2's
+    rules (qingzhang); the parlor lets any tile go (seed 003, issue 31 item 8)."""
+    game = kit.scenario_game(kit.CHOW_THREE_WAYS, kit.CHOW_DRAWS, ruleset=get_preset("qingzhang"))
     app = kit.make_app(game)
     async with app.run_test() as pilot:
         await kit.settle(pilot)

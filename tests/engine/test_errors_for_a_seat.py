@@ -55,7 +55,7 @@ def test_errors_do_not_depend_on_hidden_tiles(
     """Errors for a seat are the same text whatever the hidden tiles; no other claimant named."""
     rng = random.Random(2)
     windows = checked = 0
-    for state in play_states("errors", 2, every=6):
+    for state in play_states("errors", 3, every=6):
         probes = _probes(state)
         in_window = state.phase in (Phase.CLAIM, Phase.ROB)
         windows += in_window

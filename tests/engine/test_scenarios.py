@@ -144,8 +144,9 @@ def test_pung_beats_chow_and_skips_seats() -> None:
 
 
 def test_chow_when_nobody_else_claims_and_only_by_the_next_seat() -> None:
-    """RULES.md §6: chow only from your 上家; W passing a pung bars its pung of 5p (W2)."""
-    st = table(**PRIORITY)
+    """RULES.md §6: chow only from your 上家; W passing a pung bars its pung of 5p (W2's 過水 for
+    pungs, on here: the parlor itself takes every discard since issue 31, seed 003)."""
+    st = table(replace(PARLOR, pung_pass_rule=True), **PRIORITY)
     play(st, E, "discard 5p")
     play(st, W, "pass")
     play(st, N, "pass")

@@ -96,7 +96,7 @@ def test_every_field_survives_json_and_clone(
     """At ~2,000 states over every preset and switch grid, JSON and clone keep each field."""
     seen: dict[str, set[Any]] = {"phase": set(), "draw": set(), "pending": set()}
     count = 0
-    for state in play_states("fields", 2, every=4):
+    for state in play_states("fields", 3, every=4):
         for seat in Wind:
             state.legal_actions(seat)  # fill the caches, so the clone copies them
         _check_clone(state)

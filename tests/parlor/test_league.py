@@ -346,7 +346,7 @@ def test_a_cancelled_league_refunds_every_fee_even_with_a_fee_share() -> None:
         lg = desk.record(lid, r, t, p)
     lg = desk.cancel(lid, "server migration")
     # exactly the split without a fee share (test above): 501 split, every fee back
-    assert users(ledger, 4) == [890 + 10 + 63 + 189, 890 + 10 + 63 + 62, 890 + 10 + 62, 900 + 62]
+    assert users(ledger, 4) == [890 + 10 + 63 + 188, 890 + 10 + 63 + 63, 890 + 10 + 62, 900 + 62]
     assert ledger.balance(FEES) == 0 and ledger.balance(escrow_of(lid)) == 0
 
 
@@ -399,12 +399,13 @@ def test_rolled_out_refunds_fees_and_splits_the_pool_half_equal_half_by_points()
     assert lg.status == "rolled_out"
     # equal half 250: 62 each + remainder 2 to ranks 1, 2 → 63 63 62 62
     # points half 251 over 30 and 10 (negatives floored at 0): 188.25 → 188, 62.75 → 62, then the
-    # remainder 1 to rank 1 → 189, 62, 0, 0
-    assert users(ledger, 4) == [890 + 10 + 63 + 189, 890 + 10 + 63 + 62, 890 + 10 + 62, 900 + 62]
+    # remainder 1 to the largest fraction (62.75: largest-remainder method, issue 31 item 6; it
+    # went to rank 1 before) → 188, 63, 0, 0
+    assert users(ledger, 4) == [890 + 10 + 63 + 188, 890 + 10 + 63 + 63, 890 + 10 + 62, 900 + 62]
     assert ledger.balance(pool_of(lid)) == 0 and ledger.balance(escrow_of(lid)) == 0
     assert ledger.balance(FEES) == 0  # fees refunded, none kept
     kinds = {(p.user_id, p.kind): p.amount for p in lg.payouts}
-    assert kinds[(1, "split_equal")] == 63 and kinds[(1, "split_points")] == 189
+    assert kinds[(1, "split_equal")] == 63 and kinds[(1, "split_points")] == 188
     assert kinds[(3, "fee_refund")] == 10 and (3, "split_points") not in kinds
     assert "滾出" in lg.log[-1].reason and "server migration" in lg.log[-1].reason
     before = users(ledger, 4)

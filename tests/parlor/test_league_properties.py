@@ -136,6 +136,21 @@ def commit(world: World, store: MemoryLeagueStore, before: League, step: Step) -
     return stored
 
 
+def largest_remainder_ok(total: int, weights: list[int], shares: list[int]) -> None:
+    """Shares of ``total`` in proportion to ``weights`` (ranked) by the largest-remainder method:
+    each is its exact share floored, plus 1 for those with the largest fractional parts (ties to
+    the better rank); together exactly ``total`` (issue 31 item 6)."""
+    assert sum(shares) == total
+    whole = sum(weights)
+    floors = [int(Fraction(total * w, whole)) for w in weights]
+    extra = [s - f for s, f in zip(shares, floors, strict=True)]
+    assert set(extra) <= {0, 1}
+    fractions = [Fraction(total * w, whole) - f for w, f in zip(weights, floors, strict=True)]
+    order = sorted(range(len(weights)), key=lambda i: (-fractions[i], i))
+    ones = sum(extra)
+    assert sorted(i for i in range(len(extra)) if extra[i]) == sorted(order[:ones])
+
+
 def exact_split_ok(total: int, weights: list[int], shares: list[int]) -> None:
     """Shares of ``total`` in proportion to ``weights`` (ranked): each is its exact share floored,
     plus 1 for a prefix of the ranking (the remainder by rank); together exactly ``total``."""
@@ -299,7 +314,7 @@ def test_random_leagues_conserve_jade_pay_once_and_split_by_the_rule(
     exact_split_ok(pool // 2, [1] * n, [split[s.user_id][0] for s in ranked])
     weights = [max(0, s.points) for s in ranked]
     by_points = [split[s.user_id][1] for s in ranked]
-    exact_split_ok(pool - pool // 2, weights if any(weights) else [1] * n, by_points)
+    largest_remainder_ok(pool - pool // 2, weights if any(weights) else [1] * n, by_points)
 
 
 @given(
@@ -313,7 +328,9 @@ def test_rollout_split_halves(pool: int, points: list[int]) -> None:
     by_points = [split[u][1] for u, _ in ranked]
     exact_split_ok(pool // 2, [1] * len(ranked), equal)
     weights = [max(0, p) for _, p in ranked]
-    exact_split_ok(pool - pool // 2, weights if any(weights) else [1] * len(ranked), by_points)
+    largest_remainder_ok(
+        pool - pool // 2, weights if any(weights) else [1] * len(ranked), by_points
+    )
     assert all(b == 0 for b, w in zip(by_points, weights, strict=True) if w == 0 and any(weights))
 
 

@@ -103,10 +103,11 @@ def test_parlor_play_switches_follow_p() -> None:
 
 
 def test_parlor_where_p_is_silent_follows_w2() -> None:
-    """P silent → W2 正統: pung 過水 and 食替 forbidden (W2 其他規則 過水); 海底 however won
-    (P names both cases); 天糊 not after a concealed kong (W2 天糊)."""
+    """P silent → W2 正統: 海底 however won (P names both cases); 天糊 not after a concealed kong
+    (W2 天糊). (Pung 過水 and 食替 are not "P silent": P "每只打出的牌，其余三家都可以取" turns them
+    off, issue 31 item 8 — tests/rules/test_preset_versions.py.)"""
     p = get_preset("parlor")
-    assert p.pung_pass_rule and p.no_swap_discard
+    assert not p.pung_pass_rule and not p.no_swap_discard
     assert p.last_tile is LastTileRule.ANY
     assert not p.heavenly_after_concealed_kong
     assert p.bonus_win_at_deal is DealBonusWin.HEAVENLY_EARTHLY

@@ -51,7 +51,7 @@ def as_guest(client: TestClient) -> None:
 
 
 def online(client: TestClient, **extra: Any) -> Any:
-    return client.post("/api/tables", json={"kind": "online", "stake": 0, **extra})
+    return client.post("/api/tables", json={"kind": "online", "level": 0, **extra})
 
 
 def practice(client: TestClient) -> Any:
@@ -121,7 +121,7 @@ def test_a_waiting_table_expires_refunded_and_logged(tmp_path: Path) -> None:
     with TestClient(app, base_url="http://testserver") as client:
         register(client, "ann")
         jade = client.get("/api/me").json()["jade"]
-        table_id = online(client, stake=100).json()["id"]
+        table_id = online(client, level=1).json()["id"]
         with client.websocket_connect("/ws/lobby") as ws:
             assert [t["id"] for t in ws.receive_json()["tables"]] == [table_id]
             deadline = time.monotonic() + 15  # the lobby looks every 2 s

@@ -150,11 +150,16 @@ QUICK = TableClocks(
 )
 
 
+STAKE = 1024
+"""The stake of a level-1 table under ml's rules (its table value, seed 002)."""
+
+
 async def _start_staked_table(lobby: Lobby, user: CurrentUser) -> str:
-    """An online table (stake 200, fee 20) with the user and three bots, a few hands in."""
+    """An online table (ml's four rounds at level 1: stake 1024, fee 20) with the user and three
+    bots, a few hands in."""
     lobby.online_clocks = QUICK
     table = await lobby.online(
-        (user.id, user.name), get_preset("parlor"), stake=200, fee=20, length="16-hands"
+        (user.id, user.name), get_preset("ml"), level=1, fee=20, length="four-rounds"
     )
     await table.fill_bots(user.id, "easy")
     assert table.status == "playing"
@@ -163,8 +168,8 @@ async def _start_staked_table(lobby: Lobby, user: CurrentUser) -> str:
     for _ in range(200):  # until a hand has moved jade between the escrows
         await asyncio.sleep(0.05)
         if (
-            ledger.balance(escrow_of(table.id, 0)) != 200
-            or ledger.balance(escrow_of(table.id, 1)) != 200
+            ledger.balance(escrow_of(table.id, 0)) != STAKE
+            or ledger.balance(escrow_of(table.id, 1)) != STAKE
         ):
             break
     return table.public_id
@@ -197,12 +202,12 @@ def test_admin_cancel_refunds_a_table_while_the_server_is_down(
         row = session.scalar(select(ParlorTable).where(ParlorTable.public_id == public_id))
         assert row is not None and row.status == "playing"
         table_id = row.id
-    assert _jade(store, table_id, ming.id)[f"user:{ming.id}"] == 10_000 - 220
+    assert _jade(store, table_id, ming.id)[f"user:{ming.id}"] == 10_000 - STAKE - 20
     base = ["admin", "--data-dir", str(tmp_path)]
     assert main([*base, "cancel", public_id, "--reason", "the room closes early"]) == 0
     out = capsys.readouterr().out
     assert f"table {public_id} cancelled (admin: the room closes early)" in out
-    assert "stake 200 and fee 20" in out
+    assert f"stake {STAKE} and fee 20" in out
     after = _jade(store, table_id, ming.id)
     assert after == {f"user:{ming.id}": 10_000, FEES: 0, "system:bots": 0} | {
         escrow_of(table_id, p): 0 for p in range(4)
@@ -221,7 +226,7 @@ def test_admin_cancel_refunds_a_table_while_the_server_is_down(
     capsys.readouterr()
     assert main([*base, "tables", "--status", "cancelled"]) == 0
     listed = capsys.readouterr().out
-    assert public_id in listed and "stake 200 + fee 20" in listed
+    assert public_id in listed and f"stake {STAKE} + fee 20" in listed
     # the server starts again: the cancelled table is not rebuilt, nothing moves
     app = create_app(settings, store=store, password_hash=cheap_argon2())
     with TestClient(app, base_url="http://127.0.0.1") as client:

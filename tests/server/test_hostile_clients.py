@@ -157,7 +157,7 @@ def _set_up(parlor: Parlor) -> Parlor:
     tag = secrets.token_hex(3)
     with httpx.Client(base_url=parlor.url, timeout=30, follow_redirects=False) as http:
         parlor.staker = _register(http, f"Staker {tag}")
-        parlor.online = _post(http, "/api/tables", {"kind": "online", "stake": 100})["id"]
+        parlor.online = _post(http, "/api/tables", {"kind": "online", "level": 1})["id"]
         parlor.cookies = _register(http, f"Seated {tag}")
         parlor.practice = _post(
             http,

@@ -98,7 +98,7 @@ def test_a_deep_frame_leaves_a_staked_waiting_table_waiting(app_client: TestClie
     ann = register(app_client, "ann")
     r = app_client.post(
         "/api/tables",
-        json={"kind": "online", "stake": 100},
+        json={"kind": "online", "level": 1},
         headers={"X-CSRF-Token": csrf(app_client)},
     )
     assert r.status_code == 200, r.text

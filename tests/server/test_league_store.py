@@ -108,10 +108,11 @@ def test_rolled_back_and_rolled_out_on_the_database(store: Store) -> None:
     desk.record(lg.id, 1, 1, [points[s] for s in match.seats if s is not None])
     lg = desk.cancel(lg.id, "server move")
     assert lg.status == "rolled_out"
-    # the worked example of docs/leagues.md: 63+189, 63+62, 62, 62, plus each fee back
+    # the worked example of docs/leagues.md: 63+188, 63+63, 62, 62 (largest remainders), plus
+    # each fee back
     assert [ledger.balance(user_account(u)) for u in range(1, 5)] == [
-        890 + 10 + 63 + 189,
-        890 + 10 + 63 + 62,
+        890 + 10 + 63 + 188,
+        890 + 10 + 63 + 63,
         890 + 10 + 62,
         890 + 10 + 62,
     ]

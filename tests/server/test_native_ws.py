@@ -70,7 +70,12 @@ def guest_with_table(url: str) -> tuple[str, str]:
         token = http.get("/api/me").json()["csrf"]
         r = http.post(
             "/api/tables",
-            json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+            json={
+                "kind": "practice",
+                "rules": {"preset": "ml"},
+                "length": "one-hand",
+                "bots": ["easy", "easy", "easy"],
+            },
             headers={"X-CSRF-Token": token},
         )
         assert r.status_code == 200, r.text

@@ -152,7 +152,12 @@ def _practice(client: TestClient) -> str:
     assert r.status_code == 303
     r = client.post(
         "/api/tables",
-        json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+        json={
+            "kind": "practice",
+            "rules": {"preset": "ml"},
+            "length": "one-hand",
+            "bots": ["easy", "easy", "easy"],
+        },
         headers={"X-CSRF-Token": csrf(client)},
     )
     assert r.status_code == 200, r.text
@@ -178,7 +183,7 @@ def test_spectators_socket_invite_limit_and_count(settings: Settings) -> None:
         owner = register(client, "owner")
         r = client.post(
             "/api/tables",
-            json={"kind": "online", "stake": 0, "private": True},
+            json={"kind": "online", "level": 0, "private": True},
             headers={"X-CSRF-Token": csrf(client)},
         )
         assert r.status_code == 200, r.text

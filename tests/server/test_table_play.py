@@ -174,12 +174,17 @@ def verify_record(text: str, tmp_path: Path) -> str:
     return done.stdout
 
 
-async def _seated(url: str, names: list[str], stake: int, length: str) -> tuple[list[Player], str]:
+STAKE = 1024
+"""A level-1 table under ml's rules: its table value (seed 002), the stake of every seat."""
+
+
+async def _seated(url: str, names: list[str]) -> tuple[list[Player], str]:
+    """An online one-hand table (單局: ml's rules, level 1) with ``names`` seated."""
     players = [Player(url, n) for n in names]
     for p in players:
         await p.register()
-    table = (await players[0].post("/api/tables", {"kind": "online", "stake": stake,
-                                                   "length": length}))["id"]  # fmt: skip
+    body = {"kind": "online", "rules": {"preset": "ml"}, "level": 1, "length": "one-hand"}
+    table = (await players[0].post("/api/tables", body))["id"]
     for p in players[1:]:
         await p.post(f"/api/tables/{table}/join", {})
     return players, table
@@ -191,7 +196,7 @@ def test_two_and_four_people_play_a_hand_with_claims(tmp_path: Path) -> None:
     async def main() -> None:
         claims = 0
         for names in (["ann", "bo"], ["cy", "di", "ed", "fay"]):
-            players, table = await _seated(url, names, 100, "one-hand")
+            players, table = await _seated(url, names)
             for p in players:
                 await p.connect(table)
             if len(players) < 4:
@@ -204,7 +209,7 @@ def test_two_and_four_people_play_a_hand_with_claims(tmp_path: Path) -> None:
             assert r.status_code == 200
             verify_record(r.text, tmp_path)
             jade = [await p.jade() for p in players]
-            assert all(j >= GRANT - 100 for j in jade)
+            assert all(j >= GRANT - STAKE for j in jade)
             for p in players:
                 await p.close()
         assert claims >= 1
@@ -221,7 +226,7 @@ def test_sigkill_mid_hand_and_restart_continue_the_hand(tmp_path: Path) -> None:
     proc, url = start_server(data)
 
     async def first_half() -> tuple[str, int, str | None, int]:
-        players, table = await _seated(url, ["kim"], 200, "one-hand")
+        players, table = await _seated(url, ["kim"])
         kim = players[0]
         await kim.connect(table)
         await kim.post(f"/api/tables/{table}/bots", {"level": "easy"})
@@ -255,7 +260,7 @@ def test_sigkill_mid_hand_and_restart_continue_the_hand(tmp_path: Path) -> None:
         mine = [line for line in record if line["t"] == "act" and line["seat"] == "E"]
         assert len(mine) >= acted  # kim deals the only hand: every acknowledged action is kept
         totals = record[-1]["totals"]
-        expected = GRANT - 200 + stakes.staked_shares(200, totals)[0]
+        expected = GRANT - STAKE + stakes.staked_shares(STAKE, totals)[0]
         assert await kim.jade() == expected
         await kim.close()
 

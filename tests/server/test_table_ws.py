@@ -37,7 +37,14 @@ def practice(client: TestClient) -> str:
     token = client.get("/api/me").json()["csrf"]
     r = client.post(
         "/api/tables",
-        json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+        json={
+            "kind": "practice",
+            "rules": {
+                "preset": "ml"
+            },  # 單局 is ml's (seed 003's practice: 四圈, 八局, 十六局, 破產)
+            "length": "one-hand",
+            "bots": ["easy", "easy", "easy"],
+        },
         headers={"X-CSRF-Token": token},
     )
     assert r.status_code == 200, r.text
@@ -236,19 +243,19 @@ def test_an_online_table_with_an_entry_fee_shows_it_in_the_lobby(app_client: Tes
     )
     assert r.status_code == 303
     token = app_client.get("/api/me").json()["csrf"]
-    body = {"kind": "online", "stake": 300, "fee": 25, "length": "online"}
+    body = {"kind": "online", "level": 1, "fee": 25, "length": "online"}
     r = app_client.post("/api/tables", json=body, headers={"X-CSRF-Token": token})
     assert r.status_code == 200, r.text
     public_id = r.json()["id"]
     (listed,) = app_client.get("/api/lobby").json()
     assert (listed["id"], listed["stake"], listed["fee"], listed["buy_in"]) == (
         public_id,
-        300,
+        192,  # the parlor's table value × level 1 (seed 002 牌桌價值)
         25,
-        325,
+        217,
     )
     assert app_client.get(f"/api/tables/{public_id}").json()["fee"] == 25
-    too_much = {**body, "fee": 10**9}
+    too_much = {**body, "fee": 10**6}
     r = app_client.post("/api/tables", json=too_much, headers={"X-CSRF-Token": token})
     assert r.status_code == 402 and r.json()["detail"]["code"] == "balance"
     r = app_client.post("/api/tables", json={**body, "fee": -1}, headers={"X-CSRF-Token": token})

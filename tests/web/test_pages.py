@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from hkmahjong.rules.presets import get_preset
 from hkmahjong.rules.ruleset import SWITCHES
 from hkmahjong.scoring import score_hand
-from hkmahjong.server.i18n import LANGS, SWITCH_DOCS, negotiate, switch_doc, tr
+from hkmahjong.server.i18n import LANGS, SWITCH_DOCS, negotiate, tr
 from hkmahjong.server.tutorial import worked_examples
 
 from .scriptcheck import foreign_chars
@@ -108,9 +108,10 @@ def test_tutorial_other_preset_and_unknown_preset(client: TestClient) -> None:
 def test_rules_page_shows_the_rulesets_values(client: TestClient) -> None:
     html = client.get("/rules", params={"lang": "en", "preset": "qingzhang"}).text
     rs = get_preset("qingzhang")
-    assert tr("en", "r_win", n=rs.min_fan) in html
-    for name in ("seven_pairs", "dead_wall", "multiple_winners"):
-        assert f"<code>{name}</code>" in html
+    assert tr("en", "rp_value", v=tr("en", "rp_turn_v", n=rs.min_fan)) in html
+    for name in ("seven_pairs", "dead_wall", "multiple_winners"):  # by name in words, not code
+        assert f'data-switch="{name}"><td>{tr("en", f"rs_{name}")}</td>' in html
+        assert f"<code>{name}</code>" not in html
 
 
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
@@ -118,21 +119,24 @@ def test_rules_page_shows_the_rulesets_values(client: TestClient) -> None:
 def test_rules_page_describes_every_switch_in_chinese(
     client: TestClient, lang: str, preset: str
 ) -> None:
-    """The rules page (seed 003 規則) lists every house-rule switch (``hkmj rules``) with its
-    description in the page's language: on a 繁體 / 简体 page none is English-only (an enum value
-    such as ``limit_beats`` and the seed names W1 W2 C P ML aside)."""
+    """The rules page (seed 003 規則) lists every house-rule switch (``hkmj rules``) by its name in
+    words, its value in words and its description in the page's language: on a 繁體 / 简体 page
+    none is English (the seed names W1 W2 C P ML aside, explained in the page's legend)."""
     html = client.get("/rules", params={"lang": lang, "preset": preset}).text
     rows = re.findall(
-        r"<tr><td><code>([a-z_]+)</code></td><td>.*?</td>"
+        r'<tr id="switch-([a-z_]+)" data-switch="[a-z_]+"><td>(.*?)</td>'
+        r'<td data-testid="switch-value">(.*?)</td>'
         r'<td data-testid="switch-doc"><small>(.*?)</small></td></tr>',
         html,
     )
-    assert [name for name, _ in rows] == list(SWITCHES)
-    for name, doc in rows:
-        assert re.search(r"[\u4e00-\u9fff]", doc), f"{name}: no Chinese in {doc!r}"
-        words = set(re.findall(r"[A-Za-z_]{3,}", doc)) - {"limit_beats", "apart", "adds"}
+    assert [name for name, *_ in rows] == list(SWITCHES)
+    for name, label, value, doc in rows:
+        for shown in (label, value, doc):
+            assert not re.search(r"[a-z]+_[a-z_]+", shown), f"{name}: a raw name in {shown!r}"
+        assert re.search(r"[\u4e00-\u9fff]", doc + label), f"{name}: no Chinese in {doc!r}"
+        words = set(re.findall(r"[A-Za-z_]{3,}", doc))
         assert not words, f"{name} [{lang}]: English words {sorted(words)} in {doc!r}"
-        assert doc == switch_doc(lang, name) and not foreign_chars(doc, lang)
+        assert not foreign_chars(doc + label + value, lang)
 
 
 def test_every_switch_has_a_description_in_both_chinese_scripts() -> None:

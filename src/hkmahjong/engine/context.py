@@ -1,7 +1,7 @@
 """包牌 triggers for the engine: recording them from claims and storing them in a hand's JSON.
 
 The engine tracks every special moment the scorer needs (RULES.md §7, §8; see
-``HandState._context``) and records a :class:`~hkmahjong.scoring.liability.LiabilityTrigger` for
+:func:`hkmahjong.engine.moments.win_context`) and records a :class:`~hkmahjong.scoring.liability.LiabilityTrigger` for
 every claim that liability rules watch (§10: who fed the third dragon set, the fourth wind set,
 the fourth kong, the fourth exposed set, a kong, a designated hand's third set). At a win,
 :func:`~hkmahjong.scoring.liability.decide_liability` names the liable seat from them.

@@ -9,7 +9,7 @@ jade (玉) each player won or paid in every hand and in total.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -18,6 +18,8 @@ from hkmahjong.errors import MahjongError
 from hkmahjong.tiles import Wind
 
 __all__ = [
+    "BANKRUPTCY_START",
+    "TABLE_KINDS",
     "Amount",
     "HandResult",
     "LedgerEntry",
@@ -34,10 +36,24 @@ class MatchError(MahjongError):
     """A match used wrongly: a hand recorded after the end, deltas that do not sum to zero, ..."""
 
 
-class MatchLength(Enum):
-    """場 length: how long a match lasts (RULES.md §2).
+TABLE_KINDS = ("practice", "online", "league")
+"""Where a match is played: a practice table (one person and three bots), an online table
+(people, perhaps staked) and a league's table."""
 
-    ``OPEN`` (不限) never ends by itself: simulations cap it with ``Match.max_hands``.
+BANKRUPTCY_START = 1000
+"""打到破產: the jade each player starts a match until bankruptcy with (seeds silent; *decision*:
+enough for about five limit hands paid by one player at the parlor, 5 × 192). The web parlor's
+practice tables and the terminal game both start there (:attr:`MatchLength.start_balance`)."""
+
+
+class MatchLength(Enum):
+    """場 length: how long a match lasts, and where it may be played (RULES.md §2).
+
+    The one place that knows a length's names (繁 / 简 / English, aliases), its end, which table
+    kinds may play it (:meth:`offered` — seed 003 (P) "麻雀馆的单人练习可选择牌局长度：四圈、八局、
+    十六局或打至有人破产。线上对局为四局"; seed 002 (ML) 單局 / 東圈 / 四圈) and what a player
+    starts with (:attr:`start_balance`). ``OPEN`` (不限) never ends by itself: simulations cap it
+    with ``Match.max_hands``; no table plays it.
     """
 
     ONE_HAND = "one-hand"
@@ -51,8 +67,17 @@ class MatchLength(Enum):
 
     @property
     def zh(self) -> str:
-        """The Chinese name shown to players."""
-        return _LENGTH_ZH[self]
+        """The Chinese (繁體) name shown to players."""
+        return _LENGTH_LABELS[self][0]
+
+    def label(self, lang: str) -> str:
+        """The name in ``lang``: ``zh-Hant`` (or ``zh``), ``zh-Hans`` or ``en``.
+
+        >>> MatchLength.ONLINE.label("en")
+        '4 hands'
+        """
+        index = {"zh-Hans": 1, "zh_hans": 1, "en": 2}.get(lang, 0)
+        return _LENGTH_LABELS[self][index]
 
     @property
     def hand_limit(self) -> int | None:
@@ -64,15 +89,75 @@ class MatchLength(Enum):
         """How many times the deal must pass before it ends (東圈 4, 四圈 16), if that decides."""
         return _LENGTH_DEALS.get(self)
 
+    @property
+    def start_balance(self) -> int:
+        """The jade each player starts with: :data:`BANKRUPTCY_START` until bankruptcy, else 0
+        (the match counts what each won or paid)."""
+        return BANKRUPTCY_START if self is MatchLength.BANKRUPTCY else 0
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The table kinds (:data:`TABLE_KINDS`) that may play this length at all: practice
+        P's four and ML's three, online P's 四局 and ML's three, a league any that ends."""
+        return _LENGTH_KINDS[self]
+
+    @classmethod
+    def offered(cls, kind: str, lengths: Sequence[str]) -> tuple[MatchLength, ...]:
+        """The lengths a table of ``kind`` offers under a ruleset offering ``lengths`` (its
+        ``match_lengths``, RULES.md §2):
+
+        - ``practice``: the ruleset's lengths a practice table plays (P: 四圈, 八局, 十六局,
+          打到破產; ML: 單局, 東圈, 四圈);
+        - ``online``: 四局 alone when the ruleset names it (P "线上对局为四局"), else its lengths
+          an online table plays (ML's platform: 單局, 東圈, 四圈);
+        - ``league``: any of the ruleset's lengths that ends, and 四局 always (docs/leagues.md).
+
+        >>> [m.value for m in MatchLength.offered("online", ("four-rounds", "8-hands", "online"))]
+        ['online']
+
+        :raises MatchError: for an unknown kind.
+        """
+        if kind not in TABLE_KINDS:
+            raise MatchError(f"kind {kind!r}: expected one of {', '.join(TABLE_KINDS)}")
+        listed = [cls.parse(v) for v in lengths]
+        if kind == "online" and cls.ONLINE in listed:
+            return (cls.ONLINE,)
+        out = [m for m in listed if kind in m.kinds]
+        if kind == "league" and cls.ONLINE not in out:
+            out.append(cls.ONLINE)
+        return tuple(dict.fromkeys(out))
+
+    @classmethod
+    def for_table(cls, kind: str, lengths: Sequence[str], text: str) -> MatchLength:
+        """The length ``text`` names, when a table of ``kind`` under a ruleset offering
+        ``lengths`` may play it (:meth:`offered`).
+
+        :raises MatchError: naming the lengths that kind offers, when it may not.
+        """
+        length = cls.parse(text)
+        offered = cls.offered(kind, lengths)
+        if length not in offered:
+            choices = ", ".join(f"{m.value} ({m.zh})" for m in offered) or "none"
+            raise MatchError(
+                f"length {length.value!r} ({length.zh}): a {kind} table under these rules "
+                f"offers {choices}"
+            )
+        return length
+
     @classmethod
     def parse(cls, text: str) -> MatchLength:
-        """Read a match length by its value, English alias or Chinese name (``east``, ``東圈``, ``16``).
+        """Read a match length by its value, an alias or a name in any language (``east``,
+        ``東圈``, ``东圈``, ``16``, ``4 hands``).
 
         :raises MatchError: when ``text`` names no match length.
         """
+        if not isinstance(text, str):
+            raise MatchError(f"a match length is text, not {text!r}")
         key = text.strip().lower().replace("_", "-").replace(" ", "-")
         for length in cls:
-            if key in (length.value, length.name.lower().replace("_", "-"), length.zh):
+            names = {length.value, length.name.lower().replace("_", "-")}
+            names.update(label.lower().replace(" ", "-") for label in _LENGTH_LABELS[length])
+            if key in names:
                 return length
         if key in _LENGTH_ALIASES:
             return _LENGTH_ALIASES[key]
@@ -80,15 +165,26 @@ class MatchLength(Enum):
         raise MatchError(f"unknown match length {text!r}: expected one of {choices}")
 
 
-_LENGTH_ZH = {
-    MatchLength.ONE_HAND: "單局",
-    MatchLength.EAST_ROUND: "東圈",
-    MatchLength.FOUR_ROUNDS: "四圈",
-    MatchLength.EIGHT_HANDS: "八局",
-    MatchLength.SIXTEEN_HANDS: "十六局",
-    MatchLength.BANKRUPTCY: "打到破產",
-    MatchLength.ONLINE: "四局",
-    MatchLength.OPEN: "不限",
+_LENGTH_LABELS = {
+    MatchLength.ONE_HAND: ("單局", "单局", "One hand"),
+    MatchLength.EAST_ROUND: ("東圈", "东圈", "East round"),
+    MatchLength.FOUR_ROUNDS: ("四圈", "四圈", "Four rounds"),
+    MatchLength.EIGHT_HANDS: ("八局", "八局", "8 hands"),
+    MatchLength.SIXTEEN_HANDS: ("十六局", "十六局", "16 hands"),
+    MatchLength.BANKRUPTCY: ("打到破產", "打到破产", "Until someone is bankrupt"),
+    MatchLength.ONLINE: ("四局", "四局", "4 hands"),
+    MatchLength.OPEN: ("不限", "不限", "Open"),
+}
+_PRACTICE, _ONLINE, _LEAGUE = TABLE_KINDS
+_LENGTH_KINDS = {
+    MatchLength.ONE_HAND: frozenset({_PRACTICE, _ONLINE, _LEAGUE}),  # ML 單局
+    MatchLength.EAST_ROUND: frozenset({_PRACTICE, _ONLINE, _LEAGUE}),  # ML 東圈
+    MatchLength.FOUR_ROUNDS: frozenset({_PRACTICE, _ONLINE, _LEAGUE}),  # P 四圈; ML 四圈
+    MatchLength.EIGHT_HANDS: frozenset({_PRACTICE, _LEAGUE}),  # P 八局 (practice)
+    MatchLength.SIXTEEN_HANDS: frozenset({_PRACTICE, _LEAGUE}),  # P 十六局 (practice)
+    MatchLength.BANKRUPTCY: frozenset({_PRACTICE, _LEAGUE}),  # P 打至有人破产 (practice)
+    MatchLength.ONLINE: frozenset({_ONLINE, _LEAGUE}),  # P "线上对局为四局"
+    MatchLength.OPEN: frozenset(),  # simulations only
 }
 _LENGTH_HANDS = {
     MatchLength.ONE_HAND: 1,
@@ -99,13 +195,19 @@ _LENGTH_HANDS = {
 _LENGTH_DEALS = {MatchLength.EAST_ROUND: 4, MatchLength.FOUR_ROUNDS: 16}
 _LENGTH_ALIASES = {
     "1": MatchLength.ONE_HAND,
+    "one": MatchLength.ONE_HAND,
     "single": MatchLength.ONE_HAND,
+    "一局": MatchLength.ONE_HAND,
     "east": MatchLength.EAST_ROUND,
+    "一圈": MatchLength.EAST_ROUND,
     "full": MatchLength.FOUR_ROUNDS,
+    "four-winds": MatchLength.FOUR_ROUNDS,
     "4-rounds": MatchLength.FOUR_ROUNDS,
     "8": MatchLength.EIGHT_HANDS,
     "16": MatchLength.SIXTEEN_HANDS,
     "bankrupt": MatchLength.BANKRUPTCY,
+    "打至有人破產": MatchLength.BANKRUPTCY,
+    "打至有人破产": MatchLength.BANKRUPTCY,
     "4": MatchLength.ONLINE,
     "4-hands": MatchLength.ONLINE,
 }

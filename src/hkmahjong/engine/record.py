@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import secrets
+import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from hkmahjong.engine.state import HandState
 from hkmahjong.errors import MahjongError
 from hkmahjong.hand.meld import MeldKind
 from hkmahjong.rules import PRESETS, Ruleset, get_preset, loads_ruleset, ruleset_to_toml
+from hkmahjong.rules.presets import preset_versions
 from hkmahjong.tiles import Wind, format_tiles
 
 __all__ = [
@@ -494,8 +496,8 @@ def rules_spec(ruleset: Ruleset) -> dict[str, Any]:
     """How a record names its ruleset: ``{"preset": name}``, or TOML text (the nearest preset plus
     overrides, else the full table), with a digest of the full ruleset."""
     digest = _rules_digest(ruleset)
-    if ruleset.name in PRESETS and PRESETS[ruleset.name] == ruleset:
-        return {"preset": ruleset.name, "digest": digest}
+    if ruleset.name in PRESETS and ruleset in preset_versions(ruleset.name):
+        return {"preset": ruleset.name, "digest": digest}  # now, or an earlier version
     texts = [ruleset_to_toml(ruleset, base=base) for base in PRESETS.values()]
     return {"toml": min(texts, key=len), "digest": digest}
 
@@ -537,12 +539,38 @@ def rules_from_spec(spec: Mapping[str, Any], *, line: int = 1, source: str = "re
             raise
         raise RecordError(f"cannot load the ruleset: {exc}", line, source) from None
     if digest != _rules_digest(ruleset):
+        earlier = _earlier_version(spec, digest)
+        if earlier is not None:
+            return earlier
         raise RecordError(
             f"the ruleset {ruleset.name!r} differs from the one recorded (digest {digest})",
             line,
             source,
         )
     return ruleset
+
+
+def _earlier_version(spec: Mapping[str, Any], digest: str) -> Ruleset | None:
+    """The ruleset a spec names under an **earlier version** of its preset, when its digest is
+    that one's (``rules.presets.PAST_VERSIONS``: a record or a stored table from before a preset
+    changed), else None."""
+    try:
+        if "preset" in spec:
+            for past in preset_versions(str(spec["preset"]))[1:]:
+                if _rules_digest(past) == digest:
+                    return past
+            return None
+        text = str(spec["toml"])
+        named = tomllib.loads(text.removeprefix("\ufeff")).get("preset")
+        if not isinstance(named, str):
+            return None
+        for past in preset_versions(named)[1:]:
+            candidate = loads_ruleset(text, source="the record's ruleset", base=past)
+            if _rules_digest(candidate) == digest:
+                return candidate
+    except (MahjongError, tomllib.TOMLDecodeError):
+        return None
+    return None
 
 
 _RULES_KEYS = frozenset({"preset", "toml", "digest"})
@@ -881,45 +909,35 @@ def record_from_actions(
 
     Each hand is its ``(seat, action text)`` list; hand ``n`` was dealt from
     ``hand_seed(match_seed, n)`` with the dealer and prevailing wind that ``match`` (fresh, its
-    settings as played) gives it. The hands are replayed to fill in every digest, result and the
-    totals, so the record passes :func:`verify` exactly when the hands were played that way.
+    settings as played) gives it. The hands are played again through
+    :class:`~hkmahjong.engine.runner.MatchRunner` (which enters them in ``match``), so the record
+    has every digest, result and the totals, and passes :func:`verify` exactly when the hands were
+    played that way and they end the match.
 
-    :raises RecordError: when an action is not legal, or a hand does not end with its actions.
+    :raises RecordError: when an action is not legal, a hand does not end with its actions, or
+        there are hands after the match is over.
     """
-    record = GameRecord(
-        rules_spec(ruleset),
-        match.config_json(),
-        commitment(match_seed),
-        physical_table=physical_table,
-    )
+    from hkmahjong.engine.runner import MatchRunner  # the runner is built on this module
+
+    runner = MatchRunner(match, ruleset, match_seed, physical_table=physical_table)
     for played in hands:
         n = match.hand_number
-        seed = hand_seed(match_seed, n)
-        state = HandState.new(
-            ruleset,
-            seed=seed,
-            prevailing_wind=match.prevailing,
-            hand_number=n,
-            physical_table=physical_table,
-        )
-        hand = HandRecord(n, match.dealer, match.prevailing, commitment(seed), "", seed=seed)
-        hand.start_digest = digest_of(state.initial_events)
-        every = list(state.initial_events)
+        try:
+            runner.start_hand()
+        except MahjongError as exc:
+            raise RecordError(f"hand {n}: {exc}") from None
         for seat, action in played:
+            if runner.hand_over:
+                raise RecordError(f"hand {n} ended before its {len(played)} actions were played")
             try:
-                events = state.apply(seat, action)
+                runner.apply(Wind(seat), action)
             except MahjongError as exc:
                 raise RecordError(f"hand {n}: {exc}") from None
-            text = action.text if isinstance(action, Action) else action
-            hand.actions.append(ActionRecord(seat, text, digest_of(events)))
-            every.extend(events)
-        outcome = state.outcome
-        if outcome is None:
+        if runner.in_hand:
             raise RecordError(f"hand {n} does not end after its {len(played)} actions")
-        hand.result = match_result(outcome, ruleset, match, every)
-        hand.end_digest = digest_of(every)
-        match.record(hand.result, allow_debt=not ruleset.payment.bankrupt_cap)
-        record.hands.append(hand)
-    record.match_seed = match_seed
-    record.totals = list(match.totals().values())
+    record = runner.record
+    if not runner.match_over:  # the hands did not end the match: closed all the same (verify
+        # then says that its length is not reached)
+        record.match_seed = match_seed
+        record.totals = list(match.totals().values())
     return record

@@ -13,13 +13,10 @@ of live hands fit in a server and random play runs fast.
 
 from __future__ import annotations
 
-import json
 import weakref
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
-from enum import Enum
-from itertools import chain, compress
-from typing import Any, Final
+from collections.abc import Sequence
+from itertools import compress
+from typing import Final
 
 from hkmahjong.engine.actions import (
     BONUS_WIN,
@@ -33,16 +30,21 @@ from hkmahjong.engine.actions import (
     ActionKind,
 )
 from hkmahjong.engine.claims import resolve
-from hkmahjong.engine.context import trigger_from_json, trigger_to_json, unseen_before
-from hkmahjong.engine.events import (
-    Event,
-    EventKind,
-    FalseWinRecord,
-    HandOutcome,
-    Visibility,
-    WinRecord,
+from hkmahjong.engine.context import unseen_before
+from hkmahjong.engine.events import Event, EventKind, HandOutcome, Visibility
+from hkmahjong.engine.fields import (
+    FIELDS,
+    Copy,
+    DrawSource,
+    PendingKind,
+    Saved,
+    StateField,
+    copy_into,
+    fill,
 )
-from hkmahjong.engine.settle import settle_records
+from hkmahjong.engine.moments import thirteen_wait, win_context
+from hkmahjong.engine.outcome import Spec, false_spec, hand_outcome, win_spec
+from hkmahjong.engine.state_json import StateError, parse_state, read_fields, write_state
 from hkmahjong.engine.view import Phase, PlayerView, PublicView, _Public, _Scalars
 from hkmahjong.engine.wall import (
     DEAL_POSITIONS,
@@ -53,15 +55,15 @@ from hkmahjong.engine.wall import (
     roll_dice,
     shuffled_kinds,
 )
-from hkmahjong.errors import IllegalActionError, MahjongError
+from hkmahjong.errors import IllegalActionError
 from hkmahjong.hand import Hand, is_complete_counts
 from hkmahjong.hand.arrange import win_candidates
 from hkmahjong.hand.meld import Meld, MeldKind
 from hkmahjong.rules import FanId, PassRule, Ruleset
 from hkmahjong.scoring import ScoreResult, WinContext, score_hand
-from hkmahjong.scoring.liability import LiabilityTrigger, decide_liability, triggers_for_claim
+from hkmahjong.scoring.liability import LiabilityTrigger, triggers_for_claim
 from hkmahjong.scoring.result import NoWinReason
-from hkmahjong.tiles import Tile, Wind, is_thirteen_orphans
+from hkmahjong.tiles import Tile, Wind
 
 __all__ = [
     "FIELDS",
@@ -74,8 +76,17 @@ __all__ = [
     "StateField",
 ]
 
-# Module constants are Final: a mypyc build keeps them in C variables (a plain module global is
-# a dict lookup there, and an enum member of another module an attribute lookup on its class).
+# The speed tricks of this module, each kept for what bench/bench_engine.py measured (its figures
+# before and after each, and how they were taken: docs/engine.md, "Copies, JSON, speed"):
+# * Module constants are Final: a mypyc build keeps them in C variables (a plain module global is
+#   a dict lookup there, and an enum member of another module an attribute lookup on its class).
+# * Events and actions of the hot paths are built once and shared (they are immutable values).
+# * Membership of an action in a list by identity (_holds): ``in`` was a fifth of the compiled loop.
+# * The claim scan: each seat's win-candidate mask (_cand), so a discard or draw outside it is never
+#   checked for a win, and a seat that can only win is asked nothing else (_discard).
+# * 生章 counts the one tile from each meld's kind and first tile (_exposed_copies).
+# * Lazy views (view, _issued) and each seat's public tuples (_pub) and legal actions (_legal)
+#   cached until they change.
 _T: Final = [Tile(i) for i in range(42)]
 _W: Final = list(Wind)
 _lazy_view: Final = PlayerView._lazy
@@ -84,8 +95,6 @@ _DISCARD: Final = [Action.discard(i) for i in range(34)]
 _CKONG: Final = [Action.concealed_kong(i) for i in range(34)]
 _AKONG: Final = [Action.added_kong(i) for i in range(34)]
 _CHOW: Final = [Action.chow(i) if i < 27 and i % 9 <= 6 else PASS for i in range(34)]
-_REPEAT: Final = [[(_T[k],) * n for n in range(5)] for k in range(34)]
-_chain: Final = chain.from_iterable
 _compress: Final = compress
 _TURN: Final = Phase.TURN
 _CLAIM: Final = Phase.CLAIM
@@ -112,6 +121,14 @@ _M_KONG: Final = MeldKind.KONG
 _M_ADDED_KONG: Final = MeldKind.ADDED_KONG
 _M_CONCEALED_KONG: Final = MeldKind.CONCEALED_KONG
 _E_CLAIM: Final = EventKind.CLAIM
+_NO_DRAW: Final = DrawSource.NONE
+_HEAD: Final = DrawSource.HEAD
+_KONG: Final = DrawSource.KONG
+_BONUS: Final = DrawSource.BONUS
+_NOTHING_PENDING: Final = PendingKind.NONE
+_ON_DISCARD: Final = PendingKind.DISCARD
+_ADDED: Final = PendingKind.ADDED
+_CONCEALED: Final = PendingKind.CONCEALED
 # The events of the hot paths, built once (events are immutable values; sharing one is the same
 # as building an equal one): a discard, a bonus tile and a draw per seat and tile.
 _EV_DISCARD: Final = [[Event(EventKind.DISCARD, w, _T[t]) for t in range(34)] for w in _W]
@@ -123,97 +140,6 @@ _EV_BONUS: Final = [[Event(EventKind.BONUS, w, _T[t]) if t >= 34 else None for t
                     for w in _W]  # fmt: skip
 _EV_DECISION: Final[dict[tuple[Wind, Action], Event]] = {}
 """Claim-window decisions, built on first use: (seat, action) -> its REFEREE event."""
-_JSON_VERSION = 3
-
-Spec = dict[str, Any]
-
-
-class StateError(MahjongError):
-    """A hand-state JSON text that cannot be read (names the field that is wrong)."""
-
-
-def _thirteen_wait(counts: list[int], meld_count: int, tile: int) -> bool:
-    """True when ``counts`` plus ``tile`` make 十三幺 (for robbing a concealed kong)."""
-    if meld_count:
-        return False
-    counts[tile] += 1
-    try:
-        return is_thirteen_orphans(counts)
-    finally:
-        counts[tile] -= 1
-
-
-def _ctx_to_json(ctx: WinContext) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields(ctx):
-        v = getattr(ctx, f.name)
-        out[f.name] = v if isinstance(v, bool) or v is None else int(v)
-    return out
-
-
-def _ctx_from_json(obj: dict[str, Any]) -> WinContext:
-    kw: dict[str, Any] = dict(obj)
-    kw["seat_wind"] = Wind(kw["seat_wind"])
-    kw["prevailing_wind"] = Wind(kw["prevailing_wind"])
-    if kw.get("winning_tile") is not None:
-        kw["winning_tile"] = Tile(kw["winning_tile"])
-    return WinContext(**kw)
-
-
-def _upgrade_v1(obj: dict[str, Any]) -> dict[str, Any]:
-    """A version-1 state's keys in version 2 (the window in one list, the claimed tile's name)."""
-    out = dict(obj)
-    pending = out.pop("pending", None)
-    if isinstance(pending, list) and len(pending) == 3:
-        out["pending_tile"], out["pending_from"], out["pending_kind"] = pending
-    if "claimed_turn" in out:
-        out["claimed_tile"] = out.pop("claimed_turn")
-    return out
-
-
-def _upgrade_v2(obj: dict[str, Any]) -> dict[str, Any]:
-    """A version-2 state in version 3: it did not record 摸切, so every discard reads as 手切."""
-    out = dict(obj)
-    rivers = out.get("rivers")
-    if "from_draw" not in out and isinstance(rivers, list):
-        out["from_draw"] = [[False] * len(r) if isinstance(r, list) else r for r in rivers]
-    return out
-
-
-class DrawSource(Enum):
-    """Where the current seat's last tile came from (the value is the JSON and event word)."""
-
-    NONE = ""
-    """No draw this turn (after a claim or a discard)."""
-    HEAD = "head"
-    """摸牌: from the head of the wall."""
-    KONG = "kong"
-    """槓上: the replacement after a kong (from the tail)."""
-    BONUS = "bonus"
-    """補花: the replacement after a bonus tile (from the tail)."""
-
-
-class PendingKind(Enum):
-    """What the open window is about (the value is the JSON word)."""
-
-    NONE = ""
-    """No window."""
-    DISCARD = "discard"
-    """A discard that may be claimed."""
-    ADDED = "added"
-    """An added kong (加槓) that may be robbed."""
-    CONCEALED = "concealed"
-    """A concealed kong (暗槓) that may be robbed for 十三幺 (by ruleset)."""
-
-
-_NO_DRAW: Final = DrawSource.NONE
-_HEAD: Final = DrawSource.HEAD
-_KONG: Final = DrawSource.KONG
-_BONUS: Final = DrawSource.BONUS
-_NOTHING_PENDING: Final = PendingKind.NONE
-_ON_DISCARD: Final = PendingKind.DISCARD
-_ADDED: Final = PendingKind.ADDED
-_CONCEALED: Final = PendingKind.CONCEALED
 
 
 def _draw_events(src: DrawSource) -> list[list[Event]]:
@@ -237,173 +163,6 @@ def _holds(actions: list[Action], action: Action) -> bool:
         if a is action:
             return True
     return False
-
-
-class Copy(Enum):
-    """How :meth:`HandState.clone` copies a field."""
-
-    SHARE = "share"
-    """Immutable value (or immutable items never changed in place): the same object."""
-    LIST = "list"
-    """A flat list of immutable items: a new list."""
-    NESTED = "nested"
-    """A list of lists (per seat): new inner lists."""
-    DICT = "dict"
-    """A dict of immutable values: a new dict."""
-    RESET = "reset"
-    """A cache: the default again."""
-
-
-class Saved(Enum):
-    """Whether :meth:`HandState.to_json` writes a field."""
-
-    YES = "yes"
-    """Written and read back exactly."""
-    DERIVED = "derived"
-    """Not written: recomputed from the saved fields on load (a window's options and wins)."""
-    CACHE = "cache"
-    """Not written: a cache, rebuilt on demand."""
-    OPENING = "opening"
-    """Not written: the opening events, returned once by :meth:`HandState.new`."""
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _ints(value: Any) -> list[int]:
-    return [int(n) for n in value]
-
-
-def _bools(value: Any) -> list[bool]:
-    return [bool(x) for x in value]
-
-
-def _seat_tiles(value: Any) -> list[list[Tile]]:
-    return [[_T[int(t)] for t in ts] for ts in value]
-
-
-@dataclass(frozen=True, slots=True)
-class StateField:
-    """One field of :class:`HandState`: its default, how it is copied and saved."""
-
-    name: str
-    default: Callable[[], Any]
-    copy: Copy
-    saved: Saved = Saved.YES
-    key: str = ""
-    """The JSON key (the name without a leading/trailing underscore when empty)."""
-    encode: Callable[[Any], Any] = _same
-    decode: Callable[[Any], Any] = _same
-
-    @property
-    def json_key(self) -> str:
-        """The key of this field in :meth:`HandState.to_json`."""
-        return self.key or self.name.strip("_")
-
-
-def _four(value: Any) -> Callable[[], list[Any]]:
-    return lambda: [value] * 4
-
-
-def _seat_lists() -> list[list[Any]]:
-    return [[], [], [], []]
-
-
-_F, _SH, _LI, _NE = StateField, Copy.SHARE, Copy.LIST, Copy.NESTED
-
-FIELDS: tuple[StateField, ...] = (
-    _F("ruleset", lambda: None, _SH, encode=lambda r: r.name),  # read first, by from_json
-    _F("seed", bytes, _SH, encode=bytes.hex, decode=bytes.fromhex),
-    _F("prevailing_wind", lambda: Wind.EAST, _SH, encode=int, decode=Wind),
-    _F("hand_number", int, _SH, decode=int),
-    _F("physical_table", bool, _SH, decode=bool),
-    _F("dice", lambda: None, _SH, encode=lambda d: list(d) if d else None,
-       decode=lambda d: (int(d[0]), int(d[1]), int(d[2])) if d else None),
-    _F("break_text", str, _SH, key="break", decode=str),
-    _F("wall", list, _LI, decode=_ints),
-    _F("head", int, _SH, decode=int),
-    _F("tail", int, _SH, decode=int),
-    _F("hands", lambda: [[0] * 34 for _ in range(4)], _NE, decode=lambda v: [_ints(c) for c in v]),
-    _F("melds", _seat_lists, _NE, encode=lambda v: [[m.text for m in ms] for ms in v],
-       decode=lambda v: [[Meld.from_text(m) for m in ms] for ms in v]),
-    _F("bonus", _seat_lists, _NE, decode=_seat_tiles),
-    _F("rivers", _seat_lists, _NE, decode=_seat_tiles),
-    _F("taken", _seat_lists, _NE, decode=lambda v: [_bools(r) for r in v]),
-    _F("from_draw", _seat_lists, _NE, decode=lambda v: [_bools(r) for r in v]),
-    _F("phase_", lambda: Phase.TURN, _SH, encode=lambda p: p.value, decode=Phase),
-    _F("current", int, _SH, decode=int),
-    _F("last_drawn", lambda: -1, _SH, decode=int),
-    _F("draw_source", lambda: DrawSource.NONE, _SH, encode=lambda d: d.value, decode=DrawSource),
-    _F("kong_chain", int, _SH, decode=int),
-    _F("chain_from_rep", bool, _SH, decode=bool),
-    _F("kong_fed_by", lambda: -1, _SH, decode=int),
-    _F("claimed_tile", lambda: -1, _SH, decode=int),
-    _F("pending_tile", lambda: -1, _SH, decode=int),
-    _F("pending_from", lambda: -1, _SH, decode=int),
-    _F("pending_kind", lambda: PendingKind.NONE, _SH, encode=lambda k: k.value,
-       decode=PendingKind),
-    _F("options", _seat_lists, _NE, Saved.DERIVED),
-    _F("decisions", _four(None), _LI, encode=lambda v: [None if a is None else a.text for a in v],
-       decode=lambda v: [None if a is None else Action.from_text(a) for a in v]),
-    _F("turns_done", _four(0), _LI, decode=_ints),
-    _F("any_claim", bool, _SH, decode=bool),
-    _F("kong_declared", _four(False), _LI, decode=_bools),
-    _F("dealer_konged", bool, _SH, decode=bool),
-    _F("deal_bonus", _four(0), _LI, decode=_ints),
-    _F("pung_bar", _four(0), _LI, decode=_ints),
-    _F("win_bar_tiles", _four(0), _LI, decode=_ints),
-    _F("win_bar_fan", _four(-1), _LI, decode=_ints),
-    _F("win_barred", _four(False), _LI, decode=_bools),
-    _F("declined", _four(False), _LI, decode=_bools),
-    _F("triggers", list, _LI, encode=lambda v: [trigger_to_json(t) for t in v],
-       decode=lambda v: [trigger_from_json(t) for t in v]),
-    _F("go", int, _SH, decode=int),
-    _F("last_claim_go", _four(-1), _LI, decode=_ints),
-    _F("win_specs", list, _LI, key="wins", decode=list),
-    _F("false_specs", list, _LI, key="false_wins", decode=list),
-    _F("drawn", bool, _SH, decode=bool),
-    _F("outcome_cache", lambda: None, _SH, Saved.CACHE),
-    _F("initial_events", list, _LI, Saved.OPENING),
-    _F("_legal", _four(None), Copy.RESET, Saved.CACHE),
-    _F("_pub", _four(None), _LI, Saved.CACHE),
-    _F("_win_cache", dict, Copy.DICT, Saved.DERIVED),
-    _F("_issued", list, Copy.RESET, Saved.CACHE),
-    _F("_cand", _four(-1), _LI, Saved.CACHE),
-    _F("_draw_misses", bool, _SH, Saved.CACHE),
-)  # fmt: skip
-"""Every field of :class:`HandState`, once: its slots, blank state, clone and JSON follow."""
-_WRITTEN = tuple(f for f in FIELDS if f.saved is Saved.YES)
-_READ = tuple(f for f in _WRITTEN if f.name != "ruleset")
-
-
-def _compile(name: str, lines: list[str], env: dict[str, Any]) -> Callable[..., Any]:
-    """Build one function from source lines (straight-line code: no per-call reflection)."""
-    exec("\n".join(lines), env)  # the source comes from FIELDS only, never from input
-    fn: Callable[..., Any] = env[name]
-    return fn
-
-
-def _field_functions() -> tuple[Callable[[Any], None], Callable[[Any, Any], None]]:
-    """``fill(state)`` (the blank defaults) and ``copy_into(state, other)`` (clone's copies)."""
-    env: dict[str, Any] = {f"_d{i}": f.default for i, f in enumerate(FIELDS)}
-    fill = ["def fill(o):"] + [f"    o.{f.name} = _d{i}()" for i, f in enumerate(FIELDS)]
-    copy = ["def copy_into(s, o):"]
-    for i, f in enumerate(FIELDS):
-        n = f.name
-        copy.append(
-            {
-                Copy.SHARE: f"    o.{n} = s.{n}",
-                Copy.LIST: f"    o.{n} = s.{n}[:]",
-                Copy.NESTED: f"    o.{n} = [x[:] for x in s.{n}]",
-                Copy.DICT: f"    o.{n} = s.{n}.copy()",
-                Copy.RESET: f"    o.{n} = _d{i}()",
-            }[f.copy]
-        )
-    return _compile("fill", fill, env), _compile("copy_into", copy, env)
-
-
-_fill, _copy_into = _field_functions()
 
 
 class HandState:
@@ -475,7 +234,7 @@ class HandState:
     @classmethod
     def _blank(cls, ruleset: Ruleset) -> HandState:
         self = HandState.__new__(HandState)
-        _fill(self)
+        fill(self)
         self.ruleset = ruleset
         return self
 
@@ -583,7 +342,7 @@ class HandState:
         if self.phase_ is not _OVER:
             return None
         if self.outcome_cache is None:
-            self.outcome_cache = self._settle()
+            self.outcome_cache = self._outcome()
         return self.outcome_cache
 
     @property
@@ -690,15 +449,11 @@ class HandState:
 
     def _draw(self, seat: int, source: DrawSource, ev: list[Event]) -> bool:
         """摸牌 for ``seat`` (head or tail), exposing and replacing bonus tiles; False = 流局."""
-        if self.tail - self.head <= self.ruleset.dead_wall:  # as _take, written out
+        drawn = self._take(from_tail=source is not _HEAD)
+        if drawn is None:
             self._exhaust(ev)
             return False
-        if source is _HEAD:
-            t = self.wall[self.head]
-            self.head += 1
-        else:
-            self.tail -= 1
-            t = self.wall[self.tail]
+        t = drawn
         self.pung_bar[seat] = 0
         self.win_bar_tiles[seat] = 0
         self.win_bar_fan[seat] = -1
@@ -759,63 +514,17 @@ class HandState:
     # ------------------------------------------------------------------------------------------
     # scoring helpers
     def _concealed(self, s: int) -> tuple[Tile, ...]:
-        return tuple(_chain(map(list.__getitem__, _REPEAT, self.hands[s])))
+        tiles: list[Tile] = []
+        for k, n in enumerate(self.hands[s]):
+            if n:
+                tiles.extend([_T[k]] * n)
+        return tuple(tiles)
 
     def _hand_with(self, s: int, extra: int) -> Hand:
         tiles = list(self._concealed(s))
         if extra >= 0:
             tiles.append(_T[extra])
         return Hand(tuple(tiles), tuple(self.melds[s]), tuple(self.bonus[s]))
-
-    def _context(
-        self,
-        s: int,
-        *,
-        tile: int,
-        self_drawn: bool,
-        robbing: bool = False,
-        seven: bool = False,
-        eight: bool = False,
-    ) -> WinContext:
-        """Every special moment of this win for the scorer (RULES.md §7, §8)."""
-        first_turn = self.turns_done[s] == 0 and not self.any_claim
-        heavenly = earthly = first_go = False
-        kong_before = self.kong_declared[s]
-        if self_drawn:
-            if s == 0:
-                heavenly = first_turn
-            else:
-                first_go = first_turn
-            if (seven or eight) and s != 0 and first_turn and self.deal_bonus[s] >= 7:
-                earthly = True
-        elif not robbing:
-            if s != 0 and self.pending_from == 0 and self.turns_done[0] == 1 and not self.any_claim:
-                earthly = True
-                kong_before = self.dealer_konged
-            elif s != 0 and first_turn:
-                first_go = True
-        chain = self.kong_chain if self_drawn else 0
-        src = self.draw_source
-        bonus_win = seven or eight  # after a kong: the kong's replacement brought bonus tiles
-        return WinContext(
-            self_drawn=self_drawn,
-            seat_wind=_W[s],
-            prevailing_wind=self.prevailing_wind,
-            winning_tile=_T[tile] if tile >= 0 and not (seven or eight) else None,
-            robbing_kong=robbing,
-            last_tile=self.tiles_left == 0 and not robbing,
-            kong_replacement=chain >= 1 and (src is _KONG or chain >= 2 or bonus_win),
-            double_kong_replacement=chain >= 2,
-            second_kong_from_replacement=self.chain_from_rep if chain >= 2 else True,
-            bonus_replacement=self_drawn and src is _BONUS and chain < 2 and not bonus_win,
-            heavenly=heavenly,
-            earthly=earthly,
-            first_go_around=first_go,
-            seven_bonus=seven,
-            eight_bonus=eight,
-            concealed_kong_before=kong_before,
-            declined_bonus_win=self.declined[s],
-        )
 
     def _try_win(self, s: int, tile: int, *, robbing: bool) -> bool:
         """Can ``s`` win on another seat's ``tile`` (discard or kong)? Caches the score."""
@@ -832,7 +541,7 @@ class HandState:
         if not ok:
             return False
         hand = self._hand_with(s, tile)
-        ctx = self._context(s, tile=tile, self_drawn=False, robbing=robbing)
+        ctx = win_context(self, s, tile=tile, self_drawn=False, robbing=robbing)
         res = score_hand(hand, ctx, self.ruleset)
         if not res.valid_win or res.total_fan <= self.win_bar_fan[s]:
             return False
@@ -846,7 +555,7 @@ class HandState:
         if not is_complete_counts(counts, len(self.melds[s]), seven_pairs=self.ruleset.seven_pairs):
             return None
         hand = self._hand_with(s, -1)
-        ctx = self._context(s, tile=self.last_drawn, self_drawn=True)
+        ctx = win_context(self, s, tile=self.last_drawn, self_drawn=True)
         res = score_hand(hand, ctx, self.ruleset)
         return (hand, ctx, res) if res.valid_win else None
 
@@ -860,7 +569,7 @@ class HandState:
         else:
             return None
         hand = self._hand_with(s, -1)
-        ctx = self._context(s, tile=-1, self_drawn=True, seven=not eight, eight=eight)
+        ctx = win_context(self, s, tile=-1, self_drawn=True, seven=not eight, eight=eight)
         res = score_hand(hand, ctx, rs)
         return (hand, ctx, res) if res.valid_win else None
 
@@ -1155,7 +864,7 @@ class HandState:
             return self._try_win(o, t, robbing=True)
         return (
             self.ruleset.rob_concealed_kong_thirteen
-            and _thirteen_wait(self.hands[o], len(self.melds[o]), t)
+            and thirteen_wait(self.hands[o], len(self.melds[o]), t)
             and self._try_win(o, t, robbing=True)
         )
 
@@ -1357,18 +1066,18 @@ class HandState:
                     self.pending_tile, self.rivers, self._exposed_copies(self.pending_tile)
                 )
         self.win_specs.append(
-            {
-                "seat": s,
-                "discarder": discarder,
-                "hand": hand.text,
-                "ctx": _ctx_to_json(ctx),
-                "robbed": robbed,
-                "kong_discarder": kong_discarder,
-                "turn": self.go,
-                "unseen": unseen,
-                "tiles_left": self.tiles_left,
-                "discarder_last_claim": last_claim,
-            }
+            win_spec(
+                s,
+                discarder,
+                hand,
+                ctx,
+                robbed=robbed,
+                kong_discarder=kong_discarder,
+                turn=self.go,
+                unseen=unseen,
+                tiles_left=self.tiles_left,
+                discarder_last_claim=last_claim,
+            )
         )
         self.phase_ = _OVER
         ev.append(
@@ -1387,18 +1096,16 @@ class HandState:
         """詐糊 (physical tables): price it, or bar the seat when below-minimum is not false."""
         if not self.ruleset.false_win_below_minimum:
             hand = self._hand_with(s, tile)
-            ctx = self._context(s, tile=tile, self_drawn=self_drawn)
+            ctx = win_context(self, s, tile=tile, self_drawn=self_drawn)
             res = score_hand(hand, ctx, self.ruleset)
             if res.reason == NoWinReason.BELOW_MINIMUM_FAN:
                 self.win_barred[s] = True
                 ev.append(Event(EventKind.FALSE_WIN, _W[s], detail="below the minimum: barred"))
                 return
         self.false_specs.append(
-            {
-                "seat": s,
-                "self_drawn": self_drawn,
-                "discarder": None if self_drawn else self.pending_from,
-            }
+            false_spec(
+                s, self_drawn=self_drawn, discarder=None if self_drawn else self.pending_from
+            )
         )
         self.phase_ = _OVER
         ev.append(Event(EventKind.FALSE_WIN, _W[s], detail="詐糊"))
@@ -1408,7 +1115,7 @@ class HandState:
         self._end_events(ev)
 
     def _end_events(self, ev: list[Event]) -> None:
-        self.outcome_cache = self._settle()
+        self.outcome_cache = self._outcome()
         deltas = self.outcome_cache.deltas
         ev.append(
             Event(
@@ -1417,61 +1124,10 @@ class HandState:
             )
         )
 
-    def _settle(self) -> HandOutcome:
-        rs = self.ruleset
-        wins: list[WinRecord] = []
-        for spec in self.win_specs:
-            s = int(spec["seat"])
-            hand = Hand.from_text(spec["hand"], allow_any_count=True)
-            ctx = _ctx_from_json(spec["ctx"])
-            res = score_hand(hand, ctx, rs)
-            disc = spec["discarder"]
-            last_claim = int(spec["discarder_last_claim"])
-            decision = decide_liability(
-                self.triggers,
-                winner=_W[s],
-                self_drawn=disc is None,
-                discarder=None if disc is None else _W[disc],
-                hand_fan_ids=res.fan_ids,
-                ruleset=rs,
-                winning_tile=ctx.winning_tile,
-                turn=int(spec["turn"]),
-                kong_replacement=ctx.kong_replacement,
-                discard_unseen=bool(spec["unseen"]),
-                tiles_left=int(spec["tiles_left"]),
-                discarder_last_claim_turn=last_claim if last_claim >= 0 else None,
-            )
-            kd = int(spec["kong_discarder"])
-            wins.append(
-                WinRecord(
-                    _W[s],
-                    None if disc is None else _W[disc],
-                    hand,
-                    ctx,
-                    res,
-                    decision.liable,
-                    liable_half_discard=decision.half_discard,
-                    kong_discarder=_W[kd] if kd >= 0 else None,
-                )
-            )
-        false_wins = [
-            FalseWinRecord(
-                _W[int(spec["seat"])],
-                bool(spec["self_drawn"]),
-                None if spec["discarder"] is None else _W[spec["discarder"]],
-            )
-            for spec in self.false_specs
-        ]
-        total = settle_records(wins, false_wins, rs)
-        d = total.as_tuple()
-        return HandOutcome(
-            deltas=(d[0], d[1], d[2], d[3]),
-            wins=tuple(wins),
-            false_winners=tuple(f.seat for f in false_wins),
-            drawn=self.drawn,
-            lines=tuple(line.text() for line in total.lines),
-            false_wins=tuple(false_wins),
-            payments=tuple(total.lines),
+    def _outcome(self) -> HandOutcome:
+        """The outcome of this ended hand (see :mod:`hkmahjong.engine.outcome`)."""
+        return hand_outcome(
+            self.ruleset, self.win_specs, self.false_specs, self.triggers, drawn=self.drawn
         )
 
     # ------------------------------------------------------------------------------------------
@@ -1561,15 +1217,13 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy (events already returned are shared: they are immutable)."""
         other = HandState.__new__(HandState)
-        _copy_into(self, other)
+        copy_into(self, other)
         return other
 
     def to_json(self) -> str:
-        """The whole state as JSON text (exact round trip with :meth:`from_json`)."""
-        obj: dict[str, Any] = {"version": _JSON_VERSION}
-        for f in _WRITTEN:
-            obj[f.json_key] = f.encode(getattr(self, f.name))
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        """The whole state as JSON text (exact round trip with :meth:`from_json`; the format:
+        :mod:`hkmahjong.engine.state_json`)."""
+        return write_state(self)
 
     @classmethod
     def from_json(cls, text: str, ruleset: Ruleset | None = None) -> HandState:
@@ -1577,36 +1231,9 @@ class HandState:
 
         :raises StateError: when the text is not a valid state (naming the field).
         """
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StateError(f"hand state is not JSON: {exc}") from None
-        if not isinstance(obj, dict) or obj.get("version") not in (1, 2, _JSON_VERSION):
-            raise StateError(f"hand state must be a JSON object with version {_JSON_VERSION}")
-        if ruleset is None:
-            from hkmahjong.rules.presets import get_preset
-
-            ruleset = get_preset(str(obj.get("ruleset")))
-        self = cls._blank(ruleset)
-        if obj["version"] == 1:
-            obj = _upgrade_v1(obj)
-        if obj["version"] in (1, 2):
-            obj = _upgrade_v2(obj)
-        key = "?"
-        try:
-            for f in _READ:
-                key = f.json_key
-                setattr(self, f.name, f.decode(obj[key]))
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise StateError(f"hand state field {key!r} is missing or malformed: {exc}") from None
-        want = [4] * 34 + ([1] * 8 if ruleset.bonus_tiles else [0] * 8)
-        try:
-            census = self.census()
-        except (IndexError, TypeError) as exc:
-            raise StateError(f"hand state holds an impossible tile: {exc}") from None
-        if census != want:
-            wrong = [Tile(k).mpsz for k in range(42) if census[k] != want[k]]
-            raise StateError(f"hand state does not account for every tile: {', '.join(wrong)}")
+        obj, rules = parse_state(text, ruleset)
+        self = cls._blank(rules)
+        read_fields(self, obj)
         if self.phase_ is _CLAIM or self.phase_ is _ROB:
             self._reopen_window()
         return self

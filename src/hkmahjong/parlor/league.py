@@ -89,6 +89,7 @@ __all__ = [
     "cancel",
     "escrow_of",
     "join",
+    "largest_remainder",
     "leave",
     "link_table",
     "new_league",
@@ -204,16 +205,15 @@ class LeagueConfig:
         try:
             ruleset = rules_from_spec(self.rules, source="the league's rules")
             length = MatchLength.parse(self.length)
+            if length is MatchLength.OPEN:
+                raise LeagueError(
+                    "bad_config", "a league match needs an end: length 'open' never ends"
+                )
+            length = MatchLength.for_table("league", ruleset.match_lengths, self.length)
+        except LeagueError:
+            raise
         except MahjongError as exc:
             raise LeagueError("bad_config", str(exc)) from None
-        if length is MatchLength.OPEN:
-            raise LeagueError("bad_config", "a league match needs an end: length 'open' never ends")
-        if length.value not in ruleset.match_lengths and length is not MatchLength.ONLINE:
-            raise LeagueError(
-                "bad_config",
-                f"length {length.value!r}: the ruleset {ruleset.name} offers "
-                f"{', '.join(ruleset.match_lengths)} (and 'online', 四局)",
-            )
         object.__setattr__(self, "length", length.value)
         for what in ("entry_fee", "stake", "guarantee"):
             _jade(getattr(self, what), what)
@@ -459,6 +459,20 @@ class League:
         """What the prizes share if the league finishes: the pool plus the fees' share (before
         the start, with the guarantee it will add)."""
         return (self.pool if self.started_at is not None else self.promised_pool) + self.fee_share
+
+    @property
+    def shown_pool(self) -> int:
+        """The pool a page shows: while the league is open or running, what the prizes would
+        share (:attr:`prize_pool`); once it ended, what was actually paid out of it — the prizes
+        (完結), the split (滾出; 0 for a free league, whose guarantee went back to the house) —
+        or, rolled back, the stakes refunded."""
+        if self.status == "finished":
+            return sum(p.amount for p in self.payouts if p.kind == "prize")
+        if self.status == "rolled_out":
+            return sum(p.amount for p in self.payouts if p.kind.startswith("split_"))
+        if self.status == "rolled_back":
+            return sum(p.amount for p in self.payouts if p.kind == "stake_refund")
+        return self.prize_pool
 
     @property
     def current_round(self) -> Round | None:
@@ -1097,7 +1111,7 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
         )
         how = (
             f"pool {pool} split 50% equally ({pool // 2}) and 50% by table points floored at 0 "
-            f"({pool - pool // 2}), remainders by rank: "
+            f"({pool - pool // 2}, largest remainders); paid at once: "
             + ", ".join(f"{s.name} {sum(split[s.user_id])}" for s in table)
         )
     after = _logged(
@@ -1189,14 +1203,35 @@ def prize_amounts(pool: int, prizes: Sequence[int], ranked: Sequence[int]) -> di
     return {u: (shares[i] if i < len(shares) else 0) for i, u in enumerate(ranked)}
 
 
+def largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
+    """``total`` whole jade shared in proportion to ``weights`` by the largest-remainder method
+    (Hamilton's, as the stake settlement ``settle_staked_match`` shares): each gets its exact share
+    floored, then the jade left goes 1 each to the largest fractional parts, ties to the earlier
+    (better-ranked) one.
+
+    >>> largest_remainder(251, [30, 10, 0, 0])
+    [188, 63, 0, 0]
+    """
+    whole = sum(weights)
+    if whole <= 0:
+        raise LeagueError("bad_result", f"weights {list(weights)!r}: need a positive total")
+    shares = [total * w // whole for w in weights]
+    order = sorted(range(len(weights)), key=lambda i: (-(total * weights[i] % whole), i))
+    for i in order[: total - sum(shares)]:
+        shares[i] += 1
+    return shares
+
+
 def rollout_amounts(pool: int, ranked: Sequence[tuple[int, int]]) -> dict[int, tuple[int, int]]:
     """滾出 the pool split of seed 002, for entrants ``(user, table points)`` in rank order:
     ``{user: (equal share, points share)}``.
 
-    "百分之五十的獎池會平均地分配給各玩家" — ⌊pool/2⌋ in equal shares; "百分之五十的獎池會根據玩家的
-    牌桌積分而按比例地分配" — the other ⌈pool/2⌉ in proportion to table points floored at 0 (a
-    negative score earns nothing, never a debt); when no one has a positive score the points half
-    is shared equally *(decision)*. Each half's integer remainder goes 1 each by rank, 1st first.
+    "百分之五十的獎池會平均地分配給各玩家" — ⌊pool/2⌋ in equal shares (the jade left by the
+    division 1 each by rank, 1st first); "百分之五十的獎池會根據玩家的牌桌積分而按比例地分配" — the
+    other ⌈pool/2⌉ in proportion to table points, by the **largest-remainder method**
+    (:func:`largest_remainder`, as the stake settlement shares). A negative score counts as 0 (it
+    earns nothing, never a debt; the seed is silent, *decision*, said on the league's page); when
+    no one has a positive score the points half is shared equally *(decision)*.
 
     >>> rollout_amounts(1001, [(1, 30), (2, 10), (3, -40)])
     {1: (167, 376), 2: (167, 125), 3: (166, 0)}
@@ -1206,14 +1241,9 @@ def rollout_amounts(pool: int, ranked: Sequence[tuple[int, int]]) -> dict[int, t
     n = len(ranked)
     equal_half = pool // 2
     points_half = pool - equal_half
-    equal = _by_rank([equal_half // n] * n, equal_half % n)
+    equal = largest_remainder(equal_half, [1] * n)
     weights = [max(0, p) for _, p in ranked]
-    total = sum(weights)
-    if total == 0:
-        by_points = _by_rank([points_half // n] * n, points_half % n)
-    else:
-        by_points = [points_half * w // total for w in weights]
-        by_points = _by_rank(by_points, points_half - sum(by_points))
+    by_points = largest_remainder(points_half, weights if any(weights) else [1] * n)
     return {u: (equal[i], by_points[i]) for i, (u, _) in enumerate(ranked)}
 
 

@@ -28,19 +28,21 @@ from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopC
 from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableRow, TableStore
-from hkmahjong.parlor.seats import BOT_LEVELS
-from hkmahjong.parlor.table import Table, TableConfig, TableError
+from hkmahjong.parlor.stakes import stake_for
+from hkmahjong.parlor.table import Table
+from hkmahjong.parlor.terms import TableConfig, TableError, check_new
 from hkmahjong.parlor.wire import JSON, dumps
 from hkmahjong.rules import Ruleset, get_preset
 
-__all__ = ["PRACTICE_LENGTHS", "QUICK_STAKE", "WATCH_SECONDS", "Caps", "Lobby", "quick_listed"]
+__all__ = ["FILL_BOTS", "QUICK_LEVEL", "WATCH_SECONDS", "Caps", "Lobby", "quick_listed"]
 
 log = logging.getLogger(__name__)
 
-QUICK_STAKE = 100
-"""The stake of a quick-match table (parlor rules, 四局)."""
-PRACTICE_LENGTHS = ("four-rounds", "8-hands", "16-hands", "bankruptcy", "one-hand", "east-round")
-"""Seed 003: 四圈 / 8 / 16 hands / until bankrupt / one hand (and 東圈)."""
+QUICK_LEVEL = 1
+"""The level a quick match picks unless asked for another: the parlor's table value × 1 (192
+jade, seed 002 牌桌價值; parlor rules, 四局)."""
+FILL_BOTS = ("now", "on_start")
+"""When an online table's chosen bots sit down: at once, or when the creator fills the seats."""
 IDLE_PRACTICE = ("paused", "waiting")
 """A practice table in these has no one playing at it: the cap may close it (no jade at stake)."""
 WATCH_SECONDS = 2.0
@@ -206,7 +208,12 @@ class Lobby:
     async def create(
         self, config: TableConfig, creator: tuple[int, str] | None, **settings: Any
     ) -> Table:
-        """A new table, started."""
+        """A new table, started, once every term is checked (:func:`~hkmahjong.parlor.terms.
+        check_new`: nothing is stored and no jade moves for a table that cannot be played).
+
+        :raises TableError: ``bad_config`` naming the term that is wrong.
+        """
+        check_new(config)
         table = await Table.create(
             self.store, config, creator=creator, **self._kwargs(), **settings
         )
@@ -220,26 +227,24 @@ class Lobby:
         user: tuple[int, str],
         ruleset: Ruleset,
         *,
-        length: str = "four-rounds",
+        length: str | None = None,
         bots: Sequence[str] = ("normal", "normal", "normal"),
         watch_delay_ms: int | None = None,
     ) -> Table:
-        """練習: you and three bots, untimed, hints on, no stake (``watch_delay_ms``: how far
-        spectators are behind; None: one hand-turn).
+        """練習: you and three bots, untimed, hints on, no stake (``length``: one the ruleset
+        offers a practice table, :meth:`MatchLength.offered`, default its first;
+        ``watch_delay_ms``: how far spectators are behind; None: one hand-turn).
 
-        :raises TableError: for an unknown length or bot level.
+        :raises TableError: ``bad_config`` naming the term that is wrong (a length the ruleset
+            does not offer practice, bot levels).
         """
-        if MatchLength.parse(length).value not in PRACTICE_LENGTHS:
-            raise TableError("bad_config", f"practice lengths: {', '.join(PRACTICE_LENGTHS)}")
-        levels = list(bots)
-        if len(levels) != 3 or any(level not in BOT_LEVELS for level in levels):
-            raise TableError(
-                "bad_config", f"three bots of levels {', '.join(BOT_LEVELS)}, got {levels!r}"
-            )
+        levels = tuple(bots)
+        if len(levels) != 3:
+            raise TableError("bad_config", f"bots: three bot levels, not {list(levels)!r}", "bots")
         config = TableConfig.of(
             "practice",
             ruleset,
-            length=MatchLength.parse(length).value,
+            length=_length("practice", ruleset, length).value,
             clocks=self.practice_clocks,
             hints=True,
             bots=(None, *levels),
@@ -252,28 +257,54 @@ class Lobby:
         user: tuple[int, str],
         ruleset: Ruleset,
         *,
-        stake: int = QUICK_STAKE,
-        length: str = MatchLength.ONLINE.value,
+        level: int = QUICK_LEVEL,
+        length: str | None = None,
         private: bool = False,
         fee: int = 0,
         watch_delay_ms: int | None = None,
+        bots: Sequence[str] = (),
+        fill_bots: str = "now",
     ) -> Table:
-        """A new online table with the creator seated (``fee``: the entry fee besides the stake;
-        ``watch_delay_ms``: how far spectators are behind, None: one hand-turn).
+        """A new online table with the creator seated.
 
-        :raises TableError: when the creator cannot cover the buy-in (stake and fee).
+        ``level``: the stake unit — the stake is the table value × it (seed 002 牌桌價值,
+        :func:`~hkmahjong.parlor.stakes.stake_for`); ``length``: one the ruleset offers an online
+        table, default its first (四局 under the parlor's rules); ``fee``: the entry fee besides
+        the stake; ``bots``: up to three bot levels for the empty seats, seated now
+        (``fill_bots="now"``) or kept for when the creator fills the seats (``"on_start"``);
+        ``watch_delay_ms``: how far spectators are behind, None: one hand-turn.
+
+        :raises TableError: ``bad_config`` naming the term that is wrong, or ``balance`` when the
+            creator cannot cover the buy-in (stake and fee).
         """
-        self._check_balance(user[0], stake + fee)
+        chosen = tuple(bots)
+        if len(chosen) > 3:
+            raise TableError("bad_config", f"bots: at most three, not {list(chosen)!r}", "bots")
+        if fill_bots not in FILL_BOTS:
+            raise TableError(
+                "bad_config", f"fill_bots: {' or '.join(FILL_BOTS)}, not {fill_bots!r}", "fill_bots"
+            )
+        now = fill_bots == "now"
+        seated = (None, *(chosen if now else ()), None, None, None)[:4]
+        try:
+            stake = stake_for(ruleset, level)
+        except MahjongError as exc:
+            raise TableError("bad_config", f"level: {exc}", "level") from None
         config = TableConfig.of(
             "online",
             ruleset,
-            length=MatchLength.parse(length).value,
+            length=_length("online", ruleset, length).value,
             stake=stake,
+            level=level,
             fee=fee,
             clocks=self.online_clocks,
             private=private,
             watch_delay_ms=watch_delay_ms,
+            bots=seated,
+            bots_on_start=() if now else chosen,
         )
+        check_new(config)
+        self._check_balance(user[0], config.buy_in)
         return await self.create(config, user)
 
     def _check_balance(self, user_id: int, buy_in: int) -> None:
@@ -282,24 +313,27 @@ class Lobby:
             if have < buy_in:
                 raise TableError("balance", f"the buy-in is {buy_in} jade; you have {have}")
 
-    async def quick(self, user: tuple[int, str]) -> Table:
-        """快速配對: a seat at an open default online table, or a new one."""
-        table = self.quick_table()
+    async def quick(self, user: tuple[int, str], level: int = QUICK_LEVEL) -> Table:
+        """快速配對: a seat at an open default online table of ``level``, or a new one."""
+        table = self.quick_table(level)
         if table is not None:
             await table.join(user[0], user[1])
             return table
-        return await self.online(user, get_preset("parlor"))
+        return await self.online(user, get_preset("parlor"), level=level)
 
-    def quick_table(self) -> Table | None:
-        """An open default online table with a free seat here (quick match), or None."""
+    def quick_table(self, level: int = QUICK_LEVEL) -> Table | None:
+        """An open default online table of ``level`` with a free seat here (quick match), or
+        None."""
         for table in self.tables.values():
             if (
                 table.status == "waiting"
                 and table.config.kind == "online"
                 and not table.config.private
-                and table.config.stake == QUICK_STAKE
+                and table.config.level == level
+                and table.config.stake == stake_for(get_preset("parlor"), level)
                 and table.config.fee == 0
                 and table.config.rules.get("preset") == "parlor"
+                and table.config.league is None
                 and table.config.length == MatchLength.ONLINE.value
                 and any(s.kind == "empty" for s in table.seats)
             ):
@@ -418,28 +452,39 @@ class Lobby:
         """The open tables of this process where ``user_id`` sits, oldest first."""
         return [t for t in self.tables.values() if t.open and t.player_of(user_id) is not None]
 
-    async def admit(self, user_id: int, *, guest: bool) -> None:
-        """Make room for one more table for ``user_id`` (to create or join): at the cap, their
-        oldest practice tables that nobody plays at (paused, or never started) are closed (no
-        jade is at stake there); if that is not enough, refuse.
+    def _cap(self, guest: bool) -> int:
+        return self.caps.guest_tables if guest else self.caps.open_tables
+
+    def _idle(self, tables: list[Table]) -> list[Table]:
+        return [t for t in tables if t.config.kind == "practice" and t.status in IDLE_PRACTICE]
+
+    def admit(self, user_id: int, *, guest: bool) -> None:
+        """Whether ``user_id`` may sit at one more table (to create or join one): under the cap,
+        or at it with practice tables nobody plays at (paused, or never started) that
+        :meth:`trim` will close once the new table is made.
 
         :raises TableError: ``too_many_tables``, saying how many and what to do.
         """
-        cap = self.caps.guest_tables if guest else self.caps.open_tables
+        cap = self._cap(guest)
         mine = self.open_tables_of(user_id)
-        need = len(mine) - cap + 1
-        if need <= 0:
-            return
-        idle = [t for t in mine if t.config.kind == "practice" and t.status in IDLE_PRACTICE]
-        if len(idle) < need:
+        if len(mine) - len(self._idle(mine)) >= cap:
             raise TableError(
                 "too_many_tables",
                 f"you sit at {len(mine)} open tables, and a player may have {cap}: "
                 "finish or leave one first",
             )
-        for table in idle[:need]:
+
+    async def trim(self, user_id: int, *, guest: bool, keep: Table | None = None) -> list[str]:
+        """Close ``user_id``'s oldest idle practice tables past the cap (no jade is at stake at
+        them; ``keep``: the table just made or joined); their ids."""
+        cap = self._cap(guest)
+        mine = self.open_tables_of(user_id)
+        closed = []
+        for table in self._idle([t for t in mine if t is not keep])[: max(0, len(mine) - cap)]:
             log.info("table %s closed: its player opened another past the cap", table.public_id)
             await table.cancel(f"closed to make room: a player may have {cap} open tables")
+            closed.append(table.public_id)
+        return closed
 
     def _now(self) -> float:
         if self._time is None:
@@ -473,14 +518,30 @@ class Lobby:
         return expired
 
 
-def quick_listed(info: JSON) -> bool:
-    """Whether a lobby listing entry (another process's table) is a quick-match table with a
-    free seat: the same test as :meth:`Lobby.quick_table`, on the listed facts."""
+def _length(kind: str, ruleset: Ruleset, text: str | None) -> MatchLength:
+    """The length a new table of ``kind`` plays: ``text`` when the ruleset offers it that kind of
+    table (:meth:`MatchLength.for_table`), else the first it offers.
+
+    :raises TableError: ``bad_config`` naming the lengths it offers.
+    """
+    try:
+        if text is None:
+            return MatchLength.offered(kind, ruleset.match_lengths)[0]
+        return MatchLength.for_table(kind, ruleset.match_lengths, text)
+    except (MahjongError, IndexError) as exc:
+        message = str(exc) or f"no {kind} length offered"
+        raise TableError("bad_config", f"length: {message}", "length") from None
+
+
+def quick_listed(info: JSON, level: int = QUICK_LEVEL) -> bool:
+    """Whether a lobby listing entry (another process's table) is a quick-match table of
+    ``level`` with a free seat: the same test as :meth:`Lobby.quick_table`, on the listed facts."""
     return (
         info.get("status") == "waiting"
         and info.get("kind") == "online"
         and not info.get("private")
-        and info.get("stake") == QUICK_STAKE
+        and info.get("level") == level
+        and info.get("stake") == stake_for(get_preset("parlor"), level)
         and info.get("fee", 0) == 0
         and (info.get("rules") or {}).get("preset") == "parlor"
         and info.get("length") == MatchLength.ONLINE.value

@@ -27,11 +27,12 @@ from collections.abc import Sequence
 
 from hkmahjong.errors import MahjongError
 from hkmahjong.parlor.ledger import FEES
-from hkmahjong.scoring.payment import settle_staked_match
+from hkmahjong.scoring.payment import RulesLike, settle_staked_match, table_stake
 from hkmahjong.tiles import Wind
 
 __all__ = [
     "BOTS_ACCOUNT",
+    "STAKE_LEVELS",
     "buy_in",
     "buy_ins",
     "escrow_of",
@@ -41,10 +42,40 @@ __all__ = [
     "release",
     "release_payments",
     "settlement_json",
+    "stake_for",
     "staked_shares",
+    "table_value",
 ]
 
 BOTS_ACCOUNT = "system:bots"
+STAKE_LEVELS: tuple[int, ...] = (0, 1, 2, 5, 10)
+"""The stake units (the table's level) a creator picks from: stake = :func:`table_value` × unit.
+0 is a free table (no stake: no jade moves; *decision*, the seed knows only staked tables)."""
+
+
+def table_value(ruleset: RulesLike) -> int:
+    """牌桌價值 (seed 002 "每牌桌的賭注或牌桌的價值是由出沖最高番為定"): what a discard at the
+    table's top fan pays — 192 under the parlor's rules (10 fan, 半辣上 64 × 全銃 3), 1024 under
+    ml's (its 付錢表's top 出沖 row).
+
+    >>> from hkmahjong.rules import get_preset
+    >>> table_value(get_preset("parlor")), table_value(get_preset("ml"))
+    (192, 1024)
+    """
+    return table_stake(ruleset)
+
+
+def stake_for(ruleset: RulesLike, level: int) -> int:
+    """The stake of a table of ``level`` (a unit of :data:`STAKE_LEVELS`) under ``ruleset``.
+
+    :raises MahjongError: for a level not in :data:`STAKE_LEVELS`.
+    """
+    if isinstance(level, bool) or not isinstance(level, int) or level not in STAKE_LEVELS:
+        raise MahjongError(
+            f"level {level!r}: the stake is the table value × one of "
+            f"{', '.join(map(str, STAKE_LEVELS))}"
+        )
+    return table_value(ruleset) * level
 
 
 def escrow_of(table_id: int, player: int) -> str:

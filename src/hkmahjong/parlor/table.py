@@ -26,14 +26,13 @@ from hkmahjong.engine.actions import Action
 from hkmahjong.engine.events import EventKind
 from hkmahjong.engine.match import Match, MatchLength
 from hkmahjong.engine.players import Controller
-from hkmahjong.engine.record import rules_from_spec, rules_spec
 from hkmahjong.engine.runner import MatchRunner, StepResult
 from hkmahjong.engine.view import Phase
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor import stakes
-from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
-from hkmahjong.parlor.gallery import CLOSE_FULL, DEFAULT_LIMIT, MAX_DELAY_MS, Gallery, Point
+from hkmahjong.parlor.clocks import Clock, LoopClock, SeatClock, TimerHandle
+from hkmahjong.parlor.gallery import CLOSE_FULL, DEFAULT_LIMIT, Gallery, Point
 from hkmahjong.parlor.history import (
     HandSummary,
     MatchSummary,
@@ -47,6 +46,7 @@ from hkmahjong.parlor.ledger import InsufficientJadeError, LedgerStore, Transact
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, SeatRow, TableRow, TableStore
 from hkmahjong.parlor.ring import Ring
 from hkmahjong.parlor.seats import SeatStatus, make_bot, passive_choice
+from hkmahjong.parlor.terms import TableConfig, TableError
 from hkmahjong.parlor.wire import (
     JSON,
     advice_json,
@@ -56,7 +56,6 @@ from hkmahjong.parlor.wire import (
     tiles_json,
     view_json,
 )
-from hkmahjong.rules import Ruleset
 from hkmahjong.tiles import Wind
 
 __all__ = ["Table", "TableConfig", "TableError"]
@@ -76,120 +75,6 @@ def new_public_id() -> str:
         candidate = secrets.token_urlsafe(6)
         if candidate[0].isalnum():
             return candidate
-
-
-class TableError(MahjongError):
-    """A table command refused (``code`` for the API: full, not_seated, balance, …)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """A table's settings as stored with it (``parlor_tables.config``)."""
-
-    kind: str
-    rules: dict[str, Any]
-    """``rules_spec`` of the resolved ruleset: ``{"preset", "digest"}`` or ``{"toml", "digest"}``."""
-    length: str = MatchLength.ONLINE.value
-    stake: int | None = None
-    fee: int = 0
-    """手續費 the entry fee each seat pays at the buy-in besides the stake (seed 002), into
-    ``system:fees``: kept when the match ends, refunded when it is cancelled or aborted."""
-    clocks: ClockSettings = field(default_factory=ClockSettings)
-    hints: bool = False
-    private: bool = False
-    bots: tuple[str | None, ...] = (None, None, None, None)
-    """The bot level seated at each player number, None for a person (or an empty seat)."""
-    starting_balance: int = 0
-    max_hands: int | None = None
-    watch_delay_ms: int | None = None
-    """旁觀 how far spectators are behind the table: None = one hand-turn (one discard behind),
-    else this many milliseconds (0–600000)."""
-    league: int | None = None
-    """聯賽 the league whose match this table plays: its seats are the league's (taken when it
-    is created), it is shown on the league's page rather than in the lobby, and anyone may
-    watch it unless it is private."""
-
-    def __post_init__(self) -> None:
-        if self.kind not in ("practice", "online"):
-            raise TableError("bad_config", f"a table is practice or online, not {self.kind!r}")
-        MatchLength.parse(self.length)
-        if self.stake is not None and (self.kind != "online" or self.stake < 0):
-            raise TableError("bad_config", "only online tables have a stake, of 0 or more jade")
-        if isinstance(self.fee, bool) or not isinstance(self.fee, int) or self.fee < 0:
-            raise TableError("bad_config", f"a fee is 0 or more jade, not {self.fee!r}")
-        if self.fee and self.kind != "online":
-            raise TableError("bad_config", "only online tables have an entry fee")
-        delay = self.watch_delay_ms
-        if delay is not None and (
-            isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= MAX_DELAY_MS
-        ):
-            raise TableError(
-                "bad_config",
-                f"a spectators' delay is 0–{MAX_DELAY_MS} ms (or none: one turn), not {delay!r}",
-            )
-
-    @property
-    def buy_in(self) -> int:
-        """What each seat pays when the match starts: the stake and the fee."""
-        return (self.stake or 0) + self.fee
-
-    @property
-    def ruleset(self) -> Ruleset:
-        """The resolved ruleset (checked against its digest)."""
-        return rules_from_spec(self.rules)
-
-    @classmethod
-    def of(cls, kind: str, ruleset: Ruleset, **settings: Any) -> TableConfig:
-        """A configuration for ``ruleset`` (its spec and digest computed here)."""
-        return cls(kind, rules_spec(ruleset), **settings)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON for the store."""
-        return {
-            "kind": self.kind,
-            "rules": self.rules,
-            "length": self.length,
-            "stake": self.stake,
-            "fee": self.fee,
-            "clocks": self.clocks.to_json(),
-            "hints": self.hints,
-            "private": self.private,
-            "bots": list(self.bots),
-            "starting_balance": self.starting_balance,
-            "max_hands": self.max_hands,
-            "watch_delay_ms": self.watch_delay_ms,
-            **({} if self.league is None else {"league": self.league}),
-        }
-
-    @classmethod
-    def from_json(cls, obj: dict[str, Any]) -> TableConfig:
-        """Settings from :meth:`to_json`.
-
-        :raises TableError: when they do not make a table.
-        """
-        try:
-            return cls(
-                kind=obj["kind"],
-                rules=dict(obj["rules"]),
-                length=obj.get("length", MatchLength.ONLINE.value),
-                stake=obj.get("stake"),
-                fee=obj.get("fee", 0),
-                clocks=ClockSettings.from_json(obj.get("clocks")),
-                hints=bool(obj.get("hints", False)),
-                private=bool(obj.get("private", False)),
-                bots=tuple(obj.get("bots", (None,) * 4)),
-                starting_balance=int(obj.get("starting_balance", 0)),
-                max_hands=obj.get("max_hands"),
-                watch_delay_ms=obj.get("watch_delay_ms"),
-                league=None if obj.get("league") is None else int(obj["league"]),
-            )
-        except (KeyError, TypeError, ValueError, MahjongError) as exc:
-            raise TableError("bad_config", f"bad table settings: {exc}") from None
 
 
 class _Queued:
@@ -719,6 +604,7 @@ class Table:
             prevailing=match.prevailing.letter if match is not None else "E",
             watchers=self.gallery.count,
             watch_delay_ms=self.config.watch_delay_ms,
+            extra=self.config.terms_json(),
         )
 
     def _totals(self) -> list[int | float]:
@@ -1213,9 +1099,7 @@ class Table:
     def _new_runner(self) -> MatchRunner:
         names = _distinct([s.name or f"P{s.player + 1}" for s in self.seats])
         length = MatchLength.parse(self.config.length)
-        start = self.config.starting_balance
-        if length is MatchLength.BANKRUPTCY and start <= 0:
-            start = 1000
+        start = self.config.starting_balance or length.start_balance
         match = Match(
             (names[0], names[1], names[2], names[3]),
             length,

@@ -18,7 +18,7 @@ from hkmahjong.rules.fan import FanId
 from hkmahjong.rules.payment import PaymentRules
 from hkmahjong.rules.ruleset import DealBonusWin, FrozenMap, LastTileRule, PassRule, Ruleset
 
-__all__ = ["ALIASES", "PRESETS", "get_preset", "preset_names"]
+__all__ = ["ALIASES", "PAST_VERSIONS", "PRESETS", "get_preset", "preset_names", "preset_versions"]
 
 F = FanId
 _DRAGONS = frozenset({F.RED_DRAGON, F.GREEN_DRAGON, F.WHITE_DRAGON})
@@ -186,8 +186,12 @@ def _parlor() -> Ruleset:
         multiple_winners=False,  # P "由出牌者之后最先轮到的一家食（截胡）"
         dead_wall=0,  # P "麻雀馆不留牌尾，所有牌都可以摸"
         pass_rule=PassRule.NONE,  # P "放过一次食胡，亦不影响你之后再食"
-        pung_pass_rule=True,  # W2 其他規則 過水 1st bullet (P silent)
-        no_swap_discard=True,  # W2 其他規則 過水 "上/碰牌之後不可打相同的牌" (P silent)
+        # P "每只打出的牌，其余三家都可以取" and "任何牌都可以食，包括你自己早前打出过的牌": every
+        # discard may be taken, by anyone, whatever they passed before; "碰或上之后即打出一只牌"
+        # names no tile that may not be discarded. So W2's 過水 for pungs and its 食替 ban are
+        # not the parlor's (issue 31 item 8; until then they were on, from W2: PAST_VERSIONS).
+        pung_pass_rule=False,
+        no_swap_discard=False,
         rob_concealed_kong_thirteen=True,  # P "唯一例外是等十三么的玩家"
         bonus_tiles=True,  # P 花季牌
         bonus_win_seven=False,  # P's bonus list (正花/一台花/无花/八仙过海/花上自摸) has no 花糊
@@ -229,6 +233,8 @@ def _qingzhang() -> Ruleset:
         thirteen_orphans_head_bump_exempt=True,  # W2 十三幺 "不能被其他牌型截糊"
         multiple_winners=False,  # W2 "有些玩家更會使用無截糊" — a house rule, 截糊 standard
         pass_rule=PassRule.SAME_WAIT,  # W2 其他規則 過水 2nd and 3rd bullets (同一水路 includes 同牌)
+        pung_pass_rule=True,  # W2 其他規則 過水 1st bullet
+        no_swap_discard=True,  # W2 其他規則 過水 "上/碰牌之後不可打相同的牌" (食替)
         bonus_win_seven=True,  # W2 花糊
         false_win_below_minimum=False,  # W2 詐糊 定義 "番數不足不會被視為詐糊"
         payment=PaymentRules.qingzhang(),
@@ -306,6 +312,8 @@ def _ml() -> Ruleset:
         multiple_winners=False,  # idem
         dead_wall=0,  # ML silent: as P
         pass_rule=PassRule.NONE,  # ML silent: as P
+        pung_pass_rule=False,  # ML silent: as P "每只打出的牌，其余三家都可以取" (issue 31 item 8)
+        no_swap_discard=False,  # ML silent: as P (no tile barred after a claim)
         bonus_tiles=True,  # ML "有玩花牌和四季牌"
         bonus_win_seven=False,  # ML lists no 花糊
         false_win_below_minimum=True,  # online: only valid wins can be declared (as P)
@@ -358,6 +366,24 @@ PRESETS: Mapping[str, Ruleset] = FrozenMap(
 )
 """Every preset by its canonical name: parlor, qingzhang, ml, cuhk."""
 
+
+def _before_issue_31(current: Ruleset) -> Ruleset:
+    """A preset as it was until issue 31 item 8: W2's 過水 for pungs and its 食替 ban on."""
+    return dataclasses.replace(current, pung_pass_rule=True, no_swap_discard=True)
+
+
+PAST_VERSIONS: Mapping[str, tuple[Ruleset, ...]] = FrozenMap(
+    {
+        "parlor": (_before_issue_31(PRESETS["parlor"]),),  # digest d51d29064a0f4a9a
+        "ml": (_before_issue_31(PRESETS["ml"]),),  # digest 5b3e75b0a0c934cc
+    }
+)
+"""Earlier versions of the presets, newest first, frozen exactly as they were: records and stored
+tables name a preset by name and digest (``engine.record.rules_spec``), so a record made, or a
+table opened, under an earlier version still loads and verifies under that version
+(``rules_from_spec`` finds it by its digest). A preset whose values change keeps its old value
+here, never edited again (docs/rules.md, *Preset versions*)."""
+
 ALIASES: Mapping[str, str] = FrozenMap(
     {
         "default": "parlor",
@@ -377,6 +403,16 @@ ALIASES: Mapping[str, str] = FrozenMap(
     }
 )
 """Alternative names (lower case) of the presets."""
+
+
+def preset_versions(name: str) -> tuple[Ruleset, ...]:
+    """The preset called ``name`` (or an alias) as it is now, then each earlier version, newest
+    first (:data:`PAST_VERSIONS`).
+
+    :raises RulesetError: when no preset has that name.
+    """
+    current = get_preset(name)
+    return (current, *PAST_VERSIONS.get(current.name, ()))
 
 
 def preset_names() -> tuple[str, ...]:

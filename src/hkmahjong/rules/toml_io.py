@@ -78,8 +78,9 @@ def load_ruleset(path_or_name: str | Path | Ruleset) -> Ruleset:
     )
 
 
-def loads_ruleset(text: str, *, source: str = "<toml>") -> Ruleset:
-    """A ruleset from TOML text.
+def loads_ruleset(text: str, *, source: str = "<toml>", base: Ruleset | None = None) -> Ruleset:
+    """A ruleset from TOML text (``base``: the preset its ``preset = …`` names, when that is
+    not the preset as it is now — an earlier version, for a record that names one).
 
     :raises RulesetError: for TOML that does not parse or a bad key or value (prefixed by
         ``source``).
@@ -88,21 +89,24 @@ def loads_ruleset(text: str, *, source: str = "<toml>") -> Ruleset:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{source}: not valid TOML: {exc}") from None
-    return ruleset_from_dict(data, source=source)
+    return ruleset_from_dict(data, source=source, base=base)
 
 
-def ruleset_from_dict(data: Mapping[str, Any], *, source: str = "<toml>") -> Ruleset:
-    """A ruleset from a parsed TOML table (``preset`` plus overrides, or a full table).
+def ruleset_from_dict(
+    data: Mapping[str, Any], *, source: str = "<toml>", base: Ruleset | None = None
+) -> Ruleset:
+    """A ruleset from a parsed TOML table (``preset`` plus overrides, or a full table);
+    ``base`` stands for the preset it names (an earlier version of it, :func:`loads_ruleset`).
 
     :raises RulesetError: for an unknown key, a wrong type, an unknown pattern id, a negative fan …
     """
     try:
-        return _from_dict(data)
+        return _from_dict(data, base)
     except RulesetError as exc:
         raise RulesetError(f"{source}: {exc}") from None
 
 
-def _from_dict(data: Mapping[str, Any]) -> Ruleset:
+def _from_dict(data: Mapping[str, Any], version: Ruleset | None = None) -> Ruleset:
     """:func:`ruleset_from_dict` without the source prefix."""
     if not isinstance(data, Mapping):
         raise RulesetError(f"ruleset = {data!r}: allowed a TOML table")
@@ -118,6 +122,10 @@ def _from_dict(data: Mapping[str, Any]) -> Ruleset:
             "under [fan] (docs/ruleset-toml.md)"
         )
     base = get_preset(data["preset"]) if "preset" in data else Ruleset(name="custom")
+    if version is not None and "preset" in data:
+        if version.name != base.name:
+            raise RulesetError(f"preset = {data['preset']!r}: not a version of {version.name!r}")
+        base = version
     changes: dict[str, Any] = {}
     overrides = [k for k in data if k != "preset"]
     if "name" in data:

@@ -23,7 +23,18 @@ from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Caps, Lobby
-from hkmahjong.server import api, auth, health, leagues, pages, players, replays, tables, ws
+from hkmahjong.server import (
+    api,
+    auth,
+    health,
+    leagues,
+    options,
+    pages,
+    players,
+    replays,
+    tables,
+    ws,
+)
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
@@ -193,6 +204,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(api.router)
     app.include_router(tables.router)
+    app.include_router(options.router)
     app.include_router(replays.router)
     app.include_router(leagues.router)
     app.include_router(players.router)

@@ -68,6 +68,17 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "胡出铳（半铳）：出铳者付 {a} 玉，其余两家各付 {b} 玉",
         "on a discard (half gun): the discarder pays {a} jade, the other two {b} each",
     ),
+    "pay_rob_full_gun": (
+        "搶槓（全銃）：加槓者當出銃，付 {n} 玉",
+        "抢杠（全铳）：加杠者当出铳，付 {n} 玉",
+        "robbed kong (full gun): the kong's declarer pays as the discarder, {n} jade",
+    ),
+    "pay_rob_half_gun": (
+        "搶槓（半銃）：加槓者當出銃，付 {a} 玉，其餘兩家各付 {b} 玉",
+        "抢杠（半铳）：加杠者当出铳，付 {a} 玉，其余两家各付 {b} 玉",
+        "robbed kong (half gun): the kong's declarer pays {a} jade as the discarder, the other two {b} each",
+    ),
+    "pay_seat": ("{w}位付 {n} 玉", "{w}位付 {n} 玉", "{w} pays {n} jade"),
     "skip": ("跳到內容", "跳到内容", "Skip to content"),
     # -- home / lobby
     "home_title": ("大堂", "大堂", "Lobby"),
@@ -160,6 +171,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "level_normal": ("普通", "普通", "Normal"),
     "level_strong": ("高手", "高手", "Strong"),
     "level_expert": ("專家", "专家", "Expert"),
+    "level_hard": ("高手", "高手", "Hard"),
     "match_length": ("牌局長度", "牌局长度", "Match length"),
     "len_one_hand": ("一局", "一局", "One hand"),
     "len_quarter": ("一圈", "一圈", "One round"),
@@ -221,6 +233,8 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "not_played": ("（此台例不計）", "（此台例不计）", "(not played under these rules)"),
     "ctx_self": ("自摸", "自摸", "self-drawn"),
     "ctx_discard": ("食出銃", "食出铳", "on a discard"),
+    "ctx_discard_from": ("食{w}位出銃", "胡{w}位出铳", "on {w}'s discard"),
+    "ctx_robbed_from": ("搶{w}位嘅槓", "抢{w}位的杠", "robbing {w}'s kong"),
     "ctx_seat": ("{w}位", "{w}位", "{w} seat"),
     "ctx_round": ("{w}圈", "{w}圈", "{w} round"),
     "ctx_bonus": ("花", "花", "bonus tiles"),
@@ -414,6 +428,591 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "呢啲係呢個台例嘅開關（同 hkmj rules 列出嘅一樣）。",
         "这些是这个台例的开关（和 hkmj rules 列出的一样）。",
         "These are this ruleset's switches (as hkmj rules lists them).",
+    ),
+    # -- rules page, clause by clause (seed 003 in its order; seed 002's online policies after)
+    "rp_value": ("呢個台例：{v}", "本台例：{v}", "These rules: {v}"),
+    "rp_intro": (
+        "以下每一段都係本麻雀館規則頁（種子 003）嘅一條規則，後面係所選台例嘅數值；最後係網上對局嘅規矩（種子 002）同埋所有台例開關。",
+        "以下每一段都是本麻雀馆规则页（种子 003）的一条规则，后面是所选台例的数值；最后是网上对局的规矩（种子 002）和所有台例开关。",
+        "Each paragraph below is one rule of this parlor's rules page (seed 003), followed by the value the chosen rule set gives it; then the online policies (seed 002) and every house-rule switch.",
+    ),
+    "rp_sources_h": ("出處代號", "出处代号", "Source codes"),
+    "rp_src_P": (
+        "P：本麻雀館嘅規則頁（種子 003），麻雀館嘅預設台例以佢為先。",
+        "P：本麻雀馆的规则页（种子 003），麻雀馆的默认台例以它为先。",
+        "P: this parlor's own rules page (seed 003); the parlor's default rules follow it first.",
+    ),
+    "rp_src_W2": (
+        "W2：較新嘅維基百科香港麻雀列表（種子 004）：正統牌型同自訂牌型。",
+        "W2：较新的维基百科香港麻将列表（种子 004）：正统牌型和自订牌型。",
+        "W2: the newer Wikipedia list of Hong Kong mahjong hands (seed 004): standard and optional patterns.",
+    ),
+    "rp_src_W1": (
+        "W1：較舊嘅維基百科列表（種子 000）。",
+        "W1：较旧的维基百科列表（种子 000）。",
+        "W1: the older Wikipedia list (seed 000).",
+    ),
+    "rp_src_C": (
+        "C：常用番種列表（種子 001）。",
+        "C：常用番种列表（种子 001）。",
+        "C: the list of commonly used patterns (seed 001).",
+    ),
+    "rp_src_ML": (
+        "ML：一個網上香港麻雀平台嘅規則頁（種子 002）：佢嘅計番表、付錢表同網上對局政策。",
+        "ML：一个网上香港麻将平台的规则页（种子 002）：它的计番表、付钱表和网上对局政策。",
+        "ML: an online Hong Kong mahjong platform's rules page (seed 002): its fan and payout tables and online policies.",
+    ),
+    "rp_yes": ("係", "是", "yes"),
+    "rp_no": ("唔係", "否", "no"),
+    "rp_not_played": ("唔計", "不计", "not played"),
+    "rp_fan": ("{n} 番", "{n} 番", "{n} fan"),
+    "rp_seats_h": ("座位、莊家同圈風", "座位、庄家和圈风", "Seats, dealer and rounds"),
+    "rp_seats": (
+        "四人對局，四個座位以風命名：東、南、西、北。出牌次序係逆時針：東 → 南 → 西 → 北。喺你之前出牌嘅係上家，之後嘅係下家，對面嘅係對家。",
+        "四人对局，四个坐位以风命名：东、南、西、北。出牌次序为逆时针：东 → 南 → 西 → 北。在你之前出牌的是上家，在你之后的是下家，对面的是对家。",
+        "Four players; the four seats are named after the winds: East, South, West, North. Play goes anticlockwise: East → South → West → North. The player before you is on your left, the one after you on your right, the third across.",
+    ),
+    "rp_winds": (
+        "東位係該局嘅莊家。你座位嘅風係門風；每一圈亦有圈風。碰自己嘅門風或者當圈嘅圈風，都可以計番。",
+        "东位是该局的庄家。你坐位的风是门风；每一圈亦有圈风。碰自己的门风或当圈的圈风，都可计番。",
+        "East deals the hand. Your seat's wind is your seat wind; each round has a prevailing wind. A pung of your seat wind or of the prevailing wind scores fan.",
+    ),
+    "rp_winds_v": (
+        "門風 {a}，圈風 {b}",
+        "门风 {a}，圈风 {b}",
+        "seat wind {a}, prevailing wind {b}",
+    ),
+    "rp_dealer_stays": (
+        "莊家食糊或者流局：莊家繼續做莊（連莊），其他不變。",
+        "庄家胡牌或流局：庄家继续做庄（连庄），其他不变。",
+        "The dealer wins or the hand is drawn: the dealer deals again, nothing else changes.",
+    ),
+    "rp_deal_passes": (
+        "閒家食糊：由下一位做莊，南位變東位，各人嘅門風跟住轉一位。",
+        "闲家胡牌：由下一位做庄，南位变东位，各人的门风随之转一位。",
+        "Another player wins: the next player deals, South becomes East and every seat wind moves on one place.",
+    ),
+    "rp_rounds": (
+        "莊家輪過四位之後，圈風轉到下一個：東圈、南圈、西圈、北圈。打完東南西北四圈為一局。",
+        "庄家轮过四位后，圈风转到下一个：东圈、南圈、西圈、北圈。打完东南西北四圈为一局。",
+        "When the deal has gone round all four players the prevailing wind moves on: East, South, West, North rounds. Four rounds make a whole game.",
+    ),
+    "rp_lengths_h": ("牌局長度", "牌局长度", "Match lengths"),
+    "rp_practice_lengths": (
+        "麻雀館嘅單人練習可以揀牌局長度：四圈、八局、十六局，或者打到有人破產（每人由 {start} 玉開始，付唔起就付晒手上嘅）。",
+        "麻雀馆的单人练习可选择牌局长度：四圈、八局、十六局或打至有人破产（每人由 {start} 玉开始，付不起就付光手上的）。",
+        "A practice game at the parlor can be four rounds, 8 hands, 16 hands, or until someone is bankrupt (each starts with {start} jade; whoever cannot cover pays what it holds).",
+    ),
+    "rp_practice_v": ("練習可以揀：{v}", "练习可选：{v}", "practice offers: {v}"),
+    "rp_online_lengths": (
+        "線上對局為四局（四手牌，連莊都計）。",
+        "线上对局为四局（四手牌，连庄也计）。",
+        "An online match is four hands (repeated dealer hands count).",
+    ),
+    "rp_online_v": ("網上對局：{v}", "网上对局：{v}", "online tables offer: {v}"),
+    "rp_league_lengths": (
+        "聯賽每場可以係台例提供而會完嘅任何長度，四局一定可以。",
+        "联赛每场可以是台例提供而会结束的任何长度，四局一定可以。",
+        "A league match can be any length the rules offer that ends; four hands always.",
+    ),
+    "rp_league_v": ("聯賽：{v}", "联赛：{v}", "leagues offer: {v}"),
+    "rp_deal_h": ("砌牌同開牌", "砌牌和开牌", "The wall and the deal"),
+    "rp_wall": (
+        "所有牌反轉洗勻，砌成四道牌牆，每道 18 疊、每疊兩隻，每人面前一道。",
+        "所有牌反转洗匀，砌成四道牌墙，每道 18 叠、每叠两只，每人面前一道。",
+        "All the tiles are shuffled face down and built into four walls of 18 stacks of two, one in front of each player.",
+    ),
+    "rp_wall_v": ("{n} 隻牌", "{n} 只牌", "{n} tiles"),
+    "rp_dice": (
+        "莊家擲三粒骰。由莊家起計做 1，逆時針數到骰數總和，決定開邊道牌牆，再由嗰道牆右端數相同疊數開牌。",
+        "庄家掷三粒骰。由庄家起计为 1，逆时针数到骰数总和，决定开哪一道牌墙，再由该墙右端数相同叠数开牌。",
+        "The dealer rolls three dice. Counting the dealer as 1, anticlockwise to the dice total picks the wall; from its right end, the same number of stacks marks where the deal starts.",
+    ),
+    "rp_deal_tiles": (
+        "由開牌處起每次拎四隻，輪三次（每人 12 隻）。莊家再「跳牌」拎兩隻，其他人各拎一隻：莊家 14 隻，其他人 13 隻。",
+        "由开牌处起每次拿四只，轮三次（每人 12 只）。庄家再“跳牌”拿两只，其他人各拿一只：庄家 14 只，其他人 13 只。",
+        "From there each player takes four tiles at a time, three times (12 each); then the dealer takes two more and the others one: the dealer has 14, the others 13.",
+    ),
+    "rp_deal_bonus": (
+        "由莊家開始，各人按次序將花牌放出，並由牌尾補牌（補花），直至手上冇花牌。",
+        "由庄家开始，各人按次序把花牌放出，并从牌尾补牌（补花），直至手上没有花牌。",
+        "Starting with the dealer, each player in turn lays out bonus tiles and replaces them from the tail of the wall, until no hand holds one.",
+    ),
+    "rp_dealer_opens": (
+        "莊家先打出一隻牌開局，第一回合唔使摸牌。",
+        "庄家先打出一只牌开局，第一回合不用摸牌。",
+        "The dealer opens by discarding, without drawing in the first turn.",
+    ),
+    "rp_draw_ends": (
+        "平時由牌頭摸牌；補花同補槓嘅牌由牌尾摸。",
+        "平常摸牌由牌头摸；补花和补杠的牌由牌尾摸。",
+        "Normal draws come from the head of the wall; bonus and kong replacements from its tail.",
+    ),
+    "rp_dead_wall": (
+        "麻雀館唔留牌尾，所有牌都可以摸。有啲家規會留最後 14 隻唔摸，剩返咁多就流局。",
+        "麻雀馆不留牌尾，所有牌都可以摸。有些家规会留最后 14 只不摸，剩下这些牌时便流局。",
+        "The parlor keeps no tiles back: every tile can be drawn. Some house rules keep the last 14 tiles back; the hand is drawn when only they remain.",
+    ),
+    "rp_dead_wall_v0": ("唔留牌尾", "不留牌尾", "no tiles kept back"),
+    "rp_dead_wall_vn": ("留最後 {n} 隻", "留最后 {n} 只", "the last {n} tiles kept back"),
+    "rp_bonus_h": ("花牌", "花牌", "Bonus tiles"),
+    "rp_bonus_never": (
+        "八隻花季牌（梅蘭菊竹、春夏秋冬）從來唔入手牌：無論起手定摸牌時拎到，都要翻開放出，再由牌尾補一隻。食糊時按以下計番：",
+        "八只花季牌（梅兰菊竹、春夏秋冬）从不放进手牌：无论起手或摸牌时拿到，都要翻开放出，再从牌尾补一只。胡牌时按以下计番：",
+        "The eight bonus tiles (plum, orchid, chrysanthemum, bamboo; spring, summer, autumn, winter) never stay in a hand: whenever you get one, at the deal or by a draw, lay it out and draw a replacement from the tail. When you win they score:",
+    ),
+    "rp_bonus_on": ("打花（八隻花牌）", "打花（八只花牌）", "played with the eight bonus tiles"),
+    "rp_bonus_off": ("唔打花", "不打花", "played without bonus tiles"),
+    "rp_seat_bonus": (
+        "正花：號碼同你座位相同嘅花或者季，每隻計番（東 1、南 2、西 3、北 4）。",
+        "正花：号码与你坐位相同的花或季，每只计番（东 1、南 2、西 3、北 4）。",
+        "Your own bonus tile: a flower or season whose number matches your seat scores, per tile (East 1, South 2, West 3, North 4).",
+    ),
+    "rp_bonus_set": (
+        "一台花：集齊四隻花或者四隻季，每台計番（已經包括嗰台嘅正花）。",
+        "一台花：集齐四只花或四只季，每台计番（已包括该台的正花）。",
+        "A complete set: all four flowers or all four seasons, per set (its own bonus tile included).",
+    ),
+    "rp_no_bonus": (
+        "無花：食糊時冇任何花季牌。",
+        "无花：胡牌时没有任何花季牌。",
+        "No bonus tiles: you win holding none.",
+    ),
+    "rp_eight_bonus": (
+        "八仙過海：集齊全部八隻即時食糊，當自摸計。",
+        "八仙过海：集齐全部八只即时胡牌，当自摸计。",
+        "All eight bonus tiles: collecting all eight wins at once, paid as a self-draw.",
+    ),
+    "rp_bonus_rep": (
+        "花上自摸：用補花補返嚟嗰隻食糊，另加自摸。",
+        "花上自摸：补花补回来的牌胡牌，另加自摸。",
+        "Win on a bonus replacement: winning with the tile drawn to replace a bonus tile, plus self-draw.",
+    ),
+    "rp_turn_h": ("輪到你", "轮到你", "Your turn"),
+    "rp_turn": (
+        "輪到你時先摸一隻牌（啱啱上或者碰咗別人嘅牌就唔使摸）。手上有 14 隻牌時，你可以宣告暗槓或者加槓（開槓之後補牌；加槓可以畀人搶），或者牌已成糊而且夠番就宣告自摸。最後一定要打出一隻牌。",
+        "轮到你时先摸一只牌（刚上碰了别人的牌则不用摸）。手上有 14 只牌时，你可以宣告暗杠或加杠（开杠后补牌；加杠可被抢杠），或者牌已成胡而且够番就宣告自摸。最后必须打出一只牌。",
+        "On your turn you first draw a tile (not right after a chow or pung of someone's discard). Holding 14 tiles you may declare a concealed kong or add to a pung (then draw a replacement; an added kong can be robbed), or declare a self-drawn win if the hand is complete and has enough fan. Finally you must discard a tile.",
+    ),
+    "rp_turn_v": ("起糊 {n} 番", "起胡 {n} 番", "minimum {n} fan"),
+    "rp_claims_h": ("食、碰、槓、上", "胡、碰、杠、上", "Claiming a discard"),
+    "rp_claim_any": (
+        "每隻打出嘅牌，其餘三家都可以要。優先次序：食糊先過碰或者槓，碰或者槓先過上；只有下家可以上。同一隻牌只可能有一家碰得，所以碰牌唔會撞。",
+        "每只打出的牌，其余三家都可以取。优先次序：胡牌优先于碰或杠，碰或杠优先于上；只有下家可以上。同一只牌只可能有一家能碰，所以碰牌不会冲突。",
+        "Every discard may be claimed by the other three. A win beats a pung or kong, which beats a chow; only the next player may chow. Only one player can pung a given tile, so pungs never clash.",
+    ),
+    "rp_head_bump": (
+        "如果有兩家或以上同時可以食糊，由出牌者之後最先輪到嗰家食（截糊）。",
+        "如有两家或以上同时可以胡牌，由出牌者之后最先轮到的一家胡（截胡）。",
+        "When several players can win on one discard, the first in turn after the discarder wins (head bump).",
+    ),
+    "rp_head_bump_v": ("截糊", "截胡", "head bump"),
+    "rp_multi_v": ("一炮多響：幾家都食", "一炮多响：几家都胡", "several winners: they all win"),
+    "rp_thirteen_exempt_v": (
+        "十三幺唔會畀人截糊",
+        "十三幺不会被截胡",
+        "thirteen orphans cannot be head-bumped",
+    ),
+    "rp_after_claim": (
+        "碰或者上之後即刻打出一隻牌；槓之後先補牌再打。之後由你嘅下家繼續，出牌者同你之間嘅玩家會被跳過。",
+        "碰或上之后即打出一只牌；杠之后先补牌再打。之后由你的下家继续，出牌者与你之间的玩家会被跳过。",
+        "After a pung or chow you discard at once; after a kong you draw a replacement first. Play goes on from your right; players between the discarder and you are skipped.",
+    ),
+    "rp_swap_free_v": (
+        "打邊隻都得，包括啱啱上或碰嗰隻",
+        "打哪只都可以，包括刚上或碰的那只",
+        "any tile may go, the one just claimed too",
+    ),
+    "rp_swap_banned_v": (
+        "唔可以打出啱啱上或碰嗰隻（食替）",
+        "不可打出刚上或碰的那只（食替）",
+        "not the tile just claimed (no swap)",
+    ),
+    "rp_any_tile": (
+        "任何牌都可以食，包括你自己之前打出過嘅牌；放過一次食糊，亦唔影響你之後再食。",
+        "任何牌都可以食，包括你自己早前打出过的牌；放过一次食胡，亦不影响你之后再食。",
+        "Any tile can be won on, including one you discarded earlier; letting a win pass does not stop you winning later.",
+    ),
+    "rp_pass_none_v": ("放過食糊冇限制", "放过胡牌没有限制", "passing a win bars nothing"),
+    "rp_pass_tile_v": (
+        "放過食糊之後，到自己再摸牌之前唔可以食同一隻牌",
+        "放过胡牌后，到自己再摸牌之前不可胡同一只牌",
+        "after passing a win, not the same tile until your next draw",
+    ),
+    "rp_pass_wait_v": (
+        "放過食糊之後，到自己再摸牌之前唔可以食同一組聽牌（番數較高除外）",
+        "放过胡牌后，到自己再摸牌之前不可胡同一组听牌（番数较高除外）",
+        "after passing a win, no tile of that wait until your next draw (unless it scores more)",
+    ),
+    "rp_pung_pass_free_v": (
+        "放過碰之後照可以碰",
+        "放过碰之后照样可以碰",
+        "a passed pung may be taken again",
+    ),
+    "rp_pung_pass_bar_v": (
+        "放過碰之後，到自己再摸牌之前唔可以碰同一隻",
+        "放过碰之后，到自己再摸牌之前不可碰同一只",
+        "a passed pung is barred until your next draw",
+    ),
+    "rp_kong_h": ("槓同搶槓", "杠和抢杠", "Kongs and robbing"),
+    "rp_kong_kinds": (
+        "明槓：手上有三隻，要別人打出嘅第四隻。加槓：喺自己回合，將第四隻加落已經碰咗嘅牌。暗槓：喺自己回合，將手上四隻相同嘅牌宣告做槓。",
+        "明杠：手上有三只，取别人打出的第四只。加杠：在自己回合，把第四只加在已碰的牌上。暗杠：在自己回合，把手上四只相同的牌宣告为杠。",
+        "An exposed kong: three in hand and another player's fourth. An added kong: on your turn, the fourth tile added to your exposed pung. A concealed kong: on your turn, four of a kind from your hand.",
+    ),
+    "rp_kong_replacement": (
+        "每次開槓之後都要由牌尾補一隻。用補返嚟嗰隻食糊就係槓上開花（槓上自摸），另加自摸。計牌型時槓當刻子計。",
+        "每次开杠后都要从牌尾补一只牌。以补回来的牌胡牌就是杠上开花（杠上自摸），另加自摸。计算牌型时杠当刻子计。",
+        "Every kong draws a replacement from the tail. Winning with it is a win on a kong replacement, plus self-draw. A kong counts as a pung for every pattern.",
+    ),
+    "rp_concealed_kong": (
+        "暗槓計坎坎糊時仍然當暗刻，但係按標準規則會冇咗門前清；有啲家規就唔受影響。",
+        "暗杠计算坎坎胡时仍当暗刻，但按标准规则会失去门前清；有些家规则不受影响。",
+        "A concealed kong still counts as a concealed pung for four concealed pungs, but by the standard rule it loses the concealed hand; some house rules keep it.",
+    ),
+    "rp_ckong_v": (
+        "坎坎糊可以有暗槓：{a}；暗槓之後仍計門前清：{b}",
+        "坎坎胡可以有暗杠：{a}；暗杠之后仍计门前清：{b}",
+        "concealed kongs in four concealed pungs: {a}; concealed hand kept after a concealed kong: {b}",
+    ),
+    "rp_robbing": (
+        "有人加槓時，任何可以用嗰第四隻牌食糊嘅玩家都可以搶嚟食，呢個就係搶槓。加槓者當出銃者付款，佢嘅牌組仍然當碰。",
+        "有人加杠时，任何能以那第四只牌胡牌的玩家都可以抢来胡，这就是抢杠。加杠者当出铳者付款，他的牌组仍当作碰。",
+        "When someone adds a fourth tile to a pung, anyone who can win on that tile may rob the kong. The declarer pays as the discarder, and the set stays a pung.",
+    ),
+    "rp_rob_concealed": (
+        "暗槓唔可以畀人搶，唯一例外係等緊十三么嘅玩家，可以搶佢要嗰隻暗槓牌。",
+        "暗杠不可以被抢，唯一例外是等十三么的玩家，可以抢他需要的那只暗杠牌。",
+        "A concealed kong cannot be robbed, except by a player waiting on thirteen orphans for that tile.",
+    ),
+    "rp_rob_thirteen_yes": (
+        "十三幺可以搶暗槓",
+        "十三幺可以抢暗杠",
+        "thirteen orphans may rob a concealed kong",
+    ),
+    "rp_rob_thirteen_no": (
+        "連十三幺都唔可以搶暗槓",
+        "连十三幺也不可以抢暗杠",
+        "not even thirteen orphans may rob a concealed kong",
+    ),
+    "rp_win_h": ("食糊", "胡牌", "Winning"),
+    "rp_win_shape": (
+        "食糊係四組牌加一對眼（槓當一組），或者十三么，而且要夠起糊番數。",
+        "胡牌是四组牌加一对眼（杠当一组），或十三么，而且要够起胡番数。",
+        "A win is four sets and a pair (a kong is a set), or thirteen orphans, with at least the minimum fan.",
+    ),
+    "rp_win_ways": (
+        "食糊方式有：自摸（包括槓上開花同花上自摸）；食別人打出嘅牌（對方就係出銃）；搶槓。",
+        "胡牌方式有：自摸（包括杠上开花及花上自摸）；胡别人打出的牌（对方即出铳）；抢杠。",
+        "You win by a self-draw (on a kong or bonus replacement too), on another player's discard (that player pays as the discarder), or by robbing a kong.",
+    ),
+    "rp_last_tile": (
+        "摸最後一隻牌自摸係海底撈月，食最後一隻打出嘅牌係海底炮。",
+        "摸最后一只牌自摸是海底捞月，胡最后一只打出的牌是海底炮。",
+        "Winning with the last tile drawn, or on the last tile discarded, scores extra.",
+    ),
+    "rp_last_any_v": (
+        "海底撈月 {a}，海底炮 {b}",
+        "海底捞月 {a}，海底炮 {b}",
+        "last draw {a}, last discard {b}",
+    ),
+    "rp_heavenly": (
+        "莊家起手 14 隻牌已經成糊係天糊；閒家喺冇人上碰之前食莊家打出嘅第一隻牌係地糊，兩樣都係爆棚牌。",
+        "庄家起手 14 只牌已成胡是天胡；闲家在无人上碰之前胡庄家打出的第一只牌是地胡，两者都是爆棚牌。",
+        "The dealer's first 14 tiles already complete is a heavenly hand; a non-dealer winning on the dealer's first discard before any claim is an earthly hand: both are limit hands.",
+    ),
+    "rp_limit_v": ("爆棚 {n} 番", "爆棚 {n} 番", "limit {n} fan"),
+    "rp_seven_pairs": (
+        "七對子並唔係港式麻雀嘅食糊。",
+        "七对子并非港式麻将的胡牌。",
+        "Seven pairs is not a Hong Kong mahjong win.",
+    ),
+    "rp_seven_pairs_no": ("七對子唔係食糊", "七对子不是胡牌", "seven pairs is no win"),
+    "rp_seven_pairs_yes": ("七對子可以食糊", "七对子可以胡牌", "seven pairs is a win"),
+    "rp_no_false_win": (
+        "麻雀館只容許有效嘅食糊，所以遊戲入面唔會詐糊；喺真實牌檯上詐糊要重罰，通常要當三家都食咗爆棚牌咁賠。",
+        "麻雀馆只容许有效的食胡，所以游戏中不会诈胡；在真实牌台上诈胡要重罚，通常要当作三家都胡了爆棚牌般赔付。",
+        "The parlor accepts only valid wins, so no false win happens in play; at a real table a false win is punished hard, usually paid as if all three had won a limit hand.",
+    ),
+    "rp_false_win_v": (
+        "喺麻雀館唔會發生；計番器照呢個台例計罰款",
+        "在麻雀馆不会发生；计番器按本台例计罚款",
+        "never at the parlor; the calculator prices it by these rules",
+    ),
+    "rp_below_min_false": (
+        "唔夠番食糊亦算詐糊",
+        "不够番胡牌也算诈胡",
+        "a win below the minimum is a false win",
+    ),
+    "rp_below_min_barred": (
+        "唔夠番唔算詐糊，但該局唔可以再食糊",
+        "不够番不算诈胡，但该局不可再胡",
+        "a win below the minimum is no false win, but bars that player for the hand",
+    ),
+    "rp_drawn_h": ("流局", "流局", "Drawn hands"),
+    "rp_drawn_wall": (
+        "牌摸完仍然冇人食糊就流局（荒莊）：冇人使付錢，莊家連莊。",
+        "牌摸完仍无人胡牌便流局（荒庄）：无人付款，庄家连庄。",
+        "When the wall runs out with no winner the hand is drawn: nobody pays and the dealer deals again.",
+    ),
+    "rp_drawn_replacement": (
+        "開槓或者補花時已經冇牌可以補，亦當流局。",
+        "开杠或补花时已无牌可补，亦当流局。",
+        "When a kong or a bonus tile needs a replacement and none is left, the hand is drawn too.",
+    ),
+    "rp_drawn_no_pay": (
+        "流局時無論有冇聽牌，都唔使付錢。",
+        "流局时不论是否已听牌，都不用付款。",
+        "In a drawn hand nobody pays, ready or not.",
+    ),
+    "rp_pay_h": ("找數", "找数", "Payments"),
+    "rp_score_table": (
+        "贏家嘅番數（有上限）按分數表換算成一份嘅分數；喺標準嘅半辣上表入面，三番係 4 分、六番係 16 分、十番係 64 分。",
+        "赢家的番数（有上限）按分数表换算成一份的分数；在标准的半辣上表中，三番是 4 分、六番是 16 分、十番是 64 分。",
+        "The winner's fan (up to the limit) become one share through the score table; in the standard half-spicy table 3 fan is 4, 6 fan 16, 10 fan 64.",
+    ),
+    "rp_score_v": ("上限 {limit}；{shares}", "上限 {limit}；{shares}", "limit {limit}; {shares}"),
+    "rp_no_limit": ("冇上限", "没有上限", "no limit"),
+    "rp_share_at": ("{n} 番 = {s}", "{n} 番 = {s}", "{n} fan = {s}"),
+    "rp_pay_self": (
+        "自摸：三家各付一份。",
+        "自摸：三家各付一份。",
+        "Self-draw: each of the other three pays one share.",
+    ),
+    "rp_pay_discard": (
+        "食出銃（全銃，標準）：出銃者一個人付三份，其餘兩家唔使付。食出銃（半銃，常見麻雀館規則）：出銃者付兩份，其餘兩家各付一份。",
+        "食出铳（全铳，标准）：出铳者独付三份，其余两家不用付。食出铳（半铳，常见麻雀馆规则）：出铳者付两份，其余两家各付一份。",
+        "On a discard, full gun (standard): the discarder alone pays three shares. Half gun (a common parlor rule): the discarder pays two shares and the other two one each.",
+    ),
+    "rp_full_gun_v": (
+        "全銃，出銃者付 {n} 份",
+        "全铳，出铳者付 {n} 份",
+        "full gun, the discarder pays {n} shares",
+    ),
+    "rp_half_gun_v": ("半銃", "半铳", "half gun"),
+    "rp_pay_robbed": (
+        "搶槓：當食出銃計，加槓者當出銃者。",
+        "抢杠：当食出铳计，加杠者当出铳者。",
+        "A robbed kong pays as a discard, the declarer as the discarder.",
+    ),
+    "rp_rob_discard_v": ("當食出銃", "当食出铳", "as a discard"),
+    "rp_rob_self_v": (
+        "當自摸計，加槓者包付三家",
+        "当自摸计，加杠者包付三家",
+        "as a self-draw, the declarer paying all three shares",
+    ),
+    "rp_jade": (
+        "完整分數表同例子睇計番教學。麻雀館嘅分數一律用「玉」計，冇任何金錢價值。",
+        "完整分数表及例子见计番教学。麻雀馆的分数一律以“玉”计算，没有任何金钱价值。",
+        "The full score table and examples are in the scoring guide. The parlor keeps score in jade, which has no money value.",
+    ),
+    "rp_liab_h": ("包牌", "包牌", "Liability"),
+    "rp_liability": (
+        "如果你打出嘅牌直接成就某啲爆棚牌，你就要包，一個人付晒贏家全部款項，就算對方之後係自摸都一樣。麻雀館對以下三種牌包牌：",
+        "如果你打出的牌直接成就某些爆棚牌，你便要包，独自支付赢家的全部款项，即使对方之后是自摸亦一样。麻雀馆对以下三种牌包牌：",
+        "If your discard directly makes certain limit hands possible, you are liable: you alone pay the winner's whole amount, even if the winner later self-draws. The parlor applies this to three hands:",
+    ),
+    "rp_liab_on": ("有包牌", "有包牌", "liability applies"),
+    "rp_liab_off": (
+        "冇麻雀館包牌（台例另有包牌開關）",
+        "没有麻雀馆包牌（台例另有包牌开关）",
+        "no parlor liability (other liability switches may apply)",
+    ),
+    "rp_house_h": ("台例", "台例", "House rules"),
+    "rp_house": (
+        "香港每張麻雀檯嘅打法都唔盡相同，開檯之前最好講清楚台例。呢個麻雀館嘅每個分別都係一個開關，列喺下面。",
+        "香港每张麻将台的打法都不尽相同，开台前最好先讲清楚台例。本麻雀馆的每个分别都是一个开关，列在下面。",
+        "Every Hong Kong table plays a little differently, so agree the house rules before you start. Each difference is a switch here, listed below.",
+    ),
+    "rp_online_h": ("網上對局", "网上对局", "Playing online"),
+    "rp_table_value": (
+        "每張檯嘅賭注就係佢嘅牌桌價值：出銃最高番要付嘅數。開檯嘅人揀一個倍數：賭注 = 牌桌價值 × 倍數（0 倍係免費檯）。",
+        "每张台的赌注就是它的牌桌价值：出铳最高番要付的数。开台的人选一个倍数：赌注 = 牌桌价值 × 倍数（0 倍是免费台）。",
+        "A table's stake is its table value: what a discard at the top fan pays. Its creator picks a level: stake = table value × level (level 0 is a free table).",
+    ),
+    "rp_table_value_v": (
+        "牌桌價值 {v} 玉；倍數 {levels}",
+        "牌桌价值 {v} 玉；倍数 {levels}",
+        "table value {v} jade; levels {levels}",
+    ),
+    "rp_one_hand": (
+        "打單局時，輸贏直接按付錢表計。打幾局嘅話分數累積，完場先用付錢表計總輸贏：輸家付嘅數唔會多過佢嘅賭注，贏家按分數比例分。",
+        "打单局时，输赢直接按付钱表计算。打多局的话分数累积，完场才用付钱表计算总输赢：输家付的数不会多过他的赌注，赢家按分数比例分配。",
+        "A single hand is paid straight from the payout table. Over several hands the scores add up and are settled at the end: a loser never pays more than the stake, and the winners share in proportion to their scores.",
+    ),
+    "rp_cancel": (
+        "對局被取消或者中止，賭注同手續費全數退還。",
+        "对局被取消或中止，赌注和手续费全数退还。",
+        "A match that is cancelled or aborted refunds every stake and fee.",
+    ),
+    "rp_disconnect": (
+        "斷線：網上檯如果你斷咗線超過 {grace} 秒，你個位就會停玩；練習檯一斷線就暫停，等你返嚟。",
+        "断线：网上台如果你断线超过 {grace} 秒，你的座位便会停玩；练习台一断线就暂停，等你回来。",
+        "Disconnecting: at an online table, after more than {grace} seconds away your seat is sat out; a practice table pauses at once and waits for you.",
+    ),
+    # ADJUST (actor workstream, issue 31 item 9): the idle rule below states today's behaviour —
+    # two own turns in a row timed out sit a seat out; a missed claim window never counts. Replace
+    # it with the exact rule the actor implements (e.g. a missed claim window counting when the
+    # next own turn is missed too) in all three languages.
+    "rp_idle": (
+        "冇郁：連續兩次輪到你都超時，你個位就會停玩。食、碰、上嘅機會超時唔計。",
+        "不动：连续两次轮到你都超时，你的座位便会停玩。胡、碰、上的机会超时不计。",
+        "Idle: if two of your own turns in a row run out of time, your seat is sat out. Letting a claim window run out does not count.",
+    ),
+    "rp_sat_out": (
+        "停玩嘅位由電腦代打：每次都唔食唔碰、打出啱啱摸到嗰隻，唔會食糊；你冇返嚟之前一直係咁。",
+        "停玩的座位由电脑代打：每次都不胡不碰、打出刚摸到的那只，不会胡牌；你没回来之前一直如此。",
+        "A sat-out seat is played for you: it claims nothing, discards the tile it drew and never wins, for as long as you are away.",
+    ),
+    "rp_sit_back": (
+        "返嚟：重新連線返張檯之後撳「回座」，就由下一個決定開始自己打返。",
+        "回来：重新连线回到牌台后按“回座”，就从下一个决定开始自己打。",
+        "Coming back: reconnect to the table and press “Sit back”; you play again from your next decision.",
+    ),
+    "rp_grace_v": ("斷線寬限 {grace} 秒", "断线宽限 {grace} 秒", "grace {grace} s"),
+    "rp_switch_h": ("所有台例開關", "所有台例开关", "Every house-rule switch"),
+    "rp_switch_col": ("開關", "开关", "Switch"),
+    "rp_switch_value": ("呢個台例", "本台例", "These rules"),
+    "rp_switch_meaning": ("意思同出處", "意思和出处", "Meaning and source"),
+    # -- the house-rule switches by name, and their enumerated values (rules page)
+    "rs_seven_pairs": ("七對子算食糊", "七对子算胡牌", "Seven pairs is a win"),
+    "rs_thirteen_orphans_head_bump_exempt": (
+        "十三幺唔會畀人截糊",
+        "十三幺不会被截胡",
+        "Thirteen orphans cannot be head-bumped",
+    ),
+    "rs_multiple_winners": ("一炮多響", "一炮多响", "Several winners on one discard"),
+    "rs_dead_wall": ("留牌尾（隻）", "留牌尾（张）", "Tiles kept back at the tail"),
+    "rs_pass_rule": ("食糊過水", "胡牌过水", "Passing a win"),
+    "rs_pung_pass_rule": ("碰牌過水", "碰牌过水", "Passing a pung"),
+    "rs_no_swap_discard": (
+        "唔准食替（上碰之後打返同一隻）",
+        "不准食替（上碰后打回同一张）",
+        "No discarding the tile just claimed",
+    ),
+    "rs_rob_concealed_kong_thirteen": (
+        "十三幺可以搶暗槓",
+        "十三幺可以抢暗杠",
+        "Thirteen orphans may rob a concealed kong",
+    ),
+    "rs_bonus_tiles": ("打花", "打花", "Bonus tiles in play"),
+    "rs_bonus_win_seven": ("花糊（七隻花即食）", "花胡（七张花即胡）", "Seven bonus tiles win"),
+    "rs_false_win_below_minimum": (
+        "唔夠番食糊算詐糊",
+        "不够番胡牌算诈胡",
+        "A win below the minimum is a false win",
+    ),
+    "rs_match_lengths": ("牌局長度", "牌局长度", "Match lengths"),
+    "rs_last_tile": ("海底計番", "海底计番", "Last-tile wins that score"),
+    "rs_heavenly_after_concealed_kong": (
+        "暗槓之後仍計天糊／人糊",
+        "暗杠之后仍计天胡／人胡",
+        "Heavenly hand after one's own concealed kong",
+    ),
+    "rs_earthly_after_dealer_kong": (
+        "莊家開槓之後仍計地糊",
+        "庄家开杠之后仍计地胡",
+        "Earthly hand after the dealer's kong",
+    ),
+    "rs_bonus_win_decline": ("可以唔食花糊", "可以不胡花胡", "A bonus win may be declined"),
+    "rs_bonus_win_kong_replacement": (
+        "槓上花糊計槓上開花",
+        "杠上花胡计杠上开花",
+        "A bonus win on a kong replacement adds the kong win",
+    ),
+    "rs_bonus_win_at_deal": ("開牌已有七隻花", "开牌已有七张花", "Seven bonus tiles at the deal"),
+    "rs_all_chows_honour_pair": (
+        "平糊可以番子做眼",
+        "平胡可以番子做眼",
+        "All chows with an honour pair",
+    ),
+    "rs_all_chows_any_wait": ("平糊唔限聽牌", "平胡不限听牌", "All chows on any wait"),
+    "rs_concealed_kong_keeps_concealed": (
+        "暗槓之後仍計門前清",
+        "暗杠之后仍计门前清",
+        "Concealed hand kept after a concealed kong",
+    ),
+    "rs_concealed_hand_with_bonus_tiles": (
+        "有花都計門前清",
+        "有花也计门前清",
+        "Concealed hand counted with bonus tiles",
+    ),
+    "rs_four_concealed_pungs_kongs": (
+        "坎坎糊可以有暗槓",
+        "坎坎胡可以有暗杠",
+        "Concealed kongs in four concealed pungs",
+    ),
+    "rs_four_concealed_pungs_single_wait_discard": (
+        "單吊食出銃仍計坎坎糊",
+        "单吊胡出铳仍计坎坎胡",
+        "Four concealed pungs on a single-wait discard",
+    ),
+    "rs_four_concealed_pungs_any_win": (
+        "坎坎糊食出銃都計",
+        "坎坎胡胡出铳也计",
+        "Four concealed pungs on any win",
+    ),
+    "rs_double_kong_from_replacement": (
+        "槓上槓要第二槓來自補牌",
+        "杠上杠要第二杠来自补牌",
+        "Double kong needs the second from the replacement",
+    ),
+    "rs_nine_gates_discard_nine_sided_only": (
+        "九蓮食出銃要九面聽",
+        "九莲胡出铳要九面听",
+        "Nine gates on a discard only with the nine-sided wait",
+    ),
+    "rs_bonus_win_hand": ("花糊同手牌成糊", "花胡与手牌成胡", "A bonus win with a complete hand"),
+    "rs_bonus_set_adds_seat_bonus": (
+        "一台花另加正花",
+        "一台花另加正花",
+        "A bonus set adds its own bonus tile",
+    ),
+    "rs_nine_gates_with_melds": (
+        "九蓮可以有上碰",
+        "九莲可以有上碰",
+        "Nine gates with declared sets",
+    ),
+    "rs_mixed_terminals_all_honours": (
+        "全番子亦計花幺九",
+        "全番子也计花幺九",
+        "Mixed terminals on an all-honours hand",
+    ),
+    "rd_match_lengths": (
+        "呢個台例嘅來源提供嘅牌局長度；每種檯可以揀邊啲見上面「牌局長度」（P 所列）。",
+        "本台例来源提供的牌局长度；每种台可选哪些见上面“牌局长度”（P 所列）。",
+        "The match lengths the rules' source offers; which each kind of table may play is under Match lengths above (P's list).",
+    ),
+    "rd_bonus_win_hand": (
+        "花糊／八仙過海而手牌同時成糊：分開計，只計花糊（W2、C）；或者手牌番數加埋花糊，食出銃亦然（W2 花糊牌規）；或者手牌係爆棚牌就以手牌計。",
+        "花胡／八仙过海而手牌同时成胡：分开计，只计花胡（W2、C）；或者手牌番数加上花胡，胡出铳亦然（W2 花胡牌规）；或者手牌是爆棚牌就以手牌计。",
+        "A bonus win (seven or eight bonus tiles) with a complete hand: apart, the bonus win alone (W2, C); or the hand's fan plus the bonus win, on a discard too (W2's bonus-win rules); or a limit hand beats the bonus win.",
+    ),
+    "rv_PassRule_none": ("冇過水", "没有过水", "none"),
+    "rv_PassRule_same_tile": ("同一隻牌", "同一张牌", "the same tile"),
+    "rv_PassRule_same_wait": ("同一組聽牌", "同一组听牌", "the same wait"),
+    "rv_LastTileRule_any": ("自摸或者食出銃都計", "自摸或胡出铳都计", "drawn or discarded"),
+    "rv_LastTileRule_self_drawn_only": ("只計自摸", "只计自摸", "self-drawn only"),
+    "rv_DealBonusWin_heavenly_earthly": (
+        "莊家計天糊，閒家計地糊",
+        "庄家计天胡，闲家计地胡",
+        "the dealer scores heavenly, a non-dealer earthly",
+    ),
+    "rv_DealBonusWin_wait_first_draw": (
+        "閒家要等第一次摸牌，唔計地糊",
+        "闲家要等第一次摸牌，不计地胡",
+        "a non-dealer waits for its first draw, no earthly hand",
+    ),
+    "rv_BonusWinHand_apart": ("分開計，只計花糊", "分开计，只计花胡", "apart: the bonus win alone"),
+    "rv_BonusWinHand_adds": (
+        "手牌番數加埋花糊",
+        "手牌番数加上花胡",
+        "the hand's fan plus the bonus win",
+    ),
+    "rv_BonusWinHand_limit_beats": (
+        "手牌係爆棚牌就計手牌",
+        "手牌是爆棚牌就计手牌",
+        "a limit hand beats the bonus win",
     ),
     # -- table page
     "table_title": ("牌檯", "牌台", "Table"),
@@ -802,13 +1401,23 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "are refunded.",
     ),
     "lg_rollout_rule": (
-        "滾出（開賽後取消）：退還手續費；獎池一半平均分給參賽者，一半按牌桌積分（負分當 0）"
-        "按比例分配，整數餘數按名次派。",
-        "滚出（开赛后取消）：退还手续费；奖池一半平均分给参赛者，一半按牌桌积分（负分当 0）"
-        "按比例分配，整数余数按名次派。",
+        "滾出（開賽後取消）：退還手續費；獎池一半平均分給參賽者，一半按牌桌積分按比例分配"
+        "（最大餘數法：每人先得整數部分，剩低嘅玉逐個派畀小數部分最大嘅人，同樣大就名次高先）。",
+        "滚出（开赛后取消）：退还手续费；奖池一半平均分给参赛者，一半按牌桌积分按比例分配"
+        "（最大余数法：每人先得整数部分，剩下的玉逐个派给小数部分最大的人，相同则名次高者先）。",
         "Rolled out (cancelled after it started): the fees are refunded; half the pool is "
         "shared equally among the entrants and half in proportion to their table points "
-        "(a negative score counts as 0), remainders by rank.",
+        "(largest-remainder method: each gets the whole part of its share, the jade left goes "
+        "one each to the largest fractions, ties to the better rank).",
+    ),
+    "lg_rollout_notes": (
+        "種子冇講負分點計：呢度負分當 0 分（唔會因此倒欠）。種子話滾出嘅獎池由人手計算，退款要啲時間；"
+        "呢度取消一刻即時計好同派發。",
+        "种子没有说负分怎么计：这里负分当 0 分（不会因此倒欠）。种子说滚出的奖池由人手计算，退款需要一些时间；"
+        "这里取消的一刻即时计算并派发。",
+        "The seed does not say how a negative score counts: here it counts as 0 (it never becomes "
+        "a debt). The seed says a rolled-out pool is worked out by hand and takes time; here it is "
+        "worked out and paid the moment the league is cancelled.",
     ),
     "lg_free_rule": (
         "免費聯賽被取消，獎池不會派給參加者。",
@@ -826,6 +1435,48 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_round_n": ("第 {n} 輪", "第 {n} 轮", "Round {n}"),
     "lg_table_n": ("第 {n} 檯", "第 {n} 台", "Table {n}"),
     "lg_playing": ("進行中", "进行中", "playing"),
+    "lg_stake_note": (
+        "聯賽嘅賭注入獎池，完賽按排名派；唔係牌桌價值（網上檯嘅賭注）：聯賽檯冇賭注，只計牌桌積分。",
+        "联赛的赌注进入奖池，完赛按排名派发；不是牌桌价值（网上台的赌注）：联赛台没有赌注，只计牌桌积分。",
+        "A league's stake goes into the pool the final standings share; it is not a table value (an online table's stake): league tables carry no stake, only table points.",
+    ),
+    "lg_unplayed": (
+        "未打完：聯賽已取消，唔計分",
+        "未打完：联赛已取消，不计分",
+        "not finished: the league was cancelled, no points",
+    ),
+    "lg_pool_split": (
+        "滾出時分配咗 {pool} 玉：平分 {equal} 玉，按牌桌積分 {points} 玉（手續費全數退還，唔入獎池）",
+        "滚出时分配了 {pool} 玉：平分 {equal} 玉，按牌桌积分 {points} 玉（手续费全数退还，不入奖池）",
+        "{pool} jade split when it was rolled out: {equal} equally, {points} by table points (every "
+        "fee refunded, none joined the pool)",
+    ),
+    "lg_pool_free_back": (
+        "免費聯賽取消：獎池（保證 {pool} 玉）唔派，退返麻雀館",
+        "免费联赛取消：奖池（保证 {pool} 玉）不派，退回麻雀馆",
+        "A cancelled free league: its pool (the {pool} jade guaranteed) is not paid and goes back "
+        "to the parlor",
+    ),
+    "lg_pool_refunded": (
+        "滾回：賭注共 {pool} 玉已全數退還",
+        "滚回：赌注共 {pool} 玉已全数退还",
+        "Rolled back: the stakes, {pool} jade in all, were refunded",
+    ),
+    "lg_rolled_out_note": (
+        "聯賽喺第 {n} 輪取消（滾出，{at} UTC）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
+        "手續費已退還，獎池已即時分配（見下面派發）。",
+        "联赛在第 {n} 轮取消（滚出，{at} UTC）；打完的轮数：{done}。未打完的台不计分；"
+        "手续费已退还，奖池已即时分配（见下面派发）。",
+        "The league was cancelled in round {n} (rolled out, {at} UTC); rounds finished: {done}. "
+        "Tables not finished count no points; the fees were refunded and the pool split at once "
+        "(see the payouts below).",
+    ),
+    "lg_rolled_back_note": (
+        "聯賽開賽前取消（滾回）：手續費同賭注已全數退還。",
+        "联赛开赛前取消（滚回）：手续费和赌注已全数退还。",
+        "The league was cancelled before it started (rolled back): every fee and stake was "
+        "refunded.",
+    ),
     "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
     "lg_watch_table": ("旁觀", "旁观", "Watch"),
     "lg_round_ends": (

@@ -86,6 +86,8 @@ class TableView:
     table_id: str | None
     mine: bool
     """The viewer sits at it (its link says go to the table; for anyone else, watch it)."""
+    unplayed: bool = False
+    """Its match never ended because the league was cancelled (滾出): not played, no points."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,38 @@ def _rules_name(league: League, lang: str) -> str:
     return preset_label(str(preset), lang) if preset else i18n.tr(lang, "lg_house_rules")
 
 
+def _pool_text(league: League, lang: str) -> str:
+    """The pool as it stands, or — once the league ended — what was done with it: the pool that
+    was actually split on a 滾出 (never the fee share that joins only a finished league)."""
+    c, t = league.config, i18n.tr
+    if league.status == "rolled_out":
+        if c.free:
+            return t(lang, "lg_pool_free_back", pool=league.pool)
+        equal = sum(p.amount for p in league.payouts if p.kind == "split_equal")
+        points = sum(p.amount for p in league.payouts if p.kind == "split_points")
+        return t(lang, "lg_pool_split", pool=league.shown_pool, equal=equal, points=points)
+    if league.status == "rolled_back":
+        return t(lang, "lg_pool_refunded", pool=league.shown_pool)
+    text = t(lang, "lg_pool_v", pool=league.shown_pool, stake=c.stake, g=c.guarantee)
+    return text + (t(lang, "lg_pool_fees", pct=c.fee_to_pool) if c.fee_to_pool else "")
+
+
+def _outcome_text(league: League, lang: str) -> str:
+    """What happened to a cancelled league, in a sentence (empty otherwise)."""
+    if league.status == "rolled_out":
+        played = sum(1 for r in league.rounds if r.over)
+        return i18n.tr(
+            lang,
+            "lg_rolled_out_note",
+            n=len(league.rounds),
+            done=played,
+            at=_when(league.ended_at) if league.ended_at else "",
+        )
+    if league.status == "rolled_back":
+        return i18n.tr(lang, "lg_rolled_back_note")
+    return ""
+
+
 def league_view(
     league: League, lang: str, user: CurrentUser | None, now: datetime
 ) -> dict[str, Any]:
@@ -112,7 +146,6 @@ def league_view(
     t = i18n.tr
     names = {e.user_id: e.name for e in league.entrants}
     you = None if user is None else user.id
-    pool = league.prize_pool
     due = round_deadline(league)
     rounds = [
         RoundView(
@@ -132,6 +165,7 @@ def league_view(
                     m.over,
                     m.table_id,
                     you is not None and you in m.seats,
+                    unplayed=league.over and not m.over,
                 )
                 for m in rnd.matches
             ],
@@ -170,8 +204,8 @@ def league_view(
         "rounds_text": t(lang, "lg_rounds_n", n=c.rounds, m=c.round_minutes),
         "window_text": t(lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)),
         "players_text": t(lang, "lg_players_v", a=c.min_players, b=c.max_players),
-        "pool_text": t(lang, "lg_pool_v", pool=pool, stake=c.stake, g=c.guarantee)
-        + (t(lang, "lg_pool_fees", pct=c.fee_to_pool) if c.fee_to_pool else ""),
+        "pool_text": _pool_text(league, lang),
+        "outcome_text": _outcome_text(league, lang),
         "prizes": [(n, p) for n, p in enumerate(c.prizes, start=1)],
         "fill_text": fill,
         "standings": standings(league) if league.rounds else [],
@@ -200,7 +234,7 @@ def _summary(league: League) -> dict[str, Any]:
         "entry_fee": c.entry_fee,
         "stake": c.stake,
         "free": c.free,
-        "pool": league.prize_pool,
+        "pool": league.shown_pool,
         "guarantee": c.guarantee,
         "fee_to_pool": c.fee_to_pool,
         "prizes": list(c.prizes),

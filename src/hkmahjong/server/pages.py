@@ -14,7 +14,6 @@ import hashlib
 import json
 import mimetypes
 from dataclasses import dataclass
-from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,20 +22,16 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from hkmahjong.engine.match import MatchLength
 from hkmahjong.hand import Meld
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.rules.payment import GunScheme
 from hkmahjong.rules.presets import get_preset, preset_names
-from hkmahjong.rules.ruleset import SWITCHES, field_doc
-from hkmahjong.scoring import SPECIAL_FLAGS, WinContext
-from hkmahjong.server import auth, i18n
-from hkmahjong.server.tutorial import (
-    WorkedExample,
-    preset_label,
-    score_rows,
-    worked_examples,
-)
-from hkmahjong.tiles import Tile, Wind
+from hkmahjong.scoring import SPECIAL_FLAGS
+from hkmahjong.server import auth, i18n, tutorial
+from hkmahjong.server.rules_page import page_context as rules_page_context
+from hkmahjong.server.tutorial import preset_label, score_rows, worked_examples
+from hkmahjong.tiles import Tile
 
 __all__ = ["STATIC_DIR", "TEMPLATE_DIR", "router"]
 
@@ -46,21 +41,13 @@ STATIC_DIR = WEB_DIR / "static"
 
 router = APIRouter(include_in_schema=False)
 
-_BONUS_FANS = (
-    FanId.SEAT_BONUS,
-    FanId.BONUS_SET,
-    FanId.NO_BONUS,
-    FanId.EIGHT_BONUS,
-    FanId.BONUS_REPLACEMENT,
-)
 _LEVELS = ("easy", "normal", "strong", "expert")
-_LENGTHS = (
-    ("one-hand", "len_one_hand"),
-    ("four-rounds", "len_four_rounds"),
-    ("8-hands", "len_8"),
-    ("16-hands", "len_16"),
-    ("bankruptcy", "len_bankrupt"),
+_LENGTHS = tuple(
+    (m.value, i18n.LENGTH_KEYS[m.value])
+    for m in MatchLength.offered("practice", get_preset("parlor").match_lengths)
 )
+"""The parlor's practice lengths (seed 003: 四圈, 八局, 十六局, 打至有人破產); another ruleset's
+come from ``GET /api/table-options``."""
 _TARGETS = (
     ("concealed", "calc_concealed"),
     ("chow", "calc_chow"),
@@ -313,10 +300,12 @@ def practice_page(request: Request) -> HTMLResponse:
 
 @router.get("/rules", response_class=HTMLResponse)
 def rules_page(request: Request) -> HTMLResponse:
-    """規則 the parlor's rules, with the chosen ruleset's values and switches."""
+    """規則 the parlor's rules (seed 003 clause by clause) with the chosen ruleset's values, the
+    online policies and every switch in words (:mod:`hkmahjong.server.rules_page`)."""
     lang = page_lang(request)
     name = _preset(request)
     ruleset = get_preset(name)
+    lobby = getattr(request.app.state, "lobby", None)
     return render(
         request,
         "rules.html",
@@ -325,14 +314,9 @@ def rules_page(request: Request) -> HTMLResponse:
         preset_label=preset_label(name, lang),
         presets=_presets(lang),
         ruleset=ruleset,
-        half_gun=ruleset.payment.gun is GunScheme.HALF_GUN,
-        bonus_fans=[f for f in _BONUS_FANS if ruleset.plays(f)],
         fans=[f for f in FanId if ruleset.plays(f)],
         fan_value=lambda f: _fan_value(lang, ruleset, f),
-        switches=[
-            (s, _switch_value(lang, getattr(ruleset, s)), i18n.switch_doc(lang, s) or field_doc(s))
-            for s in SWITCHES
-        ],
+        **rules_page_context(ruleset, lang, getattr(lobby, "online_clocks", None)),
     )
 
 
@@ -345,16 +329,6 @@ def _fan_value(lang: str, ruleset: Ruleset, fan_id: FanId) -> str:
         return text
     per = "per_set" if fan_id is FanId.BONUS_SET else "per_tile"
     return f"{text} ({i18n.tr(lang, per)})"
-
-
-def _switch_value(lang: str, value: object) -> str:
-    if isinstance(value, bool):
-        return i18n.tr(lang, "switch_on" if value else "switch_off")
-    if isinstance(value, Enum):
-        return str(value.value)
-    if isinstance(value, tuple):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 @router.get("/tutorial", response_class=HTMLResponse)
@@ -376,8 +350,8 @@ def tutorial_page(request: Request) -> HTMLResponse:
         examples=worked_examples(name),
         fan_value=lambda f: _fan_value(lang, ruleset, f),
         meld_view=_meld_view,
-        context_text=lambda ctx: _context_text(lang, ctx),
-        payment_text=lambda ex: _payment_text(lang, ex),
+        context_text=lambda ctx: tutorial.context_text(lang, ctx),
+        payment_text=lambda ex: tutorial.payment_text(lang, ex),
     )
 
 
@@ -390,35 +364,6 @@ class _MeldView:
 
 def _meld_view(meld: Meld) -> _MeldView:
     return _MeldView([t.mpsz for t in meld.tiles], meld.is_concealed, meld.text)
-
-
-def _context_text(lang: str, ctx: WinContext) -> str:
-    sep = i18n.tr(lang, "comma")
-    parts = [i18n.tr(lang, "ctx_self" if ctx.self_drawn else "ctx_discard")]
-    parts.append(i18n.tr(lang, "ctx_seat", w=_wind(lang, ctx.seat_wind)))
-    parts.append(i18n.tr(lang, "ctx_round", w=_wind(lang, ctx.prevailing_wind)))
-    for flag in SPECIAL_FLAGS:
-        if getattr(ctx, flag, False):
-            parts.append(i18n.tr(lang, f"sp_{flag}"))
-    return sep.join(parts)
-
-
-def _wind(lang: str, wind: Wind) -> str:
-    return i18n.tr(lang, f"wind_{wind.letter}")
-
-
-def _payment_text(lang: str, ex: WorkedExample) -> str:
-    pay = ex.payment or {}
-    if ex.ctx.self_drawn:
-        return i18n.tr(lang, "pay_self_each", n=pay.get("self_draw_each", 0))
-    if ex.gun == GunScheme.HALF_GUN.value:
-        return i18n.tr(
-            lang,
-            "pay_half_gun",
-            a=pay.get("discarder_half_gun", 0),
-            b=pay.get("others_half_gun", 0),
-        )
-    return i18n.tr(lang, "pay_full_gun", n=pay.get("discarder_full_gun", 0))
 
 
 @router.get("/calculator", response_class=HTMLResponse)

@@ -9,6 +9,19 @@ websockets library and a system call of its own — the largest cost of a busy p
 (docs/server.md, *Capacity*). Everything else (the handshake, reading, ping/pong, closing) is
 uvicorn's and the websockets library's as before; without the extension (Starlette's test
 client, another server) the connection falls back to the ASGI ``send``.
+
+Checked against uvicorn 0.55.0 and websockets 17.4, and (``make min-versions``) against the
+lowest versions pyproject.toml admits, uvicorn 0.52.1 and websockets 14.0. This module uses
+internals of both, not their API: of uvicorn, ``HttpToolsProtocol.handle_websocket_upgrade`` and
+its ``parser`` and ``transport``; ``WebSocketsSansIOProtocol`` (uvicorn 0.35) with its
+``handle_*`` methods and its ``conn``, ``transport``, ``loop``, ``queue``, ``connections``,
+``default_headers``, ``handshake_initiated``, ``handshake_complete``, ``close_sent``,
+``read_paused`` and ``scope``, its keep-alive ``ping_interval``, ``ping_timeout`` and
+``handle_pong`` (0.44), and ``disconnected``, ``close_timer`` and ``close_timeout`` (0.52.1);
+of websockets, the sans-I/O ``ServerProtocol`` (``accept``, ``send_response``,
+``receive_data``, ``events_received``, ``data_to_send``, ``send_close``, ``send_ping``,
+``fail``, ``parser_exc`` and the ``parser`` generator), ``Frame``, ``Opcode``, ``Request`` and
+``State``. A uvicorn or websockets release outside the pinned ranges must be checked again.
 """
 
 from __future__ import annotations

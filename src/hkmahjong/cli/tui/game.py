@@ -67,15 +67,6 @@ __all__ = [
     "table_snapshot",
 ]
 
-_LENGTHS = {
-    "east": MatchLength.EAST_ROUND,
-    "four-winds": MatchLength.FOUR_ROUNDS,
-    "8": MatchLength.EIGHT_HANDS,
-    "16": MatchLength.SIXTEEN_HANDS,
-    "bankrupt": MatchLength.BANKRUPTCY,
-    "one": MatchLength.ONE_HAND,
-}
-_BANKRUPT_START = 500
 ADVISOR_LEVEL = "strong"
 """The strong bot whose suggestion the hint shows."""
 
@@ -93,12 +84,11 @@ BotFactory = Callable[[str, int], BotLike]
 
 
 def length_from_option(text: str) -> MatchLength:
-    """The match length of a ``--length`` option (``east``, ``four-winds``, ``8``, ``16``, ...).
+    """The match length of a ``--length`` option (``east``, ``four-winds``, ``8``, ``16``, ...;
+    every alias is :class:`MatchLength`'s).
 
     :raises MahjongError: when ``text`` names no length.
     """
-    if text in _LENGTHS:
-        return _LENGTHS[text]
     return MatchLength.parse(text)
 
 
@@ -176,7 +166,7 @@ class ParlorGame(GameController):
         """
         match_length = length_from_option(length)
         names = (tr(lang, "you"), *(_bot_name(lang, i) for i in (1, 2, 3)))
-        start = _BANKRUPT_START if match_length is MatchLength.BANKRUPTCY else 0
+        start = match_length.start_balance
         match = Match(
             (names[0], names[1], names[2], names[3]), match_length, starting_balance=start
         )

@@ -449,9 +449,10 @@ class Cluster:
         self.bus.send(str(m["o"]), {**answer, "k": "resp", "r": m["r"]})
 
     # --- quick match across processes --------------------------------------------------------------
-    async def quick_join(self, user_id: int, name: str) -> str | None:
-        """快速配對 at another process's waiting quick-match table: the public id of the table
-        joined, or None (none listed, or every one refused: full, started, the balance)."""
+    async def quick_join(self, user_id: int, name: str, level: int = 1) -> str | None:
+        """快速配對 at another process's waiting quick-match table of ``level``: the public id
+        of the table joined, or None (none listed, or every one refused: full, started, the
+        balance)."""
         if self.bus is None:
             return None
         listings = await self.bus.listings()
@@ -459,7 +460,7 @@ class Cluster:
             if owner == self.owner or owner not in self.live:
                 continue
             for info in listing:
-                if not quick_listed(info):
+                if not quick_listed(info, level):
                     continue
                 request = {"p": info["id"], "u": user_id, "n": name}
                 try:
