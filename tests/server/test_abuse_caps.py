@@ -57,7 +57,7 @@ def online(client: TestClient, **extra: Any) -> Any:
 def practice(client: TestClient) -> Any:
     return client.post(
         "/api/tables",
-        json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+        json={"kind": "practice", "bots": ["easy", "easy", "easy"]},
     )
 
 

@@ -162,7 +162,7 @@ def _set_up(parlor: Parlor) -> Parlor:
         parlor.practice = _post(
             http,
             "/api/tables",
-            {"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+            {"kind": "practice", "bots": ["easy", "easy", "easy"]},
         )["id"]
     parlor.prompt = _open_prompt(parlor)
     return parlor

@@ -125,7 +125,7 @@ def test_a_deep_frame_leaves_a_practice_table_playing(app_client: TestClient) ->
     me = dict(app_client.cookies.items())
     r = app_client.post(
         "/api/tables",
-        json={"kind": "practice", "length": "one-hand", "bots": ["easy", "easy", "easy"]},
+        json={"kind": "practice", "bots": ["easy", "easy", "easy"]},
         headers={"X-CSRF-Token": csrf(app_client)},
     )
     table_id = r.json()["id"]

@@ -109,7 +109,7 @@ def test_a_login_name_that_no_one_can_have_is_a_bad_login(any_client: TestClient
     for name in ("a\x00b", "x" * 150, "   "):
         path, error = post(any_client, "/login", name)
         assert (path, error) == ("/login", "bad_login")
-    assert any_client.get("/players/a%00b").status_code == 404
+    assert any_client.get("/players/a%00b").status_code == 400  # refused at the door
 
 
 def test_the_form_keeps_the_typed_name_and_says_why_in_the_pages_language(

@@ -115,7 +115,7 @@ def test_every_page_runs_under_the_policy(browser: Any, server: Server) -> None:
           const me = await (await fetch("/api/me")).json();
           const r = await fetch("/api/tables", {method: "POST", headers: {
             "Content-Type": "application/json", "X-CSRF-Token": me.csrf},
-            body: JSON.stringify({kind: "practice", length: "one-hand",
+            body: JSON.stringify({kind: "practice",
                                   bots: ["easy", "easy", "easy"]})});
           return await r.json();
         }"""
