@@ -12,6 +12,7 @@ STAMP := $(VENV)/.installed-stamp
 RL_STAMP := $(VENV)/.installed-rl-stamp
 
 $(STAMP): pyproject.toml
+	sh tools/ensure_icu.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,env,server,test]'

@@ -357,6 +357,16 @@ def ex_lobby() -> str:
     return _pretty(p.lobby_msg(7, [summary]))
 
 
+def ex_lobby_diff() -> str:
+    summary = _table(status="playing", you=None).to_json()
+    del summary["you"]
+    return _pretty(p.lobby_diff_msg(8, [summary], ["Qm3xT0aa"]))
+
+
+def ex_your_table() -> str:
+    return _compact(p.your_table_msg("t7QkP2xv", "playing"))
+
+
 def ex_error_codes() -> str:
     rows = [f"| `{c.value}` | {_doc_of(c)} |" for c in p.ErrorCode]
     return "\n".join(["| code | meaning |", "|---|---|", *rows])

@@ -4,8 +4,12 @@ The lobby owns one :class:`~hkmahjong.parlor.table.Table` actor per open table. 
 rebuilds every table the store says is not over (:meth:`Lobby.start`), so a restarted server
 continues every match from its log. While it runs it watches the stored statuses
 (:meth:`Lobby.check_closed`, every :data:`WATCH_SECONDS`): a table closed elsewhere (``hkmj admin
-cancel`` on the database) stops and tells its seats. Lobby watchers (``/ws/lobby``) get the list of
-open online tables again whenever one changes.
+cancel`` on the database) stops and tells its seats, and cancels online tables that waited for
+players longer than :attr:`Caps.waiting_s` (refunded, logged). Lobby watchers (``/ws/lobby``) get
+the list of open online tables once, then only what changed (``lobby_diff``); a signed-in
+watcher also hears ``your_table`` when a table they sit at starts (:meth:`Lobby.notify_players`).
+Each player has at most :attr:`Caps.open_tables` open tables (a guest :attr:`Caps.guest_tables`):
+:meth:`Lobby.admit` (docs/security.md, *Abuse limits*).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hkmahjong.engine.match import MatchLength
@@ -29,7 +34,7 @@ from hkmahjong.parlor.terms import TableConfig, TableError, check_new
 from hkmahjong.parlor.wire import JSON, dumps
 from hkmahjong.rules import Ruleset, get_preset
 
-__all__ = ["FILL_BOTS", "QUICK_LEVEL", "WATCH_SECONDS", "Lobby", "quick_listed"]
+__all__ = ["FILL_BOTS", "QUICK_LEVEL", "WATCH_SECONDS", "Caps", "Lobby", "quick_listed"]
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +43,26 @@ QUICK_LEVEL = 1
 jade, seed 002 牌桌價值; parlor rules, 四局)."""
 FILL_BOTS = ("now", "on_start")
 """When an online table's chosen bots sit down: at once, or when the creator fills the seats."""
+IDLE_PRACTICE = ("paused", "waiting")
+"""A practice table in these has no one playing at it: the cap may close it (no jade at stake)."""
 WATCH_SECONDS = 2.0
 """How often the lobby looks for tables closed elsewhere (one query for all live tables)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caps:
+    """濫用上限 the lobby's abuse caps (the server's settings give them; docs/security.md)."""
+
+    open_tables: int = 6
+    """Open tables (waiting, playing, paused) a registered player may sit at."""
+    guest_tables: int = 2
+    """Open tables a guest may sit at."""
+    waiting_s: float = 1800.0
+    """An online table still waiting for players this long is cancelled (refunded, logged)."""
+
+    def __post_init__(self) -> None:
+        if min(self.open_tables, self.guest_tables) < 1 or self.waiting_s <= 0:
+            raise ValueError(f"caps must be positive: {self}")
 
 
 class Lobby:
@@ -53,8 +76,10 @@ class Lobby:
         clock: Clock | None = None,
         online_clocks: ClockSettings | None = None,
         watch_limit: int = DEFAULT_LIMIT,
+        caps: Caps | None = None,
     ) -> None:
         self.store = store
+        self.caps = caps or Caps()
         self.watch_limit = watch_limit
         self.ledger = ledger
         self.clock = clock
@@ -69,6 +94,17 @@ class Lobby:
         date by ``hkmahjong.server.cluster``), listed after this process's own."""
         self.on_listing: Callable[[], None] | None = None
         """Called when this process's listing changed (several processes: tell the others)."""
+        self._listed: dict[str, JSON] = {}
+        """What the watchers were last told of this process's tables, by public id."""
+        self._remote_listed: dict[str, JSON] = {}
+        """What they were last told of the other processes' tables."""
+        self._users: dict[int, set[Connection]] = {}
+        """The lobby sockets of each signed-in player (``your_table``)."""
+        self._user_of: dict[int, int] = {}
+        """The player of each such socket, by ``id()``."""
+        self._waiting_since: dict[str, float] = {}
+        """When each online table began waiting for players (by the lobby's clock)."""
+        self._time: Clock | None = clock
 
     def _kwargs(self) -> dict[str, Any]:
         return {
@@ -112,6 +148,7 @@ class Lobby:
             return None
         self.tables[row.public_id] = table
         await table.start()
+        self._track_waiting(table)
         return table
 
     async def drop(self, public_id: str, code: int, reason: str) -> bool:
@@ -147,6 +184,10 @@ class Lobby:
                 await self.check_closed()
             except Exception:  # a database hiccup: look again next time
                 log.exception("lobby: checking the tables' statuses failed")
+            try:
+                await self.expire_waiting()
+            except Exception:
+                log.exception("lobby: cancelling the tables that waited too long failed")
 
     async def check_closed(self) -> list[str]:
         """Stop every live table the store says is over (closed elsewhere); their public ids."""
@@ -308,40 +349,173 @@ class Lobby:
         """The open online tables of this process anyone may see."""
         out = []
         for table in self.tables.values():
-            if (
-                table.open
-                and table.config.kind == "online"
-                and not table.config.private
-                and table.config.league is None
-            ):
-                info = table.info().to_json()
-                del info["you"]
-                out.append(info)
+            entry = self._entry(table)
+            if entry is not None:
+                out.append(entry)
         return out
 
-    def watch(self, conn: Connection) -> None:
-        """Send the lobby to ``conn`` now and on every change."""
+    @staticmethod
+    def _entry(table: Table) -> JSON | None:
+        """A table as the lobby lists it, or None when it is not listed."""
+        config = table.config
+        if not table.open or config.kind != "online" or config.private or config.league:
+            return None
+        info = table.info().to_json()
+        del info["you"]
+        return info
+
+    # --- watchers: the listing once, then its changes -----------------------------------------
+    def watch(self, conn: Connection, user_id: int | None = None) -> None:
+        """Send the lobby to ``conn`` now (``lobby``) and its changes after (``lobby_diff``);
+        ``user_id``: the signed-in player at the other end, told of their own tables
+        (``your_table``)."""
+        self._sync_local()
         self.watchers.add(conn)
-        conn.send(dumps(proto.lobby_msg(self.version, self.listing())))
+        if user_id is not None:
+            self._users.setdefault(user_id, set()).add(conn)
+            self._user_of[id(conn)] = user_id
+        listing = [*self._listed.values(), *self._remote_listed.values()]
+        conn.send(dumps(proto.lobby_msg(self.version, listing)))
 
     def unwatch(self, conn: Connection) -> None:
         """Stop sending to ``conn``."""
         self.watchers.discard(conn)
+        user_id = self._user_of.pop(id(conn), None)
+        if user_id is not None:
+            mine = self._users.get(user_id)
+            if mine is not None:
+                mine.discard(conn)
+                if not mine:
+                    del self._users[user_id]
+
+    def notify_players(self, table: Table) -> None:
+        """Tell the players seated at ``table`` on their lobby sockets that its status changed
+        (``your_table``; the table calls it when it starts)."""
+        text = None
+        for seat in table.seats:
+            if seat.user_id is None or not seat.human:
+                continue
+            for conn in list(self._users.get(seat.user_id, ())):
+                if text is None:
+                    text = dumps(proto.your_table_msg(table.public_id, table.status))
+                conn.send(text)
 
     def _changed(self, table: Table) -> None:
-        if table.config.kind != "online" or table.config.private or table.config.league:
+        self._track_waiting(table)
+        config = table.config
+        if config.kind != "online" or config.private or config.league:
             return
-        self.refresh()
+        entry = self._entry(table) if self.tables.get(table.public_id) is table else None
+        if self._listed.get(table.public_id) == entry:
+            return
+        if entry is None:
+            del self._listed[table.public_id]
+            self._send_diff([], [table.public_id])
+        else:
+            self._listed[table.public_id] = entry
+            self._send_diff([entry], [])
         if self.on_listing is not None:
             self.on_listing()
 
+    def _sync_local(self) -> None:
+        """Bring :attr:`_listed` (and the watchers) up to this process's tables as they are."""
+        fresh = {entry["id"]: entry for entry in self.local_listing()}
+        upsert = [entry for key, entry in fresh.items() if self._listed.get(key) != entry]
+        remove = [key for key in self._listed if key not in fresh]
+        for key in remove:
+            del self._listed[key]
+        for entry in upsert:
+            self._listed[entry["id"]] = entry
+        if upsert or remove:
+            self._send_diff(upsert, remove)
+
     def refresh(self) -> None:
-        """Send the listing (a new version) to every lobby watcher."""
+        """The other processes' listing changed (:attr:`remote_listing`): tell the watchers
+        what changed."""
+        fresh = {entry["id"]: entry for entry in self.remote_listing}
+        old = self._remote_listed
+        upsert = [entry for key, entry in fresh.items() if old.get(key) != entry]
+        remove = [key for key in old if key not in fresh]
+        self._remote_listed = fresh
+        if upsert or remove:
+            self._send_diff(upsert, remove)
+
+    def _send_diff(self, upsert: list[JSON], remove: list[str]) -> None:
         self.version += 1
         if self.watchers:
-            text = dumps(proto.lobby_msg(self.version, self.listing()))
+            text = dumps(proto.lobby_diff_msg(self.version, upsert, remove))
             for conn in list(self.watchers):
                 conn.send(text)
+
+    # --- abuse caps ---------------------------------------------------------------------------
+    def open_tables_of(self, user_id: int) -> list[Table]:
+        """The open tables of this process where ``user_id`` sits, oldest first."""
+        return [t for t in self.tables.values() if t.open and t.player_of(user_id) is not None]
+
+    def _cap(self, guest: bool) -> int:
+        return self.caps.guest_tables if guest else self.caps.open_tables
+
+    def _idle(self, tables: list[Table]) -> list[Table]:
+        return [t for t in tables if t.config.kind == "practice" and t.status in IDLE_PRACTICE]
+
+    def admit(self, user_id: int, *, guest: bool) -> None:
+        """Whether ``user_id`` may sit at one more table (to create or join one): under the cap,
+        or at it with practice tables nobody plays at (paused, or never started) that
+        :meth:`trim` will close once the new table is made.
+
+        :raises TableError: ``too_many_tables``, saying how many and what to do.
+        """
+        cap = self._cap(guest)
+        mine = self.open_tables_of(user_id)
+        if len(mine) - len(self._idle(mine)) >= cap:
+            raise TableError(
+                "too_many_tables",
+                f"you sit at {len(mine)} open tables, and a player may have {cap}: "
+                "finish or leave one first",
+            )
+
+    async def trim(self, user_id: int, *, guest: bool, keep: Table | None = None) -> list[str]:
+        """Close ``user_id``'s oldest idle practice tables past the cap (no jade is at stake at
+        them; ``keep``: the table just made or joined); their ids."""
+        cap = self._cap(guest)
+        mine = self.open_tables_of(user_id)
+        closed = []
+        for table in self._idle([t for t in mine if t is not keep])[: max(0, len(mine) - cap)]:
+            log.info("table %s closed: its player opened another past the cap", table.public_id)
+            await table.cancel(f"closed to make room: a player may have {cap} open tables")
+            closed.append(table.public_id)
+        return closed
+
+    def _now(self) -> float:
+        if self._time is None:
+            self._time = LoopClock()
+        return self._time.now()
+
+    def _track_waiting(self, table: Table) -> None:
+        config = table.config
+        waits = table.status == "waiting" and config.kind == "online" and not config.league
+        if not waits or self.tables.get(table.public_id) is not table:
+            self._waiting_since.pop(table.public_id, None)
+        elif table.public_id not in self._waiting_since:
+            self._waiting_since[table.public_id] = self._now()
+
+    async def expire_waiting(self) -> list[str]:
+        """Cancel every online table that waited for players longer than
+        :attr:`Caps.waiting_s` (its seats get their jade back, the audit says why); their ids."""
+        limit = self.caps.waiting_s
+        now = self._now()
+        expired = []
+        for public_id, since in list(self._waiting_since.items()):
+            table = self.tables.get(public_id)
+            if table is None or table.status != "waiting":
+                self._waiting_since.pop(public_id, None)
+                continue
+            if now - since >= limit:
+                log.info("table %s expired: waiting for players over %g s", public_id, limit)
+                await table.cancel(f"expired: no full table after waiting {limit:g} s")
+                self._waiting_since.pop(public_id, None)
+                expired.append(public_id)
+        return expired
 
 
 def _length(kind: str, ruleset: Ruleset, text: str | None) -> MatchLength:

@@ -12,6 +12,8 @@ Act(action=Action.from_text('discard 5p'), v=12, id='a1')
 from __future__ import annotations
 
 import json
+import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -22,6 +24,7 @@ from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.parlor.wire import JSON, dumps, legal_json, legal_text
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
     "Act",
@@ -38,6 +41,8 @@ __all__ = [
     "TableInfo",
     "parse_client",
 ]
+
+log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
 """Bumped on any change a client must know about; ``hello.proto`` must match it."""
@@ -154,35 +159,134 @@ _FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
 
 def _ref_of(obj: Mapping[str, Any]) -> str | None:
     ref = obj.get("id")
-    return ref if isinstance(ref, str) and len(ref) <= MAX_ID_CHARS else None
+    if isinstance(ref, str) and len(ref) <= MAX_ID_CHARS and _clean(ref):
+        return ref
+    return None
+
+
+MAX_DEPTH = 8
+"""The deepest nesting of arrays and objects a frame may have (a valid frame has 1)."""
+MAX_INT_DIGITS = 16
+"""The longest integer a frame may hold (every valid number is below 2⁵³, 16 digits)."""
+_BAD_TEXT = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+"""Control characters and lone surrogates: refused in every string field (a lone surrogate
+cannot be written back to the client as UTF-8, and a control character has no use here)."""
+
+
+def _clean(text: str) -> bool:
+    """No control character or lone surrogate (``isprintable`` answers most strings at C
+    speed; the few it doubts, such as one with an ideographic space, go to the pattern)."""
+    return text.isprintable() or _BAD_TEXT.search(text) is None
+
+
+def _nesting(text: str, limit: int) -> bool:
+    """Whether ``text`` (JSON) nests arrays and objects at most ``limit`` deep, ignoring
+    brackets inside strings (a single linear pass; malformed text is left to the JSON reader)."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "[" or ch == "{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif ch == "]" or ch == "}":
+            depth -= 1
+    return True
+
+
+def _no_constants(name: str) -> Any:
+    raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {name} is not a JSON number")
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"a number of {len(digits)} digits: at most {MAX_INT_DIGITS}"
+        )
+    return int(digits)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ProtocolError(ErrorCode.BAD_JSON, f"duplicate key {key[:40]!r}")
+            seen.add(key)
+    return obj
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_unique_keys, parse_int=_bounded_int, parse_constant=_no_constants
+)
 
 
 def parse_client(frame: str | bytes) -> ClientMessage:
     """Read one client frame (JSON text) into a typed message.
 
-    Checks the size, that it is one JSON object, its ``t``, that every field is known, present
-    when required and of the right type and size. It does not check the game: an ``act`` may
-    still be illegal.
+    Checks the size, the nesting (at most :data:`MAX_DEPTH`), that it is one JSON object
+    (strict JSON: no ``NaN``/``Infinity``, no duplicate keys, UTF-8 without lone surrogates,
+    integers of at most 16 digits), its ``t``, that every field is known, present when required
+    and of the right type and size. It does not check the game: an ``act`` may still be
+    illegal. Whatever a client sends, it raises nothing but :class:`ProtocolError`.
 
     :raises ProtocolError: ``too_large``, ``bad_json`` or ``bad_message``, saying what is wrong.
     """
-    size = len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "replace"))
+    try:
+        return _parse(frame)
+    except ProtocolError:
+        raise
+    except Exception as exc:  # a defect of this parser: the client still gets an answer
+        log.warning("parse_client: %s on a frame of %d", type(exc).__name__, len(frame))
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "the frame could not be read") from None
+
+
+def _parse(frame: str | bytes) -> ClientMessage:
+    size = len(frame)
+    if isinstance(frame, str) and size * 4 > MAX_FRAME_BYTES and not frame.isascii():
+        size = len(frame.encode("utf-8", "surrogatepass"))
     if size > MAX_FRAME_BYTES:
         raise ProtocolError(
             ErrorCode.TOO_LARGE, f"frame of {size} bytes; the limit is {MAX_FRAME_BYTES}"
         )
+    if isinstance(frame, str):
+        text = frame
+    else:
+        try:
+            text = frame.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ProtocolError(ErrorCode.BAD_JSON, f"not UTF-8: {exc.reason}") from None
+    if text.count("[") + text.count("{") > MAX_DEPTH and not _nesting(text, MAX_DEPTH):
+        raise ProtocolError(ErrorCode.BAD_JSON, f"nested deeper than {MAX_DEPTH} levels")
     try:
-        obj = json.loads(frame)
-    except (ValueError, UnicodeDecodeError) as exc:
+        obj = _DECODER.decode(text)
+    except ProtocolError:
+        raise
+    except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError(ErrorCode.BAD_JSON, "nested too deeply") from None
     if not isinstance(obj, dict):
         raise ProtocolError(ErrorCode.BAD_JSON, f"a frame is one JSON object, not {_kind(obj)}")
     ref = _ref_of(obj)
     kind = obj.get("t")
     if not isinstance(kind, str) or kind not in _FIELDS:
         known = ", ".join(sorted(_FIELDS))
+        shown = repr(kind[:40]) if isinstance(kind, str) else repr(kind)
+        if isinstance(kind, list | dict):
+            shown = _kind(kind)
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"unknown message type t={kind!r}: expected one of {known}", ref
+            ErrorCode.BAD_MESSAGE, f"unknown message type t={shown}: expected one of {known}", ref
         )
     spec = _FIELDS[kind]
     for key in obj:
@@ -200,10 +304,19 @@ def parse_client(frame: str | bytes) -> ClientMessage:
             )
         if isinstance(value, int) and not 0 <= value < 2**53:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}.{key}: out of range", ref)
-        if isinstance(value, str) and len(value) > MAX_ID_CHARS:
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"{kind}.{key}: longer than {MAX_ID_CHARS} characters", ref
-            )
+        if isinstance(value, str):
+            if len(value) > MAX_ID_CHARS:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    f"{kind}.{key}: longer than {MAX_ID_CHARS} characters",
+                    ref,
+                )
+            if not _clean(value):
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    f"{kind}.{key}: control characters or lone surrogates",
+                    ref,
+                )
     if kind == "hello":
         return Hello(obj["proto"], obj.get("epoch"), obj.get("since"))
     if kind == "act":
@@ -478,3 +591,15 @@ def pong_msg() -> JSON:
 def lobby_msg(v: int, tables: Sequence[JSON]) -> JSON:
     """``lobby``: every open table (whole list), at lobby version ``v``."""
     return {"t": "lobby", "v": v, "tables": list(tables)}
+
+
+def lobby_diff_msg(v: int, upsert: Sequence[JSON], remove: Sequence[str]) -> JSON:
+    """``lobby_diff``: what changed since the lobby version before ``v`` — tables new or changed
+    (whole entries, by ``id``) and the ids of tables no longer listed."""
+    return {"t": "lobby_diff", "v": v, "upsert": list(upsert), "remove": list(remove)}
+
+
+def your_table_msg(public_id: str, status: str) -> JSON:
+    """``your_table``: to a player's lobby sockets, a table they sit at changed status (it
+    started: ``playing``)."""
+    return {"t": "your_table", "id": public_id, "status": status}

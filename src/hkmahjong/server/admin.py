@@ -28,6 +28,7 @@ from hkmahjong.parlor.ports import OPEN_STATUSES
 from hkmahjong.parlor.table import Table
 from hkmahjong.rules import Ruleset, get_preset
 from hkmahjong.rules.toml_io import loads_ruleset
+from hkmahjong.server.names import name_key
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.ledger import SqlLedger, account_balances
@@ -92,7 +93,7 @@ class TableRow:
 
 def _user(store: Store, name: str) -> User:
     with store.session() as session:
-        row = session.scalar(select(User).where(func.lower(User.name) == name.strip().lower()))
+        row = session.scalar(select(User).where(User.name_key == name_key(name)))
         if row is None:
             raise AdminError(f"no user named {name!r}")
         return row

@@ -22,7 +22,7 @@ from hkmahjong.hand import is_complete_counts, shanten_counts
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
-from hkmahjong.parlor.lobby import Lobby
+from hkmahjong.parlor.lobby import Caps, Lobby
 from hkmahjong.server import (
     api,
     auth,
@@ -36,9 +36,11 @@ from hkmahjong.server import (
     ws,
 )
 from hkmahjong.server.auth import Auth, CookieMiddleware
+from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
-from hkmahjong.server.limits import BodySizeLimit
+from hkmahjong.server.limits import DOOR_RESPONSES, BodySizeLimit, SpectatorSlots, UrlLimits
+from hkmahjong.server.proxies import ClientAddress, TrustedProxies
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.leagues import SqlLeagueStore
@@ -153,6 +155,7 @@ def create_app(
         version=__version__,
         description="Hong Kong mahjong (香港麻雀) parlor: tables, jade ledger, calculator API.",
         lifespan=lifespan,
+        responses=DOOR_RESPONSES,
     )
     app.state.settings = settings
     app.state.store = store
@@ -170,6 +173,11 @@ def create_app(
         ledger=app.state.auth.ledger if node is None else node.ledger,
         online_clocks=online,
         watch_limit=settings.max_spectators,
+        caps=Caps(
+            open_tables=settings.max_open_tables,
+            guest_tables=settings.max_guest_tables,
+            waiting_s=settings.waiting_table_s,
+        ),
     )
     override = os.environ.get("HKMJ_TABLE_CLOCKS")
     if override:  # JSON of parlor ClockSettings fields, for every new table (tests, benchmarks)
@@ -180,9 +188,14 @@ def create_app(
     app.state.league_tables = LeagueTables(lobby, app.state.leagues, interval=league_sync)
     if node is not None:
         node.league_tables = app.state.league_tables  # played by the leader only
+    app.add_middleware(ServerFaults)  # innermost: its 500 still gets the cookies and headers
     app.add_middleware(CookieMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(UrlLimits)
+    app.state.proxies = TrustedProxies(settings.trusted_proxies)
+    app.state.spectator_slots = SpectatorSlots(settings.spectators_per_address)
+    app.add_middleware(ClientAddress, proxies=app.state.proxies)
     app.state.cluster = node
     if node is not None:
         from hkmahjong.server.cluster.forward import ForwardTables

@@ -27,13 +27,14 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse
 from pwdlib import PasswordHash
 from pydantic import BaseModel
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hkmahjong.parlor.ledger import starting_grant, user_account
+from hkmahjong.server.names import Name, NameRefusedError, lookup_key, parse_name
 from hkmahjong.server.ratelimit import RateLimiter
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -65,7 +66,7 @@ CSRF_COOKIE = "hkmj_csrf"
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
 LANGS = ("zh-Hant", "zh-Hans", "en")
-NAME_RE = re.compile(r"[^\W_](?:[\w .\-]{0,22}[^\W_])?")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 
 
@@ -102,18 +103,16 @@ def _user(row: User) -> CurrentUser:
     return CurrentUser(row.id, row.name, row.is_guest, row.is_admin, row.lang)
 
 
-def check_name(name: str) -> str:
-    """A user name, trimmed and checked: 1–24 letters (any script), digits, spaces, ``_.-``,
-    starting and ending with a letter or digit, not starting with ``guest``.
+def check_name(name: str) -> Name:
+    """A new user name, checked (:func:`hkmahjong.server.names.parse_name`): shown as typed in
+    NFKC, known by its caseless key and its TR39 skeleton.
 
-    :raises AuthError: ``bad_name`` when it is not.
+    :raises AuthError: ``bad_name``, ``name_reserved`` or ``name_mixed`` when it cannot be used.
     """
-    name = name.strip()
-    if not NAME_RE.fullmatch(name) or len(name) > 24:
-        raise AuthError("bad_name", f"name {name!r}: 1-24 letters, digits, spaces, _ . -")
-    if name.casefold().startswith("guest"):
-        raise AuthError("bad_name", f"name {name!r}: names starting with 'guest' are reserved")
-    return name
+    try:
+        return parse_name(name)
+    except NameRefusedError as exc:
+        raise AuthError(exc.code, str(exc)) from None
 
 
 class Auth:
@@ -126,9 +125,11 @@ class Auth:
         self.settings = settings
         self.hasher = hasher or PasswordHash.recommended()
         self.ledger = SqlLedger(store)
-        self.login_by_ip = RateLimiter(settings.login_attempts, settings.login_window_s)
-        self.login_by_name = RateLimiter(settings.login_attempts, settings.login_window_s)
-        self.signups_by_ip = RateLimiter(settings.login_attempts, 3600.0)
+        self.login_by_ip = RateLimiter(settings.address_attempts, settings.login_window_s)
+        self.login_by_name_and_ip = RateLimiter(settings.login_attempts, settings.login_window_s)
+        """Per (name, address), never per name alone: failures from elsewhere never lock a name
+        for its owner (issue 29, docs/security.md *Rate limits*)."""
+        self.signups_by_ip = RateLimiter(settings.signups_per_hour, 3600.0)
         self.guests_by_ip = RateLimiter(settings.guests_per_window, settings.guest_window_s)
         self._secret = settings.secret.encode()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
@@ -136,25 +137,31 @@ class Auth:
     def register(self, name: str, password: str, lang: str = "zh-Hant") -> CurrentUser:
         """Create a user with its starting grant of jade.
 
-        :raises AuthError: ``bad_name``, ``bad_password``, ``name_taken``.
+        :raises AuthError: ``bad_name``, ``name_reserved``, ``name_mixed``, ``bad_password``,
+            ``name_taken``, ``name_confusable``.
         """
-        name = check_name(name)
+        checked = check_name(name)
         if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
             raise AuthError("bad_password", f"password: {MIN_PASSWORD}-{MAX_PASSWORD} characters")
         if lang not in LANGS:
             lang = "zh-Hant"
         hashed = self.hasher.hash(password)
+        shown = checked.display
         try:
             with self.store.session() as session:
-                taken = session.scalar(select(User.id).where(func.lower(User.name) == name.lower()))
-                if taken is not None:
-                    raise AuthError("name_taken", f"name {name!r} is taken")
-                row = User(name=name, password_hash=hashed, is_guest=False, lang=lang)
+                if session.scalar(select(User.id).where(User.name_key == checked.key)) is not None:
+                    raise AuthError("name_taken", f"name {shown!r} is taken")
+                alike = session.scalar(
+                    select(User.name).where(User.name_skeleton == checked.skeleton).limit(1)
+                )
+                if alike is not None:
+                    raise AuthError("name_confusable", f"name {shown!r} looks like {alike!r}")
+                row = User(name=shown, password_hash=hashed, is_guest=False, lang=lang)
                 session.add(row)
                 session.flush()
                 user = _user(row)
         except IntegrityError:
-            raise AuthError("name_taken", f"name {name!r} is taken") from None
+            raise AuthError("name_taken", f"name {shown!r} is taken") from None
         self.ensure_grant(user)
         return user
 
@@ -164,9 +171,11 @@ class Auth:
             self.ledger.post(starting_grant(user.id, self.settings.starting_grant))
 
     def authenticate(self, name: str, password: str) -> CurrentUser | None:
-        """The user with this name and password, or None (same work either way)."""
+        """The user with this name (its key: any case or width) and password, or None (same work
+        either way)."""
+        key = lookup_key(name)
         with self.store.session() as session:
-            row = session.scalar(select(User).where(func.lower(User.name) == name.strip().lower()))
+            row = None if key is None else session.scalar(select(User).where(User.name_key == key))
             if row is None or row.password_hash is None:
                 self.hasher.verify(password, self._dummy_hash)
                 return None
@@ -342,11 +351,16 @@ def user_or_guest(conn: HTTPConnection) -> CurrentUser:
     user = current_user(conn)
     if user is None:
         auth = get_auth(conn)
-        if not auth.guests_by_ip.hit(conn.client.host if conn.client else "?"):
+        if not auth.guests_by_ip.hit(client_host(conn)):
             raise HTTPException(status_code=429, detail="too many new guests from this address")
         user = auth.create_guest(_lang_of(conn))
         _login(conn, user)
     return user
+
+
+def client_host(conn: HTTPConnection) -> str:
+    """The client's address (through the trusted proxies only: :mod:`hkmahjong.server.proxies`)."""
+    return conn.client.host if conn.client else "?"
 
 
 def _lang_of(conn: HTTPConnection) -> str:
@@ -412,10 +426,13 @@ def safe_next(target: str | None) -> str:
     return target
 
 
-def _back(page: str, code: str, target: str | None) -> RedirectResponse:
+def _back(page: str, code: str, target: str | None, name: str | None = None) -> RedirectResponse:
+    """Back to the form with ``?error=CODE`` (and the typed name, so the form keeps it)."""
     query = {"error": code}
     if target and safe_next(target) != "/":
         query["next"] = safe_next(target)
+    if name and name.strip():
+        query["name"] = _CONTROL.sub("", name.strip())[:64]
     return RedirectResponse(f"{page}?{urlencode(query)}", status_code=303)
 
 
@@ -433,17 +450,19 @@ def login(
     csrf: OptFormStr = None,
     next: OptFormStr = None,
 ) -> RedirectResponse:
-    """Log in with a name and password (form post); rate-limited per address and per name."""
+    """Log in with a name and password (form post); rate-limited per address and per (name,
+    address)."""
     if not csrf_ok(request, csrf):
-        return _back("/login", "csrf", next)
+        return _back("/login", "csrf", next, name)
     auth = get_auth(request)
-    ip = request.client.host if request.client else "?"
-    if not auth.login_by_ip.hit(ip) or not auth.login_by_name.hit(name.strip().lower()):
-        return _back("/login", "rate_limited", next)
+    ip = client_host(request)
+    pair = f"{lookup_key(name) or name.strip()[:64]}\x00{ip}"
+    if not auth.login_by_ip.hit(ip) or not auth.login_by_name_and_ip.hit(pair):
+        return _back("/login", "rate_limited", next, name)
     user = auth.authenticate(name, password)
     if user is None:
-        return _back("/login", "bad_login", next)
-    auth.login_by_name.reset(name.strip().lower())
+        return _back("/login", "bad_login", next, name)
+    auth.login_by_name_and_ip.reset(pair)
     old = request.cookies.get(SESSION_COOKIE)
     if old:
         auth.revoke(old)
@@ -463,16 +482,16 @@ def register(
 ) -> RedirectResponse:
     """Create an account (form post) and log it in; a guest's session is replaced."""
     if not csrf_ok(request, csrf):
-        return _back("/register", "csrf", next)
+        return _back("/register", "csrf", next, name)
     if confirm is not None and confirm != password:
-        return _back("/register", "password_mismatch", next)
+        return _back("/register", "password_mismatch", next, name)
     auth = get_auth(request)
-    if not auth.signups_by_ip.hit(request.client.host if request.client else "?"):
-        return _back("/register", "rate_limited", next)
+    if not auth.signups_by_ip.hit(client_host(request)):
+        return _back("/register", "rate_limited", next, name)
     try:
         user = auth.register(name, password, lang or _lang_of(request))
     except AuthError as exc:
-        return _back("/register", exc.code, next)
+        return _back("/register", exc.code, next, name)
     old = request.cookies.get(SESSION_COOKIE)
     if old:
         auth.revoke(old)

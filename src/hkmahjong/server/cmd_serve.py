@@ -10,7 +10,7 @@ import socket
 import sys
 
 from hkmahjong.argtypes import port_number
-from hkmahjong.server.settings import Settings
+from hkmahjong.server.settings import Settings, SettingsError
 
 NAME = "serve"
 HELP = "麻雀館 serve: start the web parlor in the browser (needs the [server] extra)"
@@ -47,6 +47,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--port", type=port_number, default=None, help="port (default 8000; 0 picks a free one)"
     )
     parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="proxies whose X-Forwarded-For is believed: addresses or networks, comma-separated "
+        "(default: $HKMJ_TRUSTED_PROXIES; none: the peer's address is the client's)",
+    )
+    parser.add_argument(
         "--log-level",
         default="warning",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -81,9 +88,21 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"{INSTALL_HINT}; missing module: {exc.name}", file=sys.stderr)
         return 2
-    settings = Settings.from_env(
-        data_dir=args.data_dir, db_url=args.db, host=args.host, port=args.port
-    )
+    try:
+        settings = Settings.from_env(
+            data_dir=args.data_dir,
+            db_url=args.db,
+            host=args.host,
+            port=args.port,
+            trusted_proxies=(
+                None
+                if not getattr(args, "forwarded_allow_ips", None)
+                else args.forwarded_allow_ips.split(",")
+            ),
+        )
+    except SettingsError as exc:
+        print(f"hkmj serve: {exc}", file=sys.stderr)
+        return 2
     try:
         cluster = ClusterConfig.from_env(getattr(args, "redis", None))
     except ValueError as exc:
@@ -114,6 +133,9 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         lifespan="on",
         access_log=False,
+        # X-Forwarded-For is believed from the operator's proxies only (--forwarded-allow-ips,
+        # hkmahjong.server.proxies), never from uvicorn's default 127.0.0.1 (issue 29).
+        proxy_headers=False,
     )
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -135,11 +135,30 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "Too many attempts; try again later.",
     ),
     "err_name_taken": ("呢個名稱已經有人用。", "这个名称已经有人用。", "That name is taken."),
-    "err_bad_name": ("名稱唔啱用。", "名称不能用。", "That name cannot be used."),
+    "err_bad_name": (
+        "名稱要 1 至 24 個字：文字、數字、空格或 _ . -，頭尾要係文字或數字。",
+        "名称要 1 至 24 个字：文字、数字、空格或 _ . -，首尾要是文字或数字。",
+        "A name has 1–24 letters, digits, spaces or _ . -, and starts and ends with a letter or digit.",
+    ),
     "err_bad_password": ("密碼太短。", "密码太短。", "The password is too short."),
     "err_mismatch": ("兩次密碼唔同。", "两次密码不同。", "The passwords differ."),
     "err_csrf": ("表格已過期，請再試。", "表格已过期，请再试。", "The form expired; try again."),
     "err_unknown": ("出錯，請再試。", "出错，请再试。", "Something went wrong; try again."),
+    "err_name_reserved": (
+        "以 guest 開頭嘅名稱留咗俾訪客用。",
+        "以 guest 开头的名称留给访客使用。",
+        "Names starting with “guest” are kept for guests.",
+    ),
+    "err_name_mixed": (
+        "名稱唔可以夾雜唔同文字（例如拉丁同西里爾字母）、隱形字元或者唔同寫法嘅數字。",
+        "名称不能混用不同文字（例如拉丁和西里尔字母）、隐形字符或不同写法的数字。",
+        "A name cannot mix scripts (such as Latin and Cyrillic letters), invisible characters or different kinds of digits.",
+    ),
+    "err_name_confusable": (
+        "呢個名稱同一個已經有人用嘅名稱睇落太似。",
+        "这个名称和一个已经有人用的名称看起来太像。",
+        "That name looks too much like a name someone already has.",
+    ),
     # -- practice setup
     "practice_title": ("練習", "练习", "Practice"),
     "practice_intro": (

@@ -24,6 +24,7 @@ from hkmahjong.parlor.league import (
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import CurrentUser, check_csrf, csrf_ok, current_user, require_user
 from hkmahjong.server.pages import page_lang, render
+from hkmahjong.server.paths import RowId
 from hkmahjong.server.tutorial import preset_label
 
 __all__ = ["router"]
@@ -271,7 +272,7 @@ def leagues_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/leagues/{league_id}", response_class=HTMLResponse, include_in_schema=False)
-def league_page(request: Request, league_id: int) -> HTMLResponse:
+def league_page(request: Request, league_id: RowId) -> HTMLResponse:
     """一個聯賽 a league's page: terms and rules, sign-up, entrants, standings, rounds, log."""
     lang = page_lang(request)
     league = _league(request, league_id)
@@ -319,13 +320,13 @@ OptFormStr = Annotated[str | None, Form(max_length=2000)]
 
 
 @router.post("/leagues/{league_id}/join", include_in_schema=False)
-def join_form(request: Request, league_id: int, csrf: OptFormStr = None) -> RedirectResponse:
+def join_form(request: Request, league_id: RowId, csrf: OptFormStr = None) -> RedirectResponse:
     """報名 (form post): sign up, paying the fee and stake; back to the league's page."""
     return _form_step(request, league_id, csrf, True)
 
 
 @router.post("/leagues/{league_id}/leave", include_in_schema=False)
-def leave_form(request: Request, league_id: int, csrf: OptFormStr = None) -> RedirectResponse:
+def leave_form(request: Request, league_id: RowId, csrf: OptFormStr = None) -> RedirectResponse:
     """退出 (form post): withdraw while sign-up is open, fee and stake refunded."""
     return _form_step(request, league_id, csrf, False)
 
@@ -344,7 +345,7 @@ def api_leagues(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/api/leagues/{league_id}", tags=["leagues"])
-def api_league(request: Request, league_id: int) -> dict[str, Any]:
+def api_league(request: Request, league_id: RowId) -> dict[str, Any]:
     """A league: terms, entrants, standings, rounds (with table points), payouts, log."""
     league = _league(request, league_id)
     names = {e.user_id: e.name for e in league.entrants}
@@ -391,7 +392,7 @@ def api_league(request: Request, league_id: int) -> dict[str, Any]:
 
 @router.post("/api/leagues/{league_id}/join", tags=["leagues"], dependencies=[Depends(check_csrf)])
 def api_join(
-    request: Request, league_id: int, user: Annotated[CurrentUser, Depends(require_user)]
+    request: Request, league_id: RowId, user: Annotated[CurrentUser, Depends(require_user)]
 ) -> dict[str, Any]:
     """Sign up (registered players; the fee and stake are paid at once)."""
     if user.is_guest:
@@ -405,7 +406,7 @@ def api_join(
 
 @router.post("/api/leagues/{league_id}/leave", tags=["leagues"], dependencies=[Depends(check_csrf)])
 def api_leave(
-    request: Request, league_id: int, user: Annotated[CurrentUser, Depends(require_user)]
+    request: Request, league_id: RowId, user: Annotated[CurrentUser, Depends(require_user)]
 ) -> dict[str, Any]:
     """Withdraw while sign-up is open (the fee and stake come back)."""
     try:

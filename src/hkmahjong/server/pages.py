@@ -270,6 +270,9 @@ _ERRORS = {
     "bad_password": "err_bad_password",
     "password_mismatch": "err_mismatch",
     "csrf": "err_csrf",
+    "name_reserved": "err_name_reserved",
+    "name_mixed": "err_name_mixed",
+    "name_confusable": "err_name_confusable",
 }
 
 

@@ -30,6 +30,7 @@ _STATUS = {
     "forbidden": 403,
     "not_seated": 404,
     "bad_config": 422,
+    "too_many_tables": 429,
     "no_ledger": 500,
 }
 
@@ -155,6 +156,7 @@ async def create_table(
     except MahjongError as exc:
         raise _fail("bad_config", f"rules: {exc}", 422, "rules") from None
     try:
+        lobby.admit(user.id, guest=user.is_guest)
         if body.kind == "practice":
             for name in ("level", "fill_bots", "fee"):
                 if getattr(body, name) not in (None, 0):
@@ -186,6 +188,7 @@ async def create_table(
         raise _refused(exc) from None
     except MahjongError as exc:
         raise _fail("bad_config", str(exc), 422) from None
+    await lobby.trim(user.id, guest=user.is_guest, keep=table)
     return Created(
         id=table.public_id, url=f"/table/{table.public_id}", invite=table.row.invite_token
     )
@@ -222,9 +225,12 @@ async def join_table(
     if user.is_guest and table.config.kind == "online":
         raise _fail("guest", "guests play practice tables; register to play online", 403)
     try:
+        if table.player_of(user.id) is None:
+            _lobby(request).admit(user.id, guest=user.is_guest)
         player = await table.join(user.id, user.name, body.invite)
     except TableError as exc:
         raise _refused(exc) from None
+    await _lobby(request).trim(user.id, guest=user.is_guest, keep=table)
     return {"player": player}
 
 
@@ -269,6 +275,10 @@ async def quick_match(
         raise _fail("guest", "guests play practice tables; register to play online", 403)
     level = QUICK_LEVEL if body is None else body.level
     lobby = _lobby(request)
+    try:
+        lobby.admit(user.id, guest=False)
+    except TableError as exc:
+        raise _refused(exc) from None
     cluster = getattr(request.app.state, "cluster", None)
     if cluster is not None and lobby.quick_table(level) is None:  # one waiting elsewhere?
         public_id = await cluster.quick_join(user.id, user.name, level)
@@ -278,4 +288,5 @@ async def quick_match(
         table = await lobby.quick(_who(user), level)
     except TableError as exc:
         raise _refused(exc) from None
+    await lobby.trim(user.id, guest=False, keep=table)
     return Created(id=table.public_id, url=f"/table/{table.public_id}", invite=None)

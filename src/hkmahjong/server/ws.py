@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -24,11 +25,14 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from websockets.http11 import Request
 
 from hkmahjong.parlor import protocol as proto
+from hkmahjong.parlor.gallery import CLOSE_FULL
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.ports import Connection
 from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.wire import dumps
-from hkmahjong.server.auth import current_user
+from hkmahjong.server.auth import client_host, current_user
+from hkmahjong.server.limits import SpectatorSlots
+from hkmahjong.server.proxies import TrustedProxies
 from hkmahjong.server.wsframes import EXTENSION, Frames, ParlorWebSocketProtocol
 
 __all__ = [
@@ -42,6 +46,7 @@ __all__ = [
 ]
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 C = TypeVar("C", bound=Connection)
 
@@ -328,7 +333,34 @@ def _attach(
         if elsewhere is None:
             return 4404, "no such table"
         return elsewhere.attach(public_id, user_id, invite, make())
-    return bind(table, user_id, invite, make)
+    if user_id is not None and table.player_of(user_id) is not None:
+        return bind(table, user_id, invite, make)
+    slots: SpectatorSlots | None = getattr(http.app.state, "spectator_slots", None)
+    give_back = None if slots is None else slots.take(public_id, client_host(http))
+    if slots is not None and give_back is None:
+        return CLOSE_FULL, f"at most {slots.per_address} spectators from one address at a table"
+    got = bind(table, user_id, invite, make)
+    if give_back is not None:
+        if isinstance(got, tuple):
+            give_back()
+        else:
+            got.detach = _Both(got.detach, give_back)
+    return got
+
+
+class _Both:
+    """Two calls as one (a spectator's detach, then its slot given back)."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Callable[[], None], second: Callable[[], None]) -> None:
+        self.first, self.second = first, second
+
+    def __call__(self) -> None:
+        try:
+            self.first()
+        finally:
+            self.second()
 
 
 class _Inbound:
@@ -475,6 +507,7 @@ class TableEndpoint:
                 (k.lower().encode("latin-1"), v.encode("latin-1"))
                 for k, v in request.headers.raw_items()
             ],
+            "client": _client(self.app, frames, request),
             "state": {},
         }
         got = _attach(HTTPConnection(scope), public_id, lambda: WsConnection(None, frames))
@@ -482,6 +515,21 @@ class TableEndpoint:
             frames.close(*got)
             return None
         return _NativeSocket(got)
+
+
+def _client(app: Any, frames: Frames, request: Request) -> tuple[str, int] | None:
+    """A native socket's client address, as ``ClientAddress`` gives the ASGI ones (through the
+    trusted proxies only: :mod:`hkmahjong.server.proxies`)."""
+    transport = getattr(frames, "transport", None)
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    if not peer:
+        return None
+    proxies: TrustedProxies | None = getattr(app.state, "proxies", None)
+    if proxies is None:
+        return str(peer[0]), int(peer[1])
+    forwarded = ",".join(request.headers.get_all("X-Forwarded-For")) or None
+    host = proxies.client(str(peer[0]), forwarded)
+    return host, int(peer[1]) if host == peer[0] else 0
 
 
 def websocket_protocol(app: Any) -> type[ParlorWebSocketProtocol]:
@@ -502,17 +550,35 @@ async def _drain(conn: WsConnection) -> None:
             await conn.ws.close()
 
 
+def lobby_reply(data: str | bytes) -> str | None:
+    """The lobby socket's answer to one client frame: ``pong`` to ``ping``, an ``error`` to
+    anything else (never an exception: :func:`~hkmahjong.parlor.protocol.parse_client` raises
+    nothing but ``ProtocolError``)."""
+    try:
+        msg = proto.parse_client(data)
+        if not isinstance(msg, proto.Ping):
+            raise proto.ProtocolError(
+                proto.ErrorCode.BAD_MESSAGE, "the lobby socket takes ping only"
+            )
+    except proto.ProtocolError as exc:
+        return dumps(exc.to_json())
+    return dumps(proto.pong_msg())
+
+
 @router.websocket("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
-    """The list of open tables, now and on every change."""
+    """The list of open tables once, then its changes (docs/protocol.md, *Lobby*); a signed-in
+    player's sockets also hear ``your_table`` when a table they sit at starts. A failure while
+    serving one client closes that socket only (1011), logged."""
     await ws.accept()
     if not _origin_ok(ws):
         await ws.close(4403, "bad origin")
         return
     lobby = lobby_of(ws)
+    user = current_user(ws)
     conn = WsConnection(ws)
     bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
-    lobby.watch(conn)
+    lobby.watch(conn, None if user is None else user.id)
     try:
         while True:
             msg = await ws.receive()
@@ -523,15 +589,14 @@ async def lobby_socket(ws: WebSocket) -> None:
                     conn.close(1008, "far over the message-rate limit")
                     break
                 continue
-            try:
-                parsed = proto.parse_client(msg.get("text") or msg.get("bytes") or b"")
-            except proto.ProtocolError as exc:
-                conn.send(dumps(exc.to_json()))
-                continue
-            if isinstance(parsed, proto.Ping):
-                conn.send(dumps(proto.pong_msg()))
+            reply = lobby_reply(msg.get("text") or msg.get("bytes") or b"")
+            if reply is not None:
+                conn.send(reply)
     except WebSocketDisconnect:
         pass
+    except Exception:
+        log.exception("lobby socket: failed serving a client; its socket is closed")
+        conn.close(1011, "server error")
     finally:
         lobby.unwatch(conn)
         await _drain(conn)

@@ -27,6 +27,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from hkmahjong.parlor.history import MatchTally, TableFacts, TableResults, Tally
 from hkmahjong.parlor.rating import Rating, rate, subject_of
+from hkmahjong.server.names import lookup_key
 from hkmahjong.server.store.db import Store
 from hkmahjong.server.store.models import (
     Account,
@@ -384,12 +385,13 @@ class SqlHistory:
         self.store = store
 
     def user(self, name: str) -> PlayerRef | None:
-        """The user called ``name`` (any case), or None."""
+        """The user called ``name`` (any case or width: its key), or None."""
+        key = lookup_key(name)
+        if key is None:
+            return None
         with self.store.session() as s:
             row = s.execute(
-                select(User.id, User.name, User.is_guest).where(
-                    func.lower(User.name) == name.strip().lower()
-                )
+                select(User.id, User.name, User.is_guest).where(User.name_key == key)
             ).first()
             return None if row is None else PlayerRef(int(row[0]), str(row[1]), bool(row[2]))
 

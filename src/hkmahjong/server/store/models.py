@@ -24,7 +24,9 @@ from sqlalchemy import (
     TypeDecorator,
     func,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
+
+from hkmahjong.server.names import name_key, name_skeleton
 
 __all__ = [
     "Account",
@@ -92,19 +94,29 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """用戶 a player: registered (with an argon2 hash) or a guest (no password)."""
+    """用戶 a player: registered (with an argon2 hash) or a guest (no password).
+
+    ``name_key`` (unique: who the name is) and ``name_skeleton`` (indexed: what it looks like) are
+    set from ``name`` whenever it is assigned (:mod:`hkmahjong.server.names`).
+    """
 
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    name_skeleton: Mapped[str] = mapped_column(String(255), index=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     lang: Mapped[str] = mapped_column(String(16), default="zh-Hant")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    __table_args__ = (Index("ix_users_name_lower", func.lower(name), unique=True),)
+    @validates("name")
+    def _derive_name_columns(self, _attr: str, name: str) -> str:
+        self.name_key = name_key(name)
+        self.name_skeleton = name_skeleton(self.name_key)
+        return name
 
 
 class SessionRow(Base):

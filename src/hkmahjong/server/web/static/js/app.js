@@ -88,3 +88,9 @@ export async function postJSON(url, body) {
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }
+
+// A select marked data-autosubmit submits its form when changed (the page's CSP runs no inline
+// handler: docs/security.md).
+for (const select of document.querySelectorAll("select[data-autosubmit]")) {
+  select.addEventListener("change", () => { if (select.form) select.form.submit(); });
+}

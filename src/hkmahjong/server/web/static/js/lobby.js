@@ -51,12 +51,29 @@ async function poll() {
   }
 }
 
+// The socket sends the whole listing once (`lobby`), then only changes (`lobby_diff`: entries
+// new or changed, ids gone); `your_table`: a table you sit at has started (docs/protocol.md).
+let listed = [];
+
+function applyDiff(msg) {
+  const gone = new Set(msg.remove || []);
+  listed = listed.filter((x) => !gone.has(x.id));
+  for (const entry of msg.upsert || []) {
+    const at = listed.findIndex((x) => x.id === entry.id);
+    if (at >= 0) listed[at] = entry; else listed.push(entry);
+  }
+}
+
 function live() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   let ws;
   try { ws = new WebSocket(`${proto}://${location.host}/ws/lobby`); } catch { poll(); return; }
   ws.onmessage = (e) => {
-    try { const msg = JSON.parse(e.data); if (msg.t === "lobby") show(msg.tables); } catch { /* ignore */ }
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    if (msg.t === "lobby") { listed = msg.tables || []; show(listed); }
+    else if (msg.t === "lobby_diff") { applyDiff(msg); show(listed); }
+    else if (msg.t === "your_table" && msg.status === "playing") location.assign(`/table/${encodeURIComponent(msg.id)}`);
   };
   ws.onclose = () => setTimeout(() => { poll(); live(); }, 3000);
 }
