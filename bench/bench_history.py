@@ -101,7 +101,7 @@ def fill(store: Store, hands_wanted: int, real_matches: int, seed: int) -> dict[
         me, rival = users[0].id, users[1].id
     ledger = SqlLedger(store)
     for uid in (me, rival):
-        ledger.post(Transaction.of(f"grant:start:user:{uid}", "grant", {f"user:{uid}": 1_000_000, "system:grants": -1_000_000}, "start"))  # fmt: skip
+        ledger.post_sync(Transaction.of(f"grant:start:user:{uid}", "grant", {f"user:{uid}": 1_000_000, "system:grants": -1_000_000}, "start"))  # fmt: skip
     tables = SqlTableStore(store)
     have = k = 0
     t1 = time.perf_counter()

@@ -45,6 +45,13 @@ ms/action and RSS are then the processes' sums; each step also prints how many t
 process owns (from the leases) and how many seats are relayed. With one process (the default)
 nothing of this runs: the single parlor without Redis.
 
+**Master tables** (``--master-tables K``): besides the curve's tables, K practice tables where one
+seat in four is ``master`` (大師: a scripted person, ``master`` and two ``easy`` bots, the person
+answering after ``--master-think``) play through every step, started before the first: ``master``
+searches in the server's worker process (docs/server.md, *The table actor*) while the human
+tables are measured. Their own actions are not measured; each row adds their actions/s
+(``mst/s``) and the server's CPU includes its worker processes'.
+
 **Flat-out** (bots): a second server with zero delays (``discard_delay_ms`` 0, ``bot_ms`` 0,
 ``next_hand_ms`` 0) and ``--flat-tables`` online tables of one scripted client (answering at once)
 and three server bots (``--bot-level``): actions/s the server commits (``act`` lines of the game
@@ -124,6 +131,17 @@ def proc_cpu_s(pid: int) -> float:
     """User + system CPU seconds of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def family_cpu_s(pid: int) -> float:
+    """:func:`proc_cpu_s` of a process and its child processes (a server's search workers)."""
+    total = proc_cpu_s(pid)
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                with contextlib.suppress(OSError, ValueError):
+                    total += proc_cpu_s(int(child))
+    return total
 
 
 def proc_rss_kb(pid: int) -> int:
@@ -735,6 +753,19 @@ async def open_table(
     return run
 
 
+async def open_practice(
+    http: httpx.AsyncClient, url: str, account: Account, meter: Meter, think: float, bots: list[str]
+) -> TableRun:
+    """A practice table of ``account`` and three bots (``bots``), its person connected."""
+    made = await api(http, account, "/api/tables", {"kind": "practice", "length": "16-hands",
+                                                     "bots": bots})  # fmt: skip
+    run = TableRun(made["id"], meter)
+    client = Client(run, 0, account, think)
+    run.clients.append(client)
+    client.task = asyncio.create_task(client.run(url))
+    return run
+
+
 async def add_tables(
     https: Sequence[httpx.AsyncClient],
     urls: Sequence[str],
@@ -805,12 +836,13 @@ class Window:
 
     @classmethod
     def start(cls, pids: Sequence[int]) -> Window:
-        return cls(time.perf_counter(), sum(map(proc_cpu_s, pids)), time.process_time())
+        return cls(time.perf_counter(), sum(map(family_cpu_s, pids)), time.process_time())
 
     def cpu(self, pids: Sequence[int]) -> tuple[float, float, float]:
-        """(seconds, server CPU % (the processes' sum), client CPU %) since the start."""
+        """(seconds, server CPU % (the processes' sum, their search workers included), client
+        CPU %) since the start."""
         wall = time.perf_counter() - self.wall
-        server = (sum(map(proc_cpu_s, pids)) - self.server_cpu) / wall * 100
+        server = (sum(map(family_cpu_s, pids)) - self.server_cpu) / wall * 100
         client = (time.process_time() - self.client_cpu) / wall * 100
         return wall, server, client
 
@@ -820,8 +852,11 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
     steps = [n for n in args.steps if n <= args.max_tables]
     print(f"seeding {4 * steps[-1]} accounts …", flush=True)
     accounts = seed_accounts(db, 4 * steps[-1], "p")
+    masters_by = seed_accounts(db, args.master_tables, "m") if args.master_tables else []
     servers = Servers(db, args)
     meter = Meter()
+    master_meter = Meter()  # the master tables' person: not measured, its acts counted
+    master_runs: list[TableRun] = []
     runs: list[TableRun] = []
     rows: list[dict[str, Any]] = []
     monitor = asyncio.create_task(lag_monitor(meter))
@@ -842,6 +877,15 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     f"RSS {proc_rss_kb(server.pid) / 1024:.1f} MiB before tables"
                     + (f" (cluster node {server.owner})" if server.owner else "")
                 )
+            for k, account in enumerate(masters_by):
+                master_runs.append(
+                    await open_practice(
+                        https[k % len(https)], servers.urls[k % len(https)], account,
+                        master_meter, args.master_think, ["master", "easy", "easy"],
+                    )
+                )  # fmt: skip
+            if master_runs:
+                print(f"{len(master_runs)} practice tables with a master seat playing", flush=True)
             print(_header(), flush=True)
             step_cost = args.warmup + args.seconds
             per_table_s = 0.05  # setup time per table, updated from each step
@@ -860,10 +904,11 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                 if args.verbose:
                     print(f"(measuring {n} tables, set up in {setup_s:.1f} s)", flush=True)
                 meter.reset()
+                master_meter.reset()
                 window = Window.start(servers.pids)
-                meter.recording = True
+                meter.recording = master_meter.recording = True
                 await asyncio.sleep(args.seconds)
-                meter.recording = False
+                meter.recording = master_meter.recording = False
                 wall, server_cpu, client_cpu = window.cpu(servers.pids)
                 rss = servers.rss_kb()
                 row = {
@@ -890,6 +935,8 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     "errors": meter.errors,
                     "setup_s": setup_s,
                     "load_avg": os.getloadavg()[0],
+                    "master_tables": len(master_runs),
+                    "master_actions_per_s": master_meter.acts / wall,
                 }
                 if len(servers.procs) > 1:
                     held, relayed = await asyncio.to_thread(placed, db, servers, runs)
@@ -916,7 +963,7 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     break
     finally:
         monitor.cancel()
-        await close_all(runs)
+        await close_all(runs + master_runs)
         servers.stop()
     ok = [r for r in rows if r["p99_ms"] < TARGET_P99_MS]
     marginal = None
@@ -935,7 +982,7 @@ def _header() -> str:
         f"{'tables':>6} {'p50ms':>6} {'p95ms':>6} {'p99ms':>6} {'maxms':>6} {'act/s':>7} "
         f"{'/table':>6} {'srvCPU%':>7} {'ms/act':>6} {'cliCPU%':>7} {'ms/act':>6} "
         f"{'cliLag99':>8} {'RSS MiB':>7} "
-        f"{'KiB/tbl':>7} {'t/o':>4} {'err':>4} {'down':>4} {'load1':>5}"
+        f"{'KiB/tbl':>7} {'t/o':>4} {'err':>4} {'down':>4} {'load1':>5} {'mst/s':>5}"
     )
 
 
@@ -947,7 +994,7 @@ def _line(r: dict[str, Any]) -> str:
         f"{r['client_cpu_pct']:>7.0f} {r['client_cpu_ms_per_action']:>6.2f} "
         f"{r['client_lag_p99_ms']:>8.1f} "
         f"{r['rss_mib']:>7.1f} {r['kib_per_table']:>7.1f} {r['timeouts']:>4} {r['errors']:>4} "
-        f"{r['clients_down']:>4} {r['load_avg']:>5.2f}"
+        f"{r['clients_down']:>4} {r['load_avg']:>5.2f} {r.get('master_actions_per_s', 0):>5.1f}"
     )
 
 
@@ -1105,6 +1152,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds before measuring")
     parser.add_argument(
         "--think", type=float, default=0.5, help="mean pause before a turn's answer (s)"
+    )
+    parser.add_argument(
+        "--master-tables",
+        type=int,
+        default=0,
+        help="practice tables with a master seat playing beside the curve's (default 0)",
+    )
+    parser.add_argument(
+        "--master-think", type=float, default=0.1, help="their person's pause before answering"
     )
     parser.add_argument("--flat-tables", type=int, default=40)
     parser.add_argument("--flat-seconds", type=float, default=30.0)

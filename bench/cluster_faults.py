@@ -198,8 +198,10 @@ async def watch_alive(
         await asyncio.sleep(POLL_S)
 
 
-async def until(
-    check_fn: Callable[[], Awaitable[bool]], timeout: float, poll: float = POLL_S
+async def until(  # polls what no event signals (processes, the database)
+    check_fn: Callable[[], Awaitable[bool]],
+    timeout: float,  # noqa: ASYNC109
+    poll: float = POLL_S,
 ) -> float | None:
     """Seconds until ``check_fn`` holds, or None after ``timeout``."""
     started = time.monotonic()
@@ -480,7 +482,7 @@ async def scenario_paused(h: Harness) -> dict[str, Any]:
     seen: list[tuple[float, str, str]] = []
     try:
         started = time.monotonic()
-        while clients[0].acts < 6 and time.monotonic() - started < 30:
+        while clients[0].acts < 6 and time.monotonic() - started < 30:  # noqa: ASYNC110
             await asyncio.sleep(POLL_S)
         clients[0].before_answer = before_answer
         await asyncio.wait_for(blocked.wait(), 30)

@@ -182,6 +182,22 @@ def ex_small() -> str:
     return "\n".join(_compact({"t": t}) for t in ("sit_back", "hint", "ping"))
 
 
+def ex_client_extras() -> str:
+    frames = [
+        {"t": "hint", "engine": "master"},
+        {"t": "emote", "id": "gg"},
+        {"t": "prefs", "auto_win": True, "auto_pass": "no_chow", "sort": "suit",
+         "large_tiles": False, "colour_blind": False, "sound": True, "animations": True},
+    ]  # fmt: skip
+    for frame in frames:  # each one a valid message
+        p.parse_client(_compact(frame))
+    return "\n".join(_compact(f) for f in frames)
+
+
+def ex_emote() -> str:
+    return _compact(p.emote_msg(46, 2, "gg"))
+
+
 def ex_snapshot() -> str:
     view, legal = _turn_view()
     clock = p.ClockInfo("turn", 10000, 60000)

@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from hkmahjong.engine.actions import Action
+from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.clocks import ClockSettings, FakeClock
 from hkmahjong.parlor.ledger import LedgerStore, MemoryLedger, grant
-from hkmahjong.parlor.ports import MemoryConnection, MemoryTableStore
+from hkmahjong.parlor.ports import Connection, MemoryConnection, MemoryTableStore
 from hkmahjong.parlor.table import Table, TableConfig
+from hkmahjong.parlor.wire import dumps
 from hkmahjong.rules import get_preset
 
 T = TypeVar("T")
@@ -32,8 +34,25 @@ def funded_ledger(grants: dict[str, int]) -> MemoryLedger:
     """The parlor's in-memory ledger with these starting grants."""
     ledger = MemoryLedger()
     for account, amount in grants.items():
-        ledger.post(grant(account, amount, f"grant:test:{account}"))
+        ledger.post_sync(grant(account, amount, f"grant:test:{account}"))
     return ledger
+
+
+def door(conn: Connection, text: str | bytes) -> proto.ClientMessage | None:
+    """What the socket does with a client frame (``server.ws.parse_at_door``): parse it, or
+    answer its error and pass nothing on."""
+    try:
+        return proto.parse_client(text)
+    except proto.ProtocolError as exc:
+        conn.send(dumps(exc.to_json()))
+        return None
+
+
+def watch_send(table: Table, conn: Connection, text: str) -> None:
+    """A spectator's frame, through the door."""
+    msg = door(conn, text)
+    if msg is not None:
+        table.watch_receive(conn, msg)
 
 
 @dataclass
@@ -57,7 +76,9 @@ class Client:
 
     def send(self, obj: Any) -> None:
         text = obj if isinstance(obj, str) else json.dumps(obj)
-        self.table.receive(self.player, self.conn, text)
+        msg = door(self.conn, text)
+        if msg is not None:
+            self.table.receive(self.player, self.conn, msg)
 
     @property
     def messages(self) -> list[dict[str, Any]]:

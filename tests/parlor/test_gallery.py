@@ -9,7 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from tests.parlor.tablekit import FAST, Client, settle
+from tests.parlor.tablekit import FAST, Client, settle, watch_send
 
 from hkmahjong.parlor.clocks import FakeClock
 from hkmahjong.parlor.gallery import CLOSE_FULL
@@ -36,7 +36,7 @@ async def _bot_table(
 def _watch(table: Table) -> MemoryConnection:
     conn = MemoryConnection()
     table.watch(conn)
-    table.watch_receive(conn, HELLO)
+    watch_send(table, conn, HELLO)
     return conn
 
 
@@ -147,20 +147,22 @@ def test_spectators_cannot_act_are_counted_and_bounded() -> None:
         assert table.info().watchers == 2
         counts = [m["count"] for m in ann.messages if m["t"] == "watchers"]
         assert counts == [1, 2]
-        table.watch_receive(one, '{"t":"act","action":"pass","v":3,"id":"q"}')
-        table.watch_receive(one, '{"t":"ping"}')
-        table.watch_receive(one, '{"t":"hello","proto":1}')
-        table.watch_receive(one, "not json")
+        watch_send(table, one, '{"t":"act","action":"pass","v":3,"id":"q"}')
+        watch_send(table, one, '{"t":"ping"}')
+        watch_send(table, one, '{"t":"hello","proto":1}')
+        watch_send(table, one, "not json")
         await table.idle()
         tail = [json.loads(f) for f in one.frames[-4:]]
-        assert tail[0] == {
+        # a frame that is not a message is answered at the door at once; the others by the table
+        assert tail[0]["code"] == "bad_json"
+        assert tail[1] == {
             "t": "error",
             "code": "not_seated",
             "message": "you are watching: spectators cannot act",
             "ref": "q",
         }
-        assert tail[1] == {"t": "pong"}
-        assert [m.get("code") for m in tail[2:]] == ["hello_first", "bad_json"]
+        assert tail[2] == {"t": "pong"}
+        assert tail[3]["code"] == "hello_first"
         table.unwatch(two)
         await table.idle()
         assert table.info().watchers == 1
@@ -183,7 +185,7 @@ def test_a_spectator_resyncs_after_a_short_drop() -> None:
         table.unwatch(first)
         again = MemoryConnection()
         table.watch(again)
-        table.watch_receive(again, json.dumps({"t": "hello", "proto": 1, "epoch": table.epoch,
+        watch_send(table, again, json.dumps({"t": "hello", "proto": 1, "epoch": table.epoch,
                                                "since": since}))  # fmt: skip
         for _ in range(100):
             await settle(table, clock, 0.01, step=0.01)
@@ -213,7 +215,7 @@ def test_a_spectator_back_after_play_went_on_unwatched_gets_a_snapshot() -> None
         await settle(table, clock, 6.0)  # discards released with no spectator
         again = MemoryConnection()
         table.watch(again)
-        table.watch_receive(again, json.dumps({"t": "hello", "proto": 1, "epoch": table.epoch,
+        watch_send(table, again, json.dumps({"t": "hello", "proto": 1, "epoch": table.epoch,
                                                "since": since}))  # fmt: skip
         for _ in range(100):
             await settle(table, clock, 0.01, step=0.01)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from tests.parlor.tablekit import FAST, Client, settle
+from tests.parlor.tablekit import FAST, Client, settle, watch_send
 
 from hkmahjong.engine import runner as runner_module
 from hkmahjong.engine.actions import Action, ActionKind
@@ -225,7 +225,7 @@ async def _spectator_frames(
     table = Table(row, seats, store, clock=clock, epoch="fixed")
     early, late = _Timed(clock), MemoryConnection()
     table.watch(early)
-    table.watch_receive(early, '{"t":"hello","proto":1}')
+    watch_send(table, early, '{"t":"hello","proto":1}')
     await table.start()
     clients = [Client(table, p) for p in range(4)]
     for c in clients:
@@ -239,8 +239,8 @@ async def _spectator_frames(
             break
         if rounds == LATE:
             table.watch(late)
-            table.watch_receive(late, '{"t":"hello","proto":1}')
-            table.watch_receive(late, '{"t":"act","action":"pass","v":1,"id":"nope"}')
+            watch_send(table, late, '{"t":"hello","proto":1}')
+            watch_send(table, late, '{"t":"act","action":"pass","v":1,"id":"nope"}')
         for c in clients:
             prompt = c.open_prompt()
             if prompt is None or prompt["v"] == getattr(c, "answered", None):

@@ -68,7 +68,7 @@ class Clock:
 def desk_with(n_players: int, jade: int = 1000) -> tuple[LeagueDesk, MemoryLedger, Clock]:
     ledger = MemoryLedger()
     for u in range(1, n_players + 1):
-        ledger.post(grant(user_account(u), jade, f"grant:test:{u}"))
+        ledger.post_sync(grant(user_account(u), jade, f"grant:test:{u}"))
     clock = Clock()
     return LeagueDesk(MemoryLeagueStore(ledger), clock=clock), ledger, clock
 
@@ -83,7 +83,7 @@ def run_league(cfg: LeagueConfig, n: int, jade: int = 1000) -> tuple[LeagueDesk,
 
 
 def users(ledger: MemoryLedger, n: int) -> list[int]:
-    return [ledger.balance(user_account(u)) for u in range(1, n + 1)]
+    return [ledger.balance_sync(user_account(u)) for u in range(1, n + 1)]
 
 
 def seat_points(lg: League, by_user: dict[int, int]) -> list[tuple[int, int, list[int]]]:
@@ -136,10 +136,12 @@ def test_signing_up_moves_the_fee_to_escrow_and_the_stake_to_the_pool() -> None:
     desk, ledger, _ = desk_with(2)
     lg = desk.create(config(entry_fee=10, stake=100), seed="x")
     lg = desk.join(lg.id, 1, "Ah Ming")
-    assert ledger.balance(user_account(1)) == 890
-    assert ledger.balance(escrow_of(lg.id)) == 10 and ledger.balance(pool_of(lg.id)) == 100
+    assert ledger.balance_sync(user_account(1)) == 890
+    assert (
+        ledger.balance_sync(escrow_of(lg.id)) == 10 and ledger.balance_sync(pool_of(lg.id)) == 100
+    )
     assert desk.join(lg.id, 1, "Ah Ming") == lg  # joining again: a no-op, nothing paid twice
-    assert ledger.balance(user_account(1)) == 890
+    assert ledger.balance_sync(user_account(1)) == 890
 
 
 def test_leave_refunds_and_a_second_sign_up_gets_its_own_key() -> None:
@@ -147,9 +149,9 @@ def test_leave_refunds_and_a_second_sign_up_gets_its_own_key() -> None:
     lg = desk.create(config(entry_fee=10, stake=100), seed="x")
     desk.join(lg.id, 1, "A")
     desk.leave(lg.id, 1)
-    assert ledger.balance(user_account(1)) == 1000 and ledger.balance(pool_of(lg.id)) == 0
+    assert ledger.balance_sync(user_account(1)) == 1000 and ledger.balance_sync(pool_of(lg.id)) == 0
     lg = desk.join(lg.id, 1, "A")
-    assert ledger.balance(user_account(1)) == 890
+    assert ledger.balance_sync(user_account(1)) == 890
     assert [e.entry for e in lg.entrants] == [0, 1] and [e.left for e in lg.entrants] == [
         True,
         False,
@@ -196,8 +198,8 @@ def test_start_needs_the_window_closed_and_enough_players() -> None:
     desk.join(lg.id, 4, "P4")
     clock.now = CLOSES
     lg = desk.start(lg.id)
-    assert lg.status == "running" and ledger.balance(pool_of(lg.id)) == 70
-    assert ledger.balance(LEAGUES) == -70
+    assert lg.status == "running" and ledger.balance_sync(pool_of(lg.id)) == 70
+    assert ledger.balance_sync(LEAGUES) == -70
     with pytest.raises(LeagueError, match="running") as caught:
         desk.start(lg.id)
     assert caught.value.code == "started"
@@ -310,8 +312,8 @@ def test_prizes_by_the_published_distribution_and_fees_to_the_house() -> None:
     assert lg.status == "finished"
     # 501 × 50% = 250.5 → 250, × 30% = 150.3 → 150, × 20% = 100.2 → 100; remainder 1 to 1st
     assert users(ledger, 5) == [890 + 251, 890 + 150, 890 + 100, 890, 890]
-    assert ledger.balance(FEES) == 50 and ledger.balance(pool_of(lid)) == 0
-    assert ledger.balance(escrow_of(lid)) == 0
+    assert ledger.balance_sync(FEES) == 50 and ledger.balance_sync(pool_of(lid)) == 0
+    assert ledger.balance_sync(escrow_of(lid)) == 0
     assert {(p.user_id, p.amount) for p in lg.payouts} == {(1, 251), (2, 150), (3, 100)}
     assert lg.log[-1].kind == "finished" and "#1 P1 251" in lg.log[-1].reason
 
@@ -324,15 +326,15 @@ def test_a_share_of_the_fees_joins_the_pool_when_the_league_finishes() -> None:
     assert desk.get(lid).prize_pool == 531  # before the start: with the guarantee
     lg = desk.start(lid)
     assert lg.pool == 501 and lg.fee_share == 30 and lg.prize_pool == 531
-    assert ledger.balance(escrow_of(lid)) == 50  # the fees stay in escrow while it runs
+    assert ledger.balance_sync(escrow_of(lid)) == 50  # the fees stay in escrow while it runs
     points = {1: 50, 2: 40, 3: 30, 4: 20, 5: 10}
     for r, t, p in seat_points(lg, points):
         lg = desk.record(lid, r, t, p)
     assert lg.status == "finished"
     # 531 × 50% = 265.5 → 265, × 30% = 159.3 → 159, × 20% = 106.2 → 106; remainder 1 to 1st
     assert users(ledger, 5) == [890 + 266, 890 + 159, 890 + 106, 890, 890]
-    assert ledger.balance(FEES) == 20
-    assert ledger.balance(pool_of(lid)) == 0 and ledger.balance(escrow_of(lid)) == 0
+    assert ledger.balance_sync(FEES) == 20
+    assert ledger.balance_sync(pool_of(lid)) == 0 and ledger.balance_sync(escrow_of(lid)) == 0
     assert "fees' share 30 included" in lg.log[-1].reason
 
 
@@ -347,7 +349,7 @@ def test_a_cancelled_league_refunds_every_fee_even_with_a_fee_share() -> None:
     lg = desk.cancel(lid, "server migration")
     # exactly the split without a fee share (test above): 501 split, every fee back
     assert users(ledger, 4) == [890 + 10 + 63 + 188, 890 + 10 + 63 + 63, 890 + 10 + 62, 900 + 62]
-    assert ledger.balance(FEES) == 0 and ledger.balance(escrow_of(lid)) == 0
+    assert ledger.balance_sync(FEES) == 0 and ledger.balance_sync(escrow_of(lid)) == 0
 
 
 @pytest.mark.parametrize("pct", [-1, 101, "50"])
@@ -374,8 +376,10 @@ def test_rolled_back_refunds_every_registered_players_fee_and_stake() -> None:
     lg = desk.cancel(lg.id, "the venue closed")
     assert lg.status == "rolled_back"
     assert users(ledger, 5) == [1000] * 5
-    assert ledger.balance(pool_of(lg.id)) == 0 and ledger.balance(escrow_of(lg.id)) == 0
-    assert ledger.balance(LEAGUES) == 0 and ledger.balance(FEES) == 0  # no guarantee was posted
+    assert ledger.balance_sync(pool_of(lg.id)) == 0 and ledger.balance_sync(escrow_of(lg.id)) == 0
+    assert (
+        ledger.balance_sync(LEAGUES) == 0 and ledger.balance_sync(FEES) == 0
+    )  # no guarantee was posted
     last = lg.log[-1]
     assert last.kind == "rolled_back" and "the venue closed" in last.reason
     assert "滾回" in last.reason and "4 × (10 + 100)" in last.reason
@@ -390,7 +394,7 @@ def test_rolled_out_refunds_fees_and_splits_the_pool_half_equal_half_by_points()
     """滾出: fees back; 50% of the pool equally, 50% by table points (hand-computed)."""
     desk, ledger, lid = run_league(config(entry_fee=10, stake=100, guarantee=101, rounds=2), 4)
     lg = desk.start(lid)
-    assert ledger.balance(pool_of(lid)) == 501
+    assert ledger.balance_sync(pool_of(lid)) == 501
     points = {1: 30, 2: 10, 3: -15, 4: -25}
     for r, t, p in seat_points(lg, points):
         lg = desk.record(lid, r, t, p)
@@ -402,8 +406,8 @@ def test_rolled_out_refunds_fees_and_splits_the_pool_half_equal_half_by_points()
     # remainder 1 to the largest fraction (62.75: largest-remainder method, issue 31 item 6; it
     # went to rank 1 before) → 188, 63, 0, 0
     assert users(ledger, 4) == [890 + 10 + 63 + 188, 890 + 10 + 63 + 63, 890 + 10 + 62, 900 + 62]
-    assert ledger.balance(pool_of(lid)) == 0 and ledger.balance(escrow_of(lid)) == 0
-    assert ledger.balance(FEES) == 0  # fees refunded, none kept
+    assert ledger.balance_sync(pool_of(lid)) == 0 and ledger.balance_sync(escrow_of(lid)) == 0
+    assert ledger.balance_sync(FEES) == 0  # fees refunded, none kept
     kinds = {(p.user_id, p.kind): p.amount for p in lg.payouts}
     assert kinds[(1, "split_equal")] == 63 and kinds[(1, "split_points")] == 188
     assert kinds[(3, "fee_refund")] == 10 and (3, "split_points") not in kinds
@@ -434,7 +438,7 @@ def test_a_cancelled_free_league_pays_no_pool() -> None:
         desk.record(lid, r, t, p)
     lg = desk.cancel(lid, "bad weather")
     assert users(ledger, 4) == [1000] * 4
-    assert ledger.balance(LEAGUES) == 0 and ledger.balance(pool_of(lid)) == 0
+    assert ledger.balance_sync(LEAGUES) == 0 and ledger.balance_sync(pool_of(lid)) == 0
     assert lg.payouts == () and "免費聯賽" in lg.log[-1].reason
 
 
@@ -479,7 +483,7 @@ def test_a_step_that_lost_the_race_is_computed_again() -> None:
     store.commit = racing  # type: ignore[method-assign]
     lg = desk.join(lg.id, 1, "A")
     assert [e.user_id for e in lg.active] == [2, 1]
-    assert users(ledger, 2) == [900, 900] and ledger.balance(pool_of(lg.id)) == 200
+    assert users(ledger, 2) == [900, 900] and ledger.balance_sync(pool_of(lg.id)) == 200
     with pytest.raises(LeagueConflictError):
         store.commit = real  # type: ignore[method-assign]
         real(replace(lg, version=0), lg, ())
@@ -561,7 +565,7 @@ def test_a_round_has_its_minutes_then_ends_as_its_tables_stand() -> None:
     lg = desk.time_up(lid, {})
     assert lg.status == "finished"
     assert all(m.points == (0, 0, 0, 0) for m in lg.rounds[1].matches)
-    assert sum(p.amount for p in lg.payouts) == 800 and ledger.balance(FEES) == 80
+    assert sum(p.amount for p in lg.payouts) == 800 and ledger.balance_sync(FEES) == 80
     assert desk.time_up(lid, {}) == lg  # over: a no-op
     assert m2.table == 2
 

@@ -66,10 +66,10 @@ class World:
     def fund(self, user: int, jade: int) -> None:
         self.start[user] = jade
         if jade:
-            self.ledger.post(grant(user_account(user), jade, f"grant:{user}"))
+            self.ledger.post_sync(grant(user_account(user), jade, f"grant:{user}"))
 
     def users(self) -> dict[int, int]:
-        return {u: self.ledger.balance(user_account(u)) for u in self.start}
+        return {u: self.ledger.balance_sync(user_account(u)) for u in self.start}
 
 
 configs = st.builds(
@@ -102,10 +102,10 @@ def check_books(world: World, league: League) -> None:
     """Conservation: users + pool + escrow, with the house's two flows (guarantee in, fees out),
     equal what the users started with; the league's accounts hold exactly what its state says."""
     led = world.ledger
-    pool, escrow = led.balance(pool_of(league.id)), led.balance(escrow_of(league.id))
-    house = led.balance(FEES) + led.balance(LEAGUES)
+    pool, escrow = led.balance_sync(pool_of(league.id)), led.balance_sync(escrow_of(league.id))
+    house = led.balance_sync(FEES) + led.balance_sync(LEAGUES)
     assert sum(world.users().values()) + pool + escrow + house == sum(world.start.values())
-    assert led.balance(GRANTS) == -sum(world.start.values())
+    assert led.balance_sync(GRANTS) == -sum(world.start.values())
     if league.over:
         assert pool == 0 and escrow == 0
     else:
@@ -119,7 +119,7 @@ def repeat_is_harmless(world: World, step: Step, rerun: Callable[[League], Step]
     """Nobody is paid twice: posting a step's transactions again changes nothing, and running the
     step again on the league it produced is a no-op or refused."""
     snapshot = world.users()
-    assert all(not world.ledger.post(t) for t in step.txns)
+    assert all(not world.ledger.post_sync(t) for t in step.txns)
     try:
         again = rerun(step.league)
     except LeagueError:
@@ -190,7 +190,7 @@ def test_random_leagues_conserve_jade_pay_once_and_split_by_the_rule(
             except LeagueError as exc:
                 assert exc.code == "full"
                 continue
-            if step.txns and world.ledger.balance(user_account(user)) < entry:
+            if step.txns and world.ledger.balance_sync(user_account(user)) < entry:
                 with pytest.raises(LeagueError, match="you have") as caught:
                     desk.join(league.id, user, f"P{user}")
                 assert caught.value.code == "balance"
@@ -221,7 +221,7 @@ def test_random_leagues_conserve_jade_pay_once_and_split_by_the_rule(
         assert league.status == "rolled_back"
         event(f"rolled back with {len(registered)} entrants")
         assert world.users() == world.start
-        assert world.ledger.balance(FEES) == world.ledger.balance(LEAGUES) == 0
+        assert world.ledger.balance_sync(FEES) == world.ledger.balance_sync(LEAGUES) == 0
         return
 
     before = league
@@ -287,7 +287,7 @@ def test_random_leagues_conserve_jade_pay_once_and_split_by_the_rule(
         places = min(len(config.prizes), len(ranked))
         exact_split_ok(pool + share, list(config.prizes[:places]), got[:places])
         assert all(g == 0 for g in got[places:])
-        assert world.ledger.balance(FEES) == config.entry_fee * len(registered) - share
+        assert world.ledger.balance_sync(FEES) == config.entry_fee * len(registered) - share
         assert share == config.entry_fee * len(registered) * config.fee_to_pool // 100
         assert prize_amounts(pool + share, config.prizes, [s.user_id for s in ranked]) == dict(
             zip([s.user_id for s in ranked], got, strict=True)
@@ -300,12 +300,12 @@ def test_random_leagues_conserve_jade_pay_once_and_split_by_the_rule(
     repeat_is_harmless(world, step, lambda lg: cancel(lg, "again", now=CLOSES))
     check_books(world, league)
     assert league.status == "rolled_out"
-    assert world.ledger.balance(FEES) == 0  # 滾出: every fee refunded
+    assert world.ledger.balance_sync(FEES) == 0  # 滾出: every fee refunded
     got = {s.user_id: world.users()[s.user_id] - paid_in[s.user_id] for s in ranked}
     if config.free:
         # a free league cancelled pays no pool
         assert all(g == 0 for g in got.values())
-        assert world.ledger.balance(LEAGUES) == 0
+        assert world.ledger.balance_sync(LEAGUES) == 0
         return
     fee = config.entry_fee
     split = rollout_amounts(pool, [(s.user_id, s.points) for s in ranked])

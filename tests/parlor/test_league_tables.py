@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from tests.parlor.tablekit import watch_send
 from tests.parlor.test_table_jade import corrupt
 
 from hkmahjong.parlor.clocks import ClockSettings, FakeClock
@@ -40,7 +41,7 @@ QUICK = ClockSettings(
 def world(players: int, **kw: Any) -> tuple[Lobby, LeagueDesk, FakeClock, MemoryLedger, League]:
     ledger = MemoryLedger()
     for u in range(1, players + 1):
-        ledger.post(grant(user_account(u), 1000, f"grant:{u}"))
+        ledger.post_sync(grant(user_account(u), 1000, f"grant:{u}"))
     clock = FakeClock()
     lobby = Lobby(MemoryTableStore(), clock=clock, online_clocks=QUICK)
     desk = LeagueDesk(MemoryLeagueStore(ledger), clock=lambda: T0 + timedelta(days=2))
@@ -106,7 +107,7 @@ def test_a_league_plays_its_rounds_at_parlor_tables_to_the_prizes() -> None:
         assert {s for s in second.matches[0].seats if s is not None} == set(by_rank[:3])
         await until(clock, lambda: desk.get(league.id).status == "finished")
         league = desk.get(league.id)
-        assert sum(p.amount for p in league.payouts) == 500 and ledger.balance(FEES) == 50
+        assert sum(p.amount for p in league.payouts) == 500 and ledger.balance_sync(FEES) == 50
         assert league.log[-1].kind == "finished"
         await runner.stop()
         await lobby.stop()
@@ -132,7 +133,7 @@ def test_a_cancelled_league_cancels_its_open_tables() -> None:
         assert table.status == "cancelled"
         audits = [a for a in lobby.store.audits if a[0] == table.id]  # type: ignore[attr-defined]
         assert audits and "the hall flooded" in audits[-1][2]
-        assert [ledger.balance(user_account(u)) for u in range(1, 5)] == [1000] * 4
+        assert [ledger.balance_sync(user_account(u)) for u in range(1, 5)] == [1000] * 4
         await runner.stop()
         await lobby.stop()
 
@@ -271,7 +272,7 @@ def test_anyone_may_watch_a_league_table() -> None:
         assert table is not None
         conn = MemoryConnection()
         table.watch(conn)
-        table.watch_receive(conn, '{"t":"hello","proto":1}')
+        watch_send(table, conn, '{"t":"hello","proto":1}')
         await until(clock, lambda: len(conn.frames) > 3)
         assert '"t":"snapshot"' in conn.frames[0] and '"you":null' in conn.frames[0]
         await lobby.stop()

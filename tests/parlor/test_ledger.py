@@ -3,6 +3,8 @@ to zero, integer amounts, idempotent posts, balances derived, no overdraft outsi
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,21 +58,23 @@ def test_a_transaction_needs_two_accounts() -> None:
 
 def test_a_retry_is_a_no_op_and_a_different_txn_under_the_key_is_an_error() -> None:
     ledger = MemoryLedger()
-    assert ledger.post(grant(user_account(1), 100, "g1"))
-    assert not ledger.post(grant(user_account(1), 100, "g1", memo="retried"))
+    assert ledger.post_sync(grant(user_account(1), 100, "g1"))
+    assert not ledger.post_sync(grant(user_account(1), 100, "g1", memo="retried"))
     with pytest.raises(TransactionConflictError, match="g1"):
-        ledger.post(grant(user_account(1), 101, "g1"))
-    assert ledger.balance(user_account(1)) == 100
+        ledger.post_sync(grant(user_account(1), 101, "g1"))
+    assert ledger.balance_sync(user_account(1)) == 100
 
 
 def test_only_system_accounts_may_go_negative() -> None:
     ledger = MemoryLedger()
-    ledger.post(grant(user_account(1), 100, "g1"))
+    ledger.post_sync(grant(user_account(1), 100, "g1"))
     with pytest.raises(InsufficientJadeError, match="user:1 has 100, needs 150"):
-        ledger.post(transfer(user_account(1), escrow_account(5), 150, "buy-in", "buy_in"))
-    assert ledger.balance(user_account(1)) == 100 and ledger.balance(escrow_account(5)) == 0
-    assert ledger.post(transfer(user_account(1), escrow_account(5), 100, "buy-in", "buy_in"))
-    assert ledger.balance(GRANTS) == -100
+        ledger.post_sync(transfer(user_account(1), escrow_account(5), 150, "buy-in", "buy_in"))
+    assert (
+        ledger.balance_sync(user_account(1)) == 100 and ledger.balance_sync(escrow_account(5)) == 0
+    )
+    assert ledger.post_sync(transfer(user_account(1), escrow_account(5), 100, "buy-in", "buy_in"))
+    assert ledger.balance_sync(GRANTS) == -100
 
 
 USERS = [user_account(i) for i in range(1, 5)]
@@ -99,14 +103,14 @@ def check_ledger_against_model(ledger: object, ops: list[Transaction]) -> None:
     applied: dict[str, Transaction] = {}
     balances = dict.fromkeys(ACCOUNTS, 0)
     for txn in ops:
-        before = ledger.balances(ACCOUNTS)
+        before = ledger.balances_sync(ACCOUNTS)
         assert before == balances
         if txn.idem_key in applied:
             if applied[txn.idem_key] == txn:
-                assert ledger.post(txn) is False
+                assert ledger.post_sync(txn) is False
             else:
                 with pytest.raises(TransactionConflictError):
-                    ledger.post(txn)
+                    ledger.post_sync(txn)
         elif any(
             r.amount < 0
             and not r.account.startswith("system:")
@@ -114,15 +118,15 @@ def check_ledger_against_model(ledger: object, ops: list[Transaction]) -> None:
             for r in txn.rows
         ):
             with pytest.raises(InsufficientJadeError):
-                ledger.post(txn)
+                ledger.post_sync(txn)
         else:
-            assert ledger.post(txn) is True
+            assert ledger.post_sync(txn) is True
             applied[txn.idem_key] = txn
             for row in txn.rows:
                 balances[row.account] += row.amount
-        after = ledger.balances(ACCOUNTS)
+        after = ledger.balances_sync(ACCOUNTS)
         assert after == balances
-        assert ledger.posted(txn.idem_key) is (txn.idem_key in applied)
+        assert ledger.posted_sync(txn.idem_key) is (txn.idem_key in applied)
         assert sum(after.values()) == 0
         assert all(after[a] >= 0 for a in ACCOUNTS if a != GRANTS)
 
@@ -139,25 +143,25 @@ def test_the_starting_grant_is_given_once_per_user() -> None:
     from hkmahjong.parlor.ledger import can_cover, starting_grant
 
     ledger = MemoryLedger()
-    assert ledger.post(starting_grant(3, 10_000))
-    assert not ledger.post(starting_grant(3, 10_000))
-    assert ledger.balance(user_account(3)) == 10_000
-    assert can_cover(ledger, user_account(3), 10_000)
-    assert not can_cover(ledger, user_account(3), 10_001)
-    assert not can_cover(ledger, user_account(4), 1)
+    assert ledger.post_sync(starting_grant(3, 10_000))
+    assert not ledger.post_sync(starting_grant(3, 10_000))
+    assert ledger.balance_sync(user_account(3)) == 10_000
+    assert asyncio.run(can_cover(ledger, user_account(3), 10_000))
+    assert not asyncio.run(can_cover(ledger, user_account(3), 10_001))
+    assert not asyncio.run(can_cover(ledger, user_account(4), 1))
 
 
 def test_post_all_is_all_or_nothing() -> None:
     """A league step's transactions post together (its store commits them with the league)."""
     ledger = MemoryLedger()
-    ledger.post(grant(user_account(1), 100, "g1"))
+    ledger.post_sync(grant(user_account(1), 100, "g1"))
     pay = transfer(user_account(1), "pool:league:1", 60, "k1", "league_entry")
     again = transfer(user_account(1), "pool:league:1", 60, "k2", "league_entry")
     with pytest.raises(InsufficientJadeError, match="k2"):
         ledger.post_all([pay, again])  # the second would overdraw after the first
-    assert ledger.balance(user_account(1)) == 100 and len(ledger.transactions()) == 1
+    assert ledger.balance_sync(user_account(1)) == 100 and len(ledger.transactions()) == 1
     assert ledger.post_all([pay]) == [True]
     assert ledger.post_all([pay, grant(user_account(1), 5, "g2")]) == [False, True]
-    assert ledger.balance(user_account(1)) == 45
+    assert ledger.balance_sync(user_account(1)) == 45
     with pytest.raises(TransactionConflictError):
         ledger.post_all([transfer(user_account(1), "pool:league:1", 1, "k1", "league_entry")])

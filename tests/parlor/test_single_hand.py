@@ -100,7 +100,7 @@ def test_a_one_hand_table_releases_exactly_the_hands_payments() -> None:
     async def main() -> None:
         ledger = MemoryLedger()
         for user in (1, 2):
-            ledger.post(grant(f"user:{user}", 5000, f"g{user}"))
+            ledger.post_sync(grant(f"user:{user}", 5000, f"g{user}"))
         clock = FakeClock()
         lobby = Lobby(MemoryTableStore(), ledger=ledger, clock=clock)
         table = await lobby.online(
@@ -124,9 +124,9 @@ def test_a_one_hand_table_releases_exactly_the_hands_payments() -> None:
         (entry,) = table.runner.match.ledger
         hand = entry.deltas  # by player number
         assert entry.result.winners, "the hand was drawn: nothing was paid"
-        assert ledger.balance("user:1") == 5000 + hand[0]
-        assert ledger.balance("user:2") == 5000 + hand[3]
-        assert ledger.balance(FEES) == 0
+        assert ledger.balance_sync("user:1") == 5000 + hand[0]
+        assert ledger.balance_sync("user:2") == 5000 + hand[3]
+        assert ledger.balance_sync(FEES) == 0
         end = [m for m in clients[0].messages if m["t"] == "match_end"][-1]
         reasons = [p["en"] for p in end["settlement"]["payments"]]
         assert not any("capped" in r for r in reasons)

@@ -76,8 +76,10 @@ def test_practice_hand_plays_to_the_end_and_the_log_verifies() -> None:
 
 
 def test_a_failed_commit_tells_nobody_and_changes_nothing() -> None:
-    """Commit before broadcast: when the store refuses the action's lines, no seat hears of it,
-    the sender gets ``internal``, and the same decision can be made again."""
+    """Commit before anything is said (issue 36: "nothing is acknowledged before it is
+    committed"): when the store refuses the action's lines, no seat hears of it — not even the
+    actor's own ``done`` — the sender gets ``commit_failed`` (with its ``ref``), the prompt stays
+    open with the same ``v``, and the same decision can be made again."""
 
     async def main() -> None:
         table, store, clock = await make_table(kind="practice")
@@ -89,15 +91,18 @@ def test_a_failed_commit_tells_nobody_and_changes_nothing() -> None:
         before_log = list(store.log[table.id])
         before = len(ann.conn.frames)
         store.fail_appends = 1
-        act(ann, passive(prompt))
-        await settle(table, clock)
+        act(ann, passive(prompt), ref="first")
+        await settle(table, clock, 1.0)
         after = ann.messages[before:]
-        assert [m["t"] for m in after] == ["done", "error", "prompt"]
-        assert after[1]["code"] == "internal"
+        assert [m["t"] for m in after] == ["error"]
+        assert after[0]["code"] == "commit_failed" and after[0]["ref"] == "first"
         assert store.log[table.id] == before_log
-        act(ann, passive(ann.open_prompt() or {}))
+        assert ann.open_prompt() == prompt
+        act(ann, passive(prompt), ref="again")
         await settle(table, clock, 1.0)
         assert len(store.log[table.id]) > len(before_log)
+        done = [m for m in ann.messages[before:] if m["t"] == "done"]
+        assert done[0]["prompt"] == prompt["v"] and done[0]["ref"] == "again"
         await table.stop()
 
     run(main())
@@ -238,56 +243,82 @@ def test_two_turn_timeouts_sit_a_player_out_and_sit_back_returns() -> None:
     run(main())
 
 
-def test_a_claim_clock_that_runs_out_passes_and_is_never_a_missed_turn() -> None:
-    """RULES.md §13 (seed 002 "未能連續在兩次圈內作出任何動作"): a claim window left to its clock is
-    answered ``pass`` by the timeout and is not a missed own turn. The player lets every claim
-    clock run out and every other own-turn clock too (one missed turn at a time, answering the
-    next): claim timeouts that fall between a missed turn and the next answered one would make
-    two "missed turns" if they counted, yet the player is never sat out."""
+CLAIM_CLOCKS = ClockSettings(turn_ms=2000, claim_ms=1000, bank_ms=0, grace_ms=15000,
+                             discard_delay_ms=100, bot_ms=50, next_hand_ms=500)  # fmt: skip
+
+
+def _timeouts(ann: Client, seen: int) -> list[str]:
+    """The kinds (``turn`` / ``claim``) of the prompts closed by their clock since ``seen``."""
+    prompts = [
+        m if m["t"] == "prompt" else m["prompt"]
+        for m in ann.messages
+        if m["t"] in ("prompt", "snapshot", "synced")
+    ]
+    kinds = {p["v"]: p["clock"]["kind"] for p in prompts if p is not None}
+    return [
+        kinds[m["prompt"]] for m in ann.messages[seen:] if m["t"] == "done" and m["by"] == "timeout"
+    ]
+
+
+def test_a_claim_clock_that_runs_out_passes_and_alone_is_never_idle() -> None:
+    """Seed 002 《斷線》: "突然斷線或未能連續在兩次圈內作出任何動作…自動被停玩". A claim window left
+    to its clock is answered ``pass``; when the player then plays their own turn, they were not
+    idle: a player who lets every claim clock run out but answers every turn is never sat out."""
 
     async def main() -> None:
-        clocks = ClockSettings(turn_ms=2000, claim_ms=1000, bank_ms=0, grace_ms=15000,
-                               discard_delay_ms=100, bot_ms=50, next_hand_ms=500)  # fmt: skip
-        table, store, clock = await make_table(clocks=clocks, length="16-hands")
+        table, store, clock = await make_table(clocks=CLAIM_CLOCKS, length="16-hands")
         ann = Client(table, 0)
         ann.connect()
-        missed_turn = False  # the last own turn was left to its clock
-        claim_timeouts_after_a_miss = 0
         claim_timeouts = 0
-        seen = 0
         for _ in range(6000):
             await settle(table, clock, 0.25)
             assert table.seats[0].status.value == "connected", store.audits
-            prompts = [
-                m if m["t"] == "prompt" else m["prompt"]
-                for m in ann.messages
-                if m["t"] in ("prompt", "snapshot", "synced")
-            ]
-            kinds = {p["v"]: p["clock"]["kind"] for p in prompts if p is not None}
-            for m in ann.messages[seen:]:
-                if m["t"] == "done" and m["by"] == "timeout":
-                    if kinds[m["prompt"]] == "claim":
-                        assert m["action"] == "pass"
-                        claim_timeouts += 1
-                        claim_timeouts_after_a_miss += missed_turn
-                    else:
-                        missed_turn = True
-                elif m["t"] == "done" and m["by"] == "you":
-                    missed_turn = missed_turn and kinds[m["prompt"]] == "claim"
             seen = len(ann.messages)
             p = ann.open_prompt()
-            if p is not None and p["clock"]["kind"] == "turn" and missed_turn:
+            if p is not None and p["clock"]["kind"] == "turn":
                 act(ann, passive(p))
-            if (
-                claim_timeouts >= 6 and claim_timeouts_after_a_miss >= 2
-            ) or table.status != "playing":
+            await settle(table, clock, 0.25)
+            kinds = _timeouts(ann, seen)
+            assert "turn" not in kinds
+            claim_timeouts += kinds.count("claim")
+            if claim_timeouts >= 6 or table.status != "playing":
                 break
-        assert claim_timeouts >= 6 and claim_timeouts_after_a_miss >= 2, (
-            claim_timeouts,
-            table.status,
-        )
-        assert table.seats[0].timeouts <= 1
+        assert claim_timeouts >= 6, (claim_timeouts, table.status)
+        assert all(m["action"] == "pass" for m in ann.messages if m["t"] == "done" and
+                   m["by"] == "timeout")  # fmt: skip
+        assert table.seats[0].timeouts == 0
         assert not any(kind == "sat_out" for _, kind, _ in store.audits)
+        await table.stop()
+
+    run(main())
+
+
+def test_a_missed_claim_window_and_the_own_turn_after_it_sit_the_player_out() -> None:
+    """Seed 002 《斷線》 "未能連續在兩次圈內作出任何動作": missing a claim window and then the own turn
+    after it is two rounds without any action: the seat is sat out (issue 31 item 9), though
+    only one own turn was missed."""
+
+    async def main() -> None:
+        table, store, clock = await make_table(clocks=CLAIM_CLOCKS, length="16-hands")
+        ann = Client(table, 0)
+        ann.connect()
+        missed_claim = False
+        order: list[str] = []
+        for _ in range(6000):
+            seen = len(ann.messages)
+            await settle(table, clock, 0.25)
+            kinds = _timeouts(ann, seen)
+            order += kinds
+            missed_claim = missed_claim or "claim" in kinds
+            if table.seats[0].status.value == "sat_out":
+                break
+            p = ann.open_prompt()
+            if p is not None and p["clock"]["kind"] == "turn" and not missed_claim:
+                act(ann, passive(p))  # turns answered until a claim window was missed
+        assert table.seats[0].status.value == "sat_out"
+        assert order[-1] == "turn" and order.count("turn") == 1 and "claim" in order
+        reasons = [r for _, kind, r in store.audits if kind == "sat_out"]
+        assert reasons == ["player 0: a missed claim window and the own turn after it"]
         await table.stop()
 
     run(main())
@@ -365,22 +396,22 @@ def test_staked_match_moves_escrow_per_hand_and_releases_once() -> None:
         ann.connect()
         bo.connect()
         await settle(table, clock)
-        assert ledger.balance("user:1") == 700 and ledger.balance("user:2") == 700
+        assert ledger.balance_sync("user:1") == 700 and ledger.balance_sync("user:2") == 700
         await play_out(table, clock, [ann, bo], limit=3000)
         assert table.status == "finished"
         posted = {t.idem_key: t for t in ledger.transactions()}
         accounts = {row.account for t in posted.values() for row in t.rows}
-        balances = ledger.balances(accounts)
+        balances = ledger.balances_sync(accounts)
         escrows = [k for k in accounts if k.startswith("escrow:")]
-        assert escrows and all(ledger.balance(k) == 0 for k in escrows)
+        assert escrows and all(ledger.balance_sync(k) == 0 for k in escrows)
         totals = table._totals()
         assert (
             sum(v for k, v in balances.items() if k.startswith("user:"))
             + balances.get("system:bots", 0)
             == 2000 - balances["system:grants"] - 2000
         )
-        assert ledger.balance("user:1") - 1000 >= -300
-        assert ledger.balance("user:2") - 1000 >= -300
+        assert ledger.balance_sync("user:1") - 1000 >= -300
+        assert ledger.balance_sync("user:2") - 1000 >= -300
         assert "release:table:1" in posted
         assert sum(1 for k in posted if k.startswith("hand:")) <= 4
         # a rebuild re-posts every hand move and the release under the same keys: nothing moves
@@ -391,7 +422,7 @@ def test_staked_match_moves_escrow_per_hand_and_releases_once() -> None:
         again = await Table.restore(store, store.rows[table.id], clock=clock, ledger=ledger)
         await again.start()
         await settle(again, clock)
-        assert ledger.balances(accounts) == balances
+        assert ledger.balances_sync(accounts) == balances
         assert len(ledger.transactions()) == count
         assert again.status == "finished" and row.id == table.id
         assert totals == again._totals()
@@ -412,9 +443,9 @@ def test_cancel_refunds_the_stakes_and_logs_the_reason() -> None:
         await settle(table, clock, 5.0)
         await drive(clock, table.cancel("admin: testing"))
         assert table.status == "cancelled"
-        assert ledger.balance("user:1") == 500 and ledger.balance("user:2") == 500
+        assert ledger.balance_sync("user:1") == 500 and ledger.balance_sync("user:2") == 500
         escrows = {r.account for t in ledger.transactions() for r in t.rows} - {"user:1", "user:2"}
-        assert all(ledger.balance(k) == 0 for k in escrows if k.startswith("escrow:"))
+        assert all(ledger.balance_sync(k) == 0 for k in escrows if k.startswith("escrow:"))
         assert any(t.kind == "refund" for t in ledger.transactions())
         assert (table.id, "cancelled", "admin: testing") in store.audits
         await table.stop()
@@ -487,3 +518,224 @@ def test_a_public_id_never_starts_like_an_option(monkeypatch: pytest.MonkeyPatch
     drawn = iter(["-x3Fq_9a", "_abcdefg", "Qx3Fq_9a"])
     monkeypatch.setattr(table_module.secrets, "token_urlsafe", lambda n: next(drawn))
     assert table_module.new_public_id() == "Qx3Fq_9a"
+
+
+def test_a_failure_in_the_tables_own_work_is_recovered_from_the_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 29: an exception while the table works (here: a bot's turn coming due) is never
+    the table's end: the actor rebuilds the match from its committed log and plays on."""
+
+    async def main() -> None:
+        table, store, clock = await make_table(kind="practice")
+        failed: list[int] = []
+        original = Table._on_auto_due
+
+        def once(self: Table, player: int, token: int) -> None:
+            if not failed:
+                failed.append(player)
+                raise RuntimeError("injected failure in the table's own work")
+            original(self, player, token)
+
+        monkeypatch.setattr(Table, "_on_auto_due", once)
+        ann = Client(table, 0)
+        ann.connect()
+        await play_out(table, clock, [ann])
+        assert failed and table.status == "finished"
+        assert not any(kind == "aborted" for _, kind, _ in store.audits)
+        assert verify(GameRecord.loads("\n".join(store.log[table.id]))).hands == 1
+        await table.stop()
+
+    run(main())
+
+
+def test_a_table_that_cannot_make_progress_is_aborted_with_the_cause(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The actor's own invariant: when its own work fails again and again with nothing committed
+    between (here: every decision of the server's), the table is aborted with the cause logged,
+    and every stake is refunded once."""
+
+    async def main() -> None:
+        ledger = funded_ledger({"user:1": 1000, "user:2": 1000})
+        table, store, clock = await make_table(
+            bots=(None, None, "easy", "easy"), stake=200, ledger=ledger, length="online"
+        )
+        await table.join(2, "bo")
+        ann, bo = Client(table, 0), Client(table, 1)
+        ann.connect()
+        bo.connect()
+        await settle(table, clock)
+        assert table.status == "playing" and ledger.balance_sync("user:1") == 800
+
+        def broken(self: Table, seat: Any, pending: Any) -> None:
+            raise RuntimeError("the bots are broken")
+
+        monkeypatch.setattr(Table, "_decide", broken)
+        for _ in range(400):
+            await settle(table, clock, 0.5)
+            if table.status != "playing":
+                break
+            for c in (ann, bo):
+                p = c.open_prompt()
+                if p is not None:
+                    act(c, passive(p))
+        assert table.status == "aborted"
+        reasons = [r for _, kind, r in store.audits if kind == "aborted"]
+        assert len(reasons) == 1 and "the bots are broken" in reasons[0]
+        assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
+        await table.stop()
+
+    run(main())
+
+
+def test_a_hello_waits_while_another_seat_may_claim_but_not_its_own_window() -> None:
+    """Issue 29, defect 2: a seat reconnecting while another person's claim window is open gets
+    its snapshot only once that window has closed (so it never shows ``phase: claim``); the seat
+    that decides gets its own at once, with its prompt."""
+
+    async def main() -> None:
+        table, _, clock = await make_table(bots=(None, None, "easy", "easy"), length="8-hands")
+        await table.join(2, "bo")
+        ann, bo = Client(table, 0), Client(table, 1)
+        ann.connect()
+        bo.connect()
+        waited = own = 0
+        for _ in range(3000):
+            await settle(table, clock, 0.2)
+            if table.status != "playing" or (waited >= 2 and own >= 2):
+                break
+            prompt = ann.open_prompt()
+            if prompt is not None:
+                act(ann, passive(prompt))
+            prompt = bo.open_prompt()
+            if prompt is None:
+                continue
+            if prompt["clock"]["kind"] == "turn":
+                act(bo, passive(prompt))
+                continue
+            # Bo may claim: Ann reconnects and waits; Bo reconnects and is answered at once.
+            ann.connect()
+            await settle(table, clock)
+            assert ann.messages == [], ann.messages
+            bo.connect(since=prompt["v"] - 1, epoch=table.epoch)
+            await settle(table, clock)
+            kinds = [m["t"] for m in bo.messages]
+            assert kinds[-1] == "synced" and bo.messages[-1]["prompt"]["v"] == prompt["v"]
+            own += 1
+            act(bo, "pass")
+            await settle(table, clock)
+            snap = ann.messages[0]
+            assert snap["t"] == "snapshot" and snap["view"]["phase"] != "claim"
+            waited += 1
+        assert waited >= 2 and own >= 2, (waited, own, table.status)
+        await table.stop()
+
+    run(main())
+
+
+def test_master_plays_at_a_practice_table_and_the_hold_covers_its_thinking() -> None:
+    """大師 as a bot seat (issue 32 item 2): it thinks in the search process; the table's
+    discard delay is raised to cover a searched decision (else the release would come later
+    exactly when master had a window to weigh), and the table says so in its clocks."""
+
+    async def main() -> None:
+        table, store, clock = await make_table(
+            kind="practice", bots=(None, "master", "easy", "easy"), length="one-hand"
+        )
+        assert table.clocks.discard_delay_ms == 1000 > FAST.discard_delay_ms
+        assert table.info().to_json()["clocks"]["discard_delay_ms"] == 1000
+        ann = Client(table, 0)
+        ann.connect()
+        await play_out(table, clock, [ann])
+        record = GameRecord.loads("\n".join(store.log[table.id]))
+        assert verify(record).hands == 1
+        assert any(line.get("seat") == "S" for line in map(json.loads, store.log[table.id]))
+        await table.stop()
+
+    run(main())
+
+
+def test_a_hint_from_master_is_its_choice_explained() -> None:
+    """``{"t":"hint","engine":"master"}``: the advice explains 大師's choice (searched in the
+    worker process with the table's fixed samples), as the strong advisor's would."""
+
+    async def main() -> None:
+        from hkmahjong.parlor.seats import SearchBot
+
+        table, _, clock = await make_table(kind="practice", hints=True, length="8-hands")
+        ann = Client(table, 0)
+        ann.connect()
+        asked = 0
+        for _ in range(400):
+            await settle(table, clock, 0.5)
+            prompt = ann.open_prompt()
+            if prompt is None:
+                continue
+            ann.new()
+            ann.send({"t": "hint", "engine": "master"})
+            ann.send({"t": "hint"})  # one at a time
+            await settle(table, clock)
+            got = ann.new()
+            assert [m.get("code") for m in got if m["t"] == "error"] == ["rate_limited"]
+            (hint,) = [m for m in got if m["t"] == "hint"]
+            assert hint["engine"] == "master"
+            assert table.runner is not None
+            view, legal = table.runner.view(0), table.runner.legal(0)
+            choice = SearchBot(f"{table.row.match_seed}:advice:0", table.ruleset).choose(
+                view, legal
+            )
+            assert hint["advice"]["action"]["action"] == choice.text
+            asked += 1
+            act(ann, choice)
+            if asked >= 3:
+                break
+        assert asked >= 3
+        await table.stop()
+
+    run(main())
+
+
+def test_failed_commits_of_the_servers_own_moves_are_made_again_and_never_told() -> None:
+    """Issue 36 item 2 for the moves the server makes: a bot's move or a timeout whose commit
+    fails is not told to anyone (no event, no ``done``); the decision is made again and the
+    hand goes on; the log verifies and every seat's versions stay consecutive."""
+
+    async def main() -> None:
+        clocks = ClockSettings(turn_ms=1000, claim_ms=1000, bank_ms=0, grace_ms=15000,
+                               discard_delay_ms=100, bot_ms=50, next_hand_ms=500)  # fmt: skip
+        table, store, clock = await make_table(clocks=clocks)
+        ann = Client(table, 0)
+        ann.connect()
+        failed_bot = failed_timeout = False
+        for _ in range(2000):
+            await settle(table, clock, 0.1)
+            if table.status != "playing":
+                break
+            runner = table.runner
+            if runner is None or not runner.in_hand:
+                continue
+            prompt = ann.open_prompt()
+            if not failed_bot and 0 not in runner.to_act_players:
+                store.fail_appends = 2  # the next two commits fail: a bot's move, twice
+                failed_bot = True
+            elif not failed_timeout and prompt is not None and prompt["clock"]["kind"] == "turn":
+                before = [m for m in ann.messages if m["t"] == "done"]
+                store.fail_appends = 1
+                await settle(table, clock, 1.05)  # the clock runs out; its commit fails
+                assert [m for m in ann.messages if m["t"] == "done"] == before
+                assert ann.open_prompt() == prompt
+                await settle(table, clock, 1.1)  # the clock decides again a moment later
+                done = [m for m in ann.messages if m["t"] == "done"][len(before) :]
+                assert [(d["prompt"], d["by"]) for d in done] == [(prompt["v"], "timeout")]
+                failed_timeout = True
+            elif prompt is not None:
+                act(ann, passive(prompt))
+        assert failed_bot and failed_timeout and table.status == "finished"
+        first = ann.messages[0]["v"] + 1  # (the table started before Ann's snapshot)
+        versions = [m["v"] for m in ann.messages if m["t"] not in ("snapshot", "error", "pong")]
+        assert versions == list(range(first, first + len(versions)))
+        assert verify(GameRecord.loads("\n".join(store.log[table.id]))).hands == 1
+        await table.stop()
+
+    run(main())

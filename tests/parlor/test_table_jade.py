@@ -46,12 +46,12 @@ async def play_out(table: Table, clock: Any, clients: list[Client], limit: int =
 
 
 def escrows(ledger: MemoryLedger, table: Table) -> list[int]:
-    return [ledger.balance(escrow_of(table.id, p)) for p in range(4)]
+    return [ledger.balance_sync(escrow_of(table.id, p)) for p in range(4)]
 
 
 def jade(ledger: MemoryLedger) -> dict[str, int]:
     accounts = {r.account for t in ledger.transactions() for r in t.rows}
-    return ledger.balances(sorted(accounts))
+    return ledger.balances_sync(sorted(accounts))
 
 
 async def staked_table(
@@ -75,15 +75,15 @@ def test_the_fee_is_taken_at_the_buy_in_shown_and_kept_when_the_match_ends() -> 
         ledger = funded_ledger(USERS)
         table, _, clock, clients = await staked_table(ledger)
         assert table.status == "playing"
-        assert ledger.balance("user:1") == ledger.balance("user:2") == 1000 - 220
-        assert ledger.balance(FEES) == 4 * 20 and escrows(ledger, table) == [200] * 4
+        assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000 - 220
+        assert ledger.balance_sync(FEES) == 4 * 20 and escrows(ledger, table) == [200] * 4
         info = table.info().to_json()
         assert (info["stake"], info["fee"], info["buy_in"]) == (200, 20, 220)
         buy_ins = [t for t in ledger.transactions() if t.kind == "buy_in"]
         assert [t.idem_key for t in buy_ins] == [f"buyin:table:{table.id}"]  # all four at once
         await play_out(table, clock, clients)
         assert table.status == "finished"
-        assert ledger.balance(FEES) == 80  # kept
+        assert ledger.balance_sync(FEES) == 80  # kept
         assert escrows(ledger, table) == [0, 0, 0, 0]
         await table.stop()
 
@@ -138,8 +138,8 @@ def test_cancel_refunds_stakes_and_fees_once_and_logs_the_reason() -> None:
                 break
         await drive(clock, table.cancel("admin: the room closes"))
         assert table.status == "cancelled" and store.rows[table.id].status == "cancelled"
-        assert ledger.balance("user:1") == ledger.balance("user:2") == 1000
-        assert ledger.balance(FEES) == 0 and ledger.balance("system:bots") == 0
+        assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
+        assert ledger.balance_sync(FEES) == 0 and ledger.balance_sync("system:bots") == 0
         assert escrows(ledger, table) == [0, 0, 0, 0]
         assert (table.id, "cancelled", "admin: the room closes") in store.audits
         assert any(kind == "refund" and "fee 20" in why for _, kind, why in store.audits)
@@ -182,19 +182,19 @@ def test_a_failed_buy_in_charges_nobody() -> None:
             bots=(None, None, None, "easy"), stake=200, fee=20, ledger=ledger
         )
         await table.join(2, "bo")
-        ledger.post(transfer("user:2", "user:9", 900, "spent:elsewhere", "spend"))
+        ledger.post_sync(transfer("user:2", "user:9", 900, "spent:elsewhere", "spend"))
         await table.join(3, "cy")
         assert table.status == "waiting" and table.seats[1].kind == "empty"
-        assert ledger.balance("user:1") == 1000 and ledger.balance("user:3") == 1000
-        assert ledger.balance(FEES) == 0 and not any(
+        assert ledger.balance_sync("user:1") == 1000 and ledger.balance_sync("user:3") == 1000
+        assert ledger.balance_sync(FEES) == 0 and not any(
             t.kind == "buy_in" for t in ledger.transactions()
         )
         assert any(kind == "buy_in_failed" and "bo" in why for _, kind, why in store.audits)
-        ledger.post(transfer("user:9", "user:2", 900, "spent:back", "spend"))
+        ledger.post_sync(transfer("user:9", "user:2", 900, "spent:back", "spend"))
         await table.join(2, "bo")
         await settle(table, clock)
         assert table.status == "playing"
-        assert [ledger.balance(f"user:{u}") for u in (1, 2, 3)] == [780, 780, 780]
+        assert [ledger.balance_sync(f"user:{u}") for u in (1, 2, 3)] == [780, 780, 780]
         await table.stop()
 
     run(main())
@@ -233,8 +233,8 @@ def test_a_log_that_does_not_replay_aborts_the_table_and_refunds_once() -> None:
         await again.idle()
         assert again.status == "aborted" and store.rows[table.id].status == "aborted"
         assert any(k == "aborted" and "does not replay" in why for _, k, why in store.audits)
-        assert ledger.balance("user:1") == ledger.balance("user:2") == 1000
-        assert ledger.balance(FEES) == 0 and escrows(ledger, table) == [0, 0, 0, 0]
+        assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
+        assert ledger.balance_sync(FEES) == 0 and escrows(ledger, table) == [0, 0, 0, 0]
         before = jade(ledger), len(ledger.transactions())
         await lobby.stop()
         # the server died after the refund, before the status was written: restart again
@@ -266,7 +266,7 @@ def test_a_table_cancelled_elsewhere_stops_and_tells_its_seats() -> None:
         admin = await Table.restore(store, store.rows[table.id], ledger=ledger)
         await admin.cancel("admin: duplicate table")
         assert store.rows[table.id].status == "cancelled"
-        assert ledger.balance("user:1") == ledger.balance("user:2") == 1000
+        assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
         count = len(ledger.transactions())
         assert await lobby.check_closed() == [table.public_id]
         await settle(table, clock, 20.0)
@@ -296,7 +296,7 @@ def test_the_live_table_follows_a_cancel_it_meets_when_logging() -> None:
         await settle(table, clock, 30.0)
         assert table.status == "cancelled"
         assert store.log[table.id] == lines
-        assert ledger.balance("user:1") == 1000 and ledger.balance(FEES) == 0
+        assert ledger.balance_sync("user:1") == 1000 and ledger.balance_sync(FEES) == 0
         await table.stop()
 
     run(main())

@@ -154,7 +154,7 @@ def test_the_lobby_refuses_before_storing_anything() -> None:
     async def main() -> None:
         store = MemoryTableStore()
         ledger = MemoryLedger()
-        ledger.post(grant("user:1", 10_000, "g1"))
+        ledger.post_sync(grant("user:1", 10_000, "g1"))
         lobby = Lobby(store, ledger=ledger, clock=FakeClock())
         for kw in ({"length": "open"}, {"level": 4}, {"length": "16-hands"}):
             with pytest.raises(TableError):
@@ -163,6 +163,6 @@ def test_the_lobby_refuses_before_storing_anything() -> None:
             await lobby.practice((1, "ann"), PARLOR, length="one-hand")
         assert caught.value.field == "length"
         assert await store.open_tables() == [] and lobby.tables == {}
-        assert ledger.balance("user:1") == 10_000
+        assert ledger.balance_sync("user:1") == 10_000
 
     asyncio.run(main())

@@ -168,8 +168,8 @@ async def _start_staked_table(lobby: Lobby, user: CurrentUser) -> str:
     for _ in range(200):  # until a hand has moved jade between the escrows
         await asyncio.sleep(0.05)
         if (
-            ledger.balance(escrow_of(table.id, 0)) != STAKE
-            or ledger.balance(escrow_of(table.id, 1)) != STAKE
+            ledger.balance_sync(escrow_of(table.id, 0)) != STAKE
+            or ledger.balance_sync(escrow_of(table.id, 1)) != STAKE
         ):
             break
     return table.public_id
@@ -177,7 +177,7 @@ async def _start_staked_table(lobby: Lobby, user: CurrentUser) -> str:
 
 def _jade(store: Store, table_id: int, user_id: int) -> dict[str, int]:
     accounts = [f"user:{user_id}", FEES, "system:bots"] + [escrow_of(table_id, p) for p in range(4)]
-    return SqlLedger(store).balances(accounts)
+    return SqlLedger(store).balances_sync(accounts)
 
 
 def test_admin_cancel_refunds_a_table_while_the_server_is_down(

@@ -86,13 +86,13 @@ def test_a_process_that_lost_the_lease_commits_nothing_more(pg: Store) -> None:
         a_fences.held[tid] = ("node-a", 1)
         move = {"system:bots": -5, f"escrow:table:{tid}:0": 5}
         with pytest.raises(LeaseLostError):
-            a_ledger.post(Transaction.of(f"hand:table:{tid}:0", "settle", move, ""))
+            await a_ledger.post(Transaction.of(f"hand:table:{tid}:0", "settle", move, ""))
         await b_store.append(tid, 1, ["act by b"])  # b goes on from the same log
         assert await b_store.lines(tid) == ["header", "act by b"]
         assert (await b_store.get(tid)).status == "waiting"  # type: ignore[union-attr]
-        assert not a_ledger.posted(f"hand:table:{tid}:0")
+        assert not await a_ledger.posted(f"hand:table:{tid}:0")
         b_fences.held[tid] = ("node-b", 2)
-        assert b_ledger.post(Transaction.of(f"hand:table:{tid}:0", "settle", move, ""))
+        assert await b_ledger.post(Transaction.of(f"hand:table:{tid}:0", "settle", move, ""))
 
     asyncio.run(main())
 

@@ -163,8 +163,8 @@ def test_a_matchs_ledger_lines_and_the_jade_series(store: Store) -> None:
         t11 = table_row(store, f"x{_}")
     assert t11 >= 11
     ledger = SqlLedger(store)
-    ledger.post(grant(f"user:{ann}", 1000, "grant:start:ann"))
-    ledger.post(
+    ledger.post_sync(grant(f"user:{ann}", 1000, "grant:start:ann"))
+    ledger.post_sync(
         Transaction.of(
             f"buyin:table:{t1}",
             "buy_in",
@@ -178,7 +178,7 @@ def test_a_matchs_ledger_lines_and_the_jade_series(store: Store) -> None:
             "in",
         )
     )
-    ledger.post(
+    ledger.post_sync(
         Transaction.of(
             f"hand:table:{t1}:0",
             "settle",
@@ -186,7 +186,7 @@ def test_a_matchs_ledger_lines_and_the_jade_series(store: Store) -> None:
             "h0",
         )
     )
-    ledger.post(
+    ledger.post_sync(
         Transaction.of(
             f"hand:table:{t11}:0",
             "settle",
@@ -200,7 +200,7 @@ def test_a_matchs_ledger_lines_and_the_jade_series(store: Store) -> None:
         f"escrow:table:{t1}:p1": -76,
         "system:bots": 76,
     }
-    ledger.post(Transaction.of(f"release:table:{t1}", "release", release, "out"))
+    ledger.post_sync(Transaction.of(f"release:table:{t1}", "release", release, "out"))
     history = SqlHistory(store)
     got = history.ledger_lines(t1)
     assert [x.key for x in got] == [

@@ -72,7 +72,7 @@ def ming(client: TestClient) -> int:
         keep_results(s, t1, TableResults(facts(user), tuple(HANDS), match))
         keep_results(s, t2, TableResults(facts(user), more))
     ledger = SqlLedger(store)
-    ledger.post(Transaction.of(f"buyin:table:{t1}", "buy_in", {f"user:{user}": -510, "system:bots": -1500, **{f"escrow:table:{t1}:p{p}": 500 for p in range(4)}, "system:fees": 10 + 0}, "in"))  # fmt: skip
+    ledger.post_sync(Transaction.of(f"buyin:table:{t1}", "buy_in", {f"user:{user}": -510, "system:bots": -1500, **{f"escrow:table:{t1}:p{p}": 500 for p in range(4)}, "system:fees": 10 + 0}, "in"))  # fmt: skip
     return user
 
 

@@ -273,9 +273,12 @@ FRAMES = st.one_of(
 SENDERS = ["seat", "seat before hello", "spectator", "stranger before hello", "staker"]
 KNOWN = {"hello_first", "stale", "no_prompt", "not_sat_out", "not_seated", "no_hints", "proto"}
 """What the valid messages of the wrong moment get (docs/protocol.md, *Errors*)."""
-SENTINEL = '{"t":"act","action":"fly","v":1,"id":"sentinel"}'
-"""Refused with ``bad_message`` and ``ref: "sentinel"`` whatever the socket's state: its answer
-says every frame before it was handled (a table socket handles its frames in order)."""
+SENTINEL = '{"t":"act","action":"pass","v":9007199254740991,"id":"sentinel"}'
+"""A valid ``act`` for no open prompt: the table (or the gallery) refuses it with ``ref:
+"sentinel"`` whatever the socket's state (``stale``, ``no_prompt``, ``hello_first``,
+``not_seated``), in the order of the messages it handles, so its answer says every frame before
+it was handled. (A frame the door refuses is answered at once and may overtake earlier answers:
+docs/protocol.md, *Parsing at the door*.)"""
 
 
 def _not_a_decision(frame: Frame, prompt: dict[str, Any]) -> Frame:

@@ -46,7 +46,7 @@ def cfg(name: str = "Spring", **kw: object) -> LeagueConfig:
 def setup(store: Store, players: int, jade: int = 1000) -> tuple[LeagueDesk, SqlLedger, Clock]:
     ledger = SqlLedger(store)
     for u in range(1, players + 1):
-        ledger.post(grant(user_account(u), jade, f"grant:test:{u}"))
+        ledger.post_sync(grant(user_account(u), jade, f"grant:test:{u}"))
     clock = Clock()
     return LeagueDesk(SqlLeagueStore(store), clock=clock), ledger, clock
 
@@ -61,7 +61,9 @@ def test_a_league_is_stored_and_read_back_whole(store: Store) -> None:
     assert desk.store.get(lg.id) == lg
     assert desk.store.find("SPRING") == lg and desk.store.leagues() == [lg]
     assert [d.kind for d in lg.log] == ["created", *["joined"] * 5, "started", "seated"]
-    assert ledger.balance(pool_of(lg.id)) == 507 and ledger.balance(escrow_of(lg.id)) == 50
+    assert (
+        ledger.balance_sync(pool_of(lg.id)) == 507 and ledger.balance_sync(escrow_of(lg.id)) == 50
+    )
     with pytest.raises(LeagueError, match="named") as caught:
         desk.create(cfg(name="spring"))
     assert caught.value.code == "name_taken"
@@ -78,13 +80,13 @@ def test_a_league_played_to_the_end_pays_its_prizes(store: Store) -> None:
     points = {1: 40, 2: 20, 3: -20, 4: -40}
     lg = desk.record(lg.id, 1, 1, [points[s] for s in match.seats if s is not None])
     assert lg.status == "finished"
-    assert [ledger.balance(user_account(u)) for u in range(1, 5)] == [
+    assert [ledger.balance_sync(user_account(u)) for u in range(1, 5)] == [
         1175,
         1015,
         895,
         895,
     ]  # pool 400: 70% 280, 30% 120
-    assert ledger.balance(FEES) == 20 and ledger.total() == 0
+    assert ledger.balance_sync(FEES) == 20 and ledger.total() == 0
     assert desk.record(lg.id, 1, 1, [points[s] for s in match.seats if s is not None]) == lg
 
 
@@ -96,11 +98,11 @@ def test_rolled_back_and_rolled_out_on_the_database(store: Store) -> None:
     for u in range(1, 5):
         desk.join(back.id, u, f"P{u}")
         desk.join(out.id, u, f"P{u}")
-    assert [ledger.balance(user_account(u)) for u in range(1, 5)] == [780] * 4
+    assert [ledger.balance_sync(user_account(u)) for u in range(1, 5)] == [780] * 4
     back = desk.cancel(back.id, "not enough interest")
     assert back.status == "rolled_back" and back.log[-1].kind == "rolled_back"
     assert "not enough interest" in back.log[-1].reason
-    assert [ledger.balance(user_account(u)) for u in range(1, 5)] == [890] * 4
+    assert [ledger.balance_sync(user_account(u)) for u in range(1, 5)] == [890] * 4
     clock.now = CLOSES
     lg = desk.start(out.id)
     match = lg.rounds[0].matches[0]
@@ -110,13 +112,13 @@ def test_rolled_back_and_rolled_out_on_the_database(store: Store) -> None:
     assert lg.status == "rolled_out"
     # the worked example of docs/leagues.md: 63+188, 63+63, 62, 62 (largest remainders), plus
     # each fee back
-    assert [ledger.balance(user_account(u)) for u in range(1, 5)] == [
+    assert [ledger.balance_sync(user_account(u)) for u in range(1, 5)] == [
         890 + 10 + 63 + 188,
         890 + 10 + 63 + 63,
         890 + 10 + 62,
         890 + 10 + 62,
     ]
-    assert ledger.balance(pool_of(lg.id)) == 0 and ledger.balance(escrow_of(lg.id)) == 0
+    assert ledger.balance_sync(pool_of(lg.id)) == 0 and ledger.balance_sync(escrow_of(lg.id)) == 0
     assert desk.store.get(lg.id) == lg and desk.cancel(lg.id, "twice") == lg
     assert ledger.total() == 0
 
@@ -127,7 +129,7 @@ def test_a_step_whose_jade_cannot_move_saves_nothing(store: Store) -> None:
     step = join(lg, 1, "P1", now=T0)
     with pytest.raises(InsufficientJadeError, match="has 50, needs 100"):
         desk.store.commit(lg, step.league, step.txns)
-    assert desk.store.get(lg.id) == lg and ledger.balance(user_account(1)) == 50
+    assert desk.store.get(lg.id) == lg and ledger.balance_sync(user_account(1)) == 50
     with pytest.raises(LeagueConflictError):
         desk.store.commit(replace(lg, version=7), step.league, ())  # version 1 is stored
 
@@ -152,8 +154,8 @@ def test_concurrent_sign_ups_all_land_once(store: Store) -> None:
     assert errors == []
     lg = desk.get(lg.id)
     assert sorted(e.user_id for e in lg.active) == list(range(1, 9))
-    assert ledger.balance(pool_of(lg.id)) == 800
-    assert all(ledger.balance(user_account(u)) == 900 for u in range(1, 9))
+    assert ledger.balance_sync(pool_of(lg.id)) == 800
+    assert all(ledger.balance_sync(user_account(u)) == 900 for u in range(1, 9))
 
 
 def test_revision_0002_upgrades_a_0001_database(tmp_path: Path) -> None:
@@ -161,12 +163,12 @@ def test_revision_0002_upgrades_a_0001_database(tmp_path: Path) -> None:
     try:
         command.upgrade(alembic_config(store.engine), "0001")
         assert store.revision() == "0001"
-        SqlLedger(store).post(grant(user_account(1), 500, "grant:old"))
+        SqlLedger(store).post_sync(grant(user_account(1), 500, "grant:old"))
         command.upgrade(alembic_config(store.engine), "0002")
         assert store.revision() == "0002"
         desk = LeagueDesk(SqlLeagueStore(store), clock=lambda: T0)
         lg = desk.join(desk.create(cfg(stake=100), seed="x").id, 1, "Old timer")
-        assert SqlLedger(store).balance(user_account(1)) == 400 and len(lg.active) == 1
+        assert SqlLedger(store).balance_sync(user_account(1)) == 400 and len(lg.active) == 1
         command.downgrade(alembic_config(store.engine), "0001")
         assert store.revision() == "0001"
     finally:

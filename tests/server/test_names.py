@@ -227,7 +227,7 @@ def test_migration_0006_backfills_keys_and_renames_the_later_of_colliding_names(
             )
     with caplog.at_level(logging.WARNING, logger="hkmahjong.server.store.migrations"):
         at_0005.migrate()
-    assert at_0005.revision() == "0006"
+    assert at_0005.revision() == at_0005.head()  # 0006 and any later revision
     with at_0005.session() as session:
         rows = {u.id: (u.name, u.name_key, u.name_skeleton) for u in session.scalars(select(User))}
     assert rows[1] == ("Émile", "émile", name_skeleton("émile"))

@@ -260,3 +260,126 @@ def test_an_online_table_with_an_entry_fee_shows_it_in_the_lobby(app_client: Tes
     assert r.status_code == 402 and r.json()["detail"]["code"] == "balance"
     r = app_client.post("/api/tables", json={**body, "fee": -1}, headers={"X-CSRF-Token": token})
     assert r.status_code == 422
+
+
+def register(client: TestClient, name: str) -> dict[str, str]:
+    """A registered user (with the starting grant of jade): its cookies."""
+    client.cookies.clear()
+    token = client.get("/api/me").json()["csrf"]
+    r = client.post(
+        "/register",
+        data={"name": name, "password": "long enough pw", "csrf": token},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    return dict(client.cookies.items())
+
+
+DEEP = "[" * 1000 + "]" * 1000
+"""A frame of 1,000 nested arrays (2 KB, under the 4 KB limit): before the door parsed frames,
+``json.loads`` raised ``RecursionError`` inside the table's actor and the table was aborted
+(issue 29, defect 1)."""
+
+
+def test_nothing_a_client_sends_ends_a_table(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29 ("a table ends only by its own rules or an operator"): at a staked online table,
+    frames that aborted tables before — from a seat, from a seat before its hello, from a
+    spectator with no cookie — and a failure injected into the table's handling of a seat's and
+    a spectator's message are answered with an error to their sender only; the table still
+    plays, and no jade moved."""
+    from hkmahjong.parlor.clocks import ClockSettings
+    from hkmahjong.parlor.gallery import Gallery
+    from hkmahjong.parlor.table import Table
+
+    app = app_client.app
+    lobby = app.state.lobby  # type: ignore[attr-defined]
+    lobby.online_clocks = ClockSettings(discard_delay_ms=50, bot_ms=20, next_hand_ms=500)
+    ledger = app.state.auth.ledger  # type: ignore[attr-defined]
+    ann = register(app_client, "Ann Door")
+    token = app_client.get("/api/me").json()["csrf"]
+    r = app_client.post(
+        "/api/tables",
+        json={"kind": "online", "level": 1, "length": "online"},
+        headers={"X-CSRF-Token": token},
+    )
+    assert r.status_code == 200, r.text
+    public_id = r.json()["id"]
+    bo = register(app_client, "Bo Door")
+    token = app_client.get("/api/me").json()["csrf"]
+    assert app_client.post(f"/api/tables/{public_id}/join", json={},
+                           headers={"X-CSRF-Token": token}).status_code == 200  # fmt: skip
+    app_client.cookies.update(ann)
+    token = app_client.get("/api/me").json()["csrf"]
+    r = app_client.post(f"/api/tables/{public_id}/bots", json={"level": "easy"},
+                        headers={"X-CSRF-Token": token})  # fmt: skip
+    assert r.status_code == 200, r.text
+    table = lobby.get(public_id)
+    assert table.status == "playing"
+    accounts = ["user:1", "user:2", *(f"escrow:table:{table.id}:p{p}" for p in range(4))]
+    jade = ledger.balances_sync(accounts)
+
+    failing: set[str] = {"seat", "spectator"}
+    on_message = Table._on_message
+    gallery_receive = Gallery.receive
+
+    async def broken_on_message(self: Table, seat: Any, conn: Any, msg: Any) -> None:
+        if type(msg).__name__ == "Ping" and "seat" in failing:
+            failing.discard("seat")
+            raise RuntimeError("injected failure in a seat's handler")
+        await on_message(self, seat, conn, msg)
+
+    def broken_receive(self: Gallery, conn: Any, msg: Any) -> None:
+        if type(msg).__name__ == "Ping" and "spectator" in failing:
+            failing.discard("spectator")
+            raise RuntimeError("injected failure in a spectator's handler")
+        gallery_receive(self, conn, msg)
+
+    monkeypatch.setattr(Table, "_on_message", broken_on_message)
+    monkeypatch.setattr(Gallery, "receive", broken_receive)
+
+    def codes_until_pong(ws: Any) -> list[str]:
+        got = []
+        for msg in read_until(ws, "pong"):
+            if msg["t"] == "error":
+                got.append(msg["code"])
+        return got
+
+    app_client.cookies.clear()
+    app_client.cookies.update(bo)
+    with app_client.websocket_connect(f"/ws/table/{public_id}") as seat_ws:
+        seat_ws.send_text(DEEP)  # before hello
+        assert seat_ws.receive_json()["code"] in ("bad_json", "bad_message")
+        seat_ws.send_json({"t": "hello", "proto": 1})
+        assert seat_ws.receive_json()["t"] == "snapshot"
+        for frame in (DEEP, "[" * 3000, '{"t":' * 500, "1e999999", "\ud800"):
+            seat_ws.send_text(frame)
+        seat_ws.send_json({"t": "ping"})  # the injected failure: internal, then a recovery
+        seat_ws.send_json({"t": "ping"})
+        codes = codes_until_pong(seat_ws)
+        assert "internal" in codes and set(codes) <= {"bad_json", "bad_message", "internal"}
+        app_client.cookies.clear()
+        with app_client.websocket_connect(f"/ws/table/{public_id}") as watcher:
+            watcher.send_text(DEEP)
+            assert watcher.receive_json()["code"] in ("bad_json", "bad_message")
+            watcher.send_json({"t": "hello", "proto": 1})
+            assert watcher.receive_json()["t"] == "snapshot"
+            watcher.send_text(DEEP)
+            watcher.send_json({"t": "ping"})
+            watcher.send_json({"t": "ping"})
+            assert "internal" in codes_until_pong(watcher)
+        assert not failing
+        assert table.status == "playing" and lobby.get(public_id) is table
+        assert ledger.balances_sync(accounts) == jade
+        seq = table.seq
+        for _ in range(400):  # the table still plays: Bo answers, the match moves on
+            msg = seat_ws.receive_json()
+            prompt = msg if msg["t"] == "prompt" else msg.get("prompt")
+            if msg["t"] in ("prompt", "snapshot", "synced") and prompt is not None:
+                legal = [item["action"] for item in prompt["legal"]]
+                action = "pass" if "pass" in legal else legal[-1]
+                seat_ws.send_json({"t": "act", "action": action, "v": prompt["v"]})
+            if table.seq > seq + 8:
+                break
+        assert table.seq > seq + 8 and table.status == "playing"

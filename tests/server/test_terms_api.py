@@ -177,7 +177,14 @@ def test_table_options_show_lengths_value_and_levels_before_joining(
         (10, 1920),
     ]
     assert {p["name"] for p in online["presets"]} == {"parlor", "qingzhang", "ml", "cuhk"}
-    assert [b["value"] for b in online["bot_levels"]] == ["easy", "normal", "hard", "expert"]
+    # master (大師) is a bot level too (issue 32 item 2)
+    assert [b["value"] for b in online["bot_levels"]] == [
+        "easy",
+        "normal",
+        "hard",
+        "expert",
+        "master",
+    ]
     practice = app_client.get("/api/table-options", params={"kind": "practice"}).json()
     assert [m["value"] for m in practice["lengths"]] == [
         "four-rounds",
@@ -234,7 +241,7 @@ def test_escrow_comes_from_the_ledger(app_client: TestClient) -> None:
     assert table is not None and table.status == "playing", table and table.status
     ledger = _lobby(app_client).ledger
     assert ledger is not None
-    held = [ledger.balance(escrow_of(table.id, p)) for p in range(4)]
+    held = [ledger.balance_sync(escrow_of(table.id, p)) for p in range(4)]
     info = app_client.get(f"/api/tables/{public_id}").json()
     assert [p["escrow"] for p in info["players"]] == held
     assert sum(held) == 4 * 192

@@ -153,8 +153,10 @@ class ClockSettings:
 
     ``turn_ms`` per own turn, then ``bank_ms`` (a per-match time bank) runs; ``claim_ms`` for a
     claim or robbing window (no bank); ``grace_ms`` of disconnection before a seat is sat out;
-    ``discard_delay_ms``, the fixed pause after every discard; ``bot_ms``, how long a bot seems to
-    think; ``next_hand_ms``, the pause between hands (0 = until every human is ready).
+    ``discard_delay_ms``, the hold after every discard or kong (nothing is sent meanwhile, the
+    same whether or not anyone could claim); ``bot_ms``, how long a bot seems to think on its
+    turn; ``next_hand_ms``, the pause between hands (a ``ready`` from every person connected
+    starts the next hand at once; 0 = only then).
     """
 
     turn_ms: int = 10_000
@@ -195,9 +197,12 @@ class ClockSettings:
 
 
 PRACTICE_CLOCKS = ClockSettings(
-    turn_ms=0, claim_ms=0, bank_ms=0, grace_ms=0, discard_delay_ms=300, bot_ms=500, next_hand_ms=0
-)
-"""Practice tables: untimed, a short pause after discards, wait for the player between hands."""
+    turn_ms=0, claim_ms=0, bank_ms=0, grace_ms=0, discard_delay_ms=300, bot_ms=500,
+    next_hand_ms=8_000,
+)  # fmt: skip
+"""Practice tables: untimed, a short hold after discards, the next hand 8 s after a hand's
+result (time to read it) or at once on the player's ``ready``; a player who is away pauses the
+table instead (no grace: nobody else is waiting)."""
 
 
 class SeatClock:

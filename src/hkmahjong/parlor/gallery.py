@@ -121,15 +121,14 @@ class Gallery:
         """Forget ``conn``; whether it was watching."""
         return self.watchers.pop(id(conn), None) is not None
 
-    def receive(self, conn: Connection, text: str | bytes) -> None:
-        """A spectator's frame: ``hello`` (snapshot or resync), ``ping``; anything else is refused
-        with ``not_seated`` (a spectator cannot act)."""
+    def receive(self, conn: Connection, msg: proto.ClientMessage) -> None:
+        """A spectator's message (parsed at the door): ``hello`` (snapshot or resync), ``ping``;
+        anything else is refused with ``not_seated`` (a spectator cannot act)."""
         watcher = self.watchers.get(id(conn))
         if watcher is None or watcher.conn is not conn:
             return
         E = proto.ErrorCode
         try:
-            msg = proto.parse_client(text)
             if isinstance(msg, proto.Hello):
                 if watcher.helloed:
                     raise proto.ProtocolError(E.HELLO_FIRST, "hello was already received")
@@ -141,13 +140,12 @@ class Gallery:
                 watcher.helloed = True
                 self._hello(conn, msg)
             elif not watcher.helloed:
-                raise proto.ProtocolError(E.HELLO_FIRST, "send hello first")
+                raise proto.ProtocolError(E.HELLO_FIRST, "send hello first", proto.ref_of(msg))
             elif isinstance(msg, proto.Ping):
                 conn.send(dumps(proto.pong_msg()))
             else:
-                ref = msg.id if isinstance(msg, proto.Act) else None
                 raise proto.ProtocolError(
-                    E.NOT_SEATED, "you are watching: spectators cannot act", ref
+                    E.NOT_SEATED, "you are watching: spectators cannot act", proto.ref_of(msg)
                 )
         except proto.ProtocolError as exc:
             conn.send(dumps(exc.to_json()))
@@ -179,6 +177,10 @@ class Gallery:
         """A message for the spectators, built now (as the table is now) and given its ``v``
         when it is released."""
         self._open.messages.append(build(0))
+
+    def push_message(self, msg: JSON) -> None:
+        """A message for the spectators, already built (its ``v`` is set when it is released)."""
+        self._open.messages.append(msg)
 
     def push_event(self, event: Event) -> None:
         """A public event (pass ``event.public()``); a discard releases the closed segments

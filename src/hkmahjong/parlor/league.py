@@ -1326,7 +1326,7 @@ class MemoryLeagueStore:
 
     def balance(self, account: str) -> int:
         """The ledger's balance."""
-        return self.ledger.balance(account)
+        return self.ledger.balance_sync(account)
 
 
 def utcnow() -> datetime:

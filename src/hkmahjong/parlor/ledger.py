@@ -6,12 +6,17 @@ idempotency key (e.g. ``settle:table:5:hand:3``) so that a retry, or a replay af
 never pay twice: posting a key again is a no-op when it is the same transaction and an error when it
 is not. Only ``system:`` accounts (the source of grants, the sink of fees) may go below zero.
 
+The port the table actor uses, :class:`LedgerStore`, is **async** (the actor never waits on a
+database: the SQL ledger runs each transaction in a worker thread). :class:`MemoryLedger` implements
+it and, for the domain's own synchronous use (a league's in-memory store, tests), has the same
+operations as plain methods ending in ``_sync``.
+
 >>> ledger = MemoryLedger()
->>> ledger.post(grant(user_account(1), 500, "grant:start:user:1"))
+>>> ledger.post_sync(grant(user_account(1), 500, "grant:start:user:1"))
 True
->>> ledger.post(grant(user_account(1), 500, "grant:start:user:1"))
+>>> ledger.post_sync(grant(user_account(1), 500, "grant:start:user:1"))
 False
->>> ledger.balance(user_account(1)), ledger.balance(GRANTS)
+>>> ledger.balance_sync(user_account(1)), ledger.balance_sync(GRANTS)
 (500, -500)
 """
 
@@ -188,10 +193,10 @@ def starting_grant(user_id: int, amount: int) -> Transaction:
     return grant(account, amount, f"grant:start:{account}", memo="starting grant")
 
 
-def can_cover(ledger: LedgerStore, account: str, amount: int) -> bool:
+async def can_cover(ledger: LedgerStore, account: str, amount: int) -> bool:
     """Whether ``account`` holds at least ``amount`` jade (a seat's buy-in); the post of the buy-in
     itself is what guarantees it, atomically."""
-    return may_go_negative(account) or ledger.balance(account) >= amount
+    return may_go_negative(account) or await ledger.balance(account) >= amount
 
 
 def transfer(
@@ -205,9 +210,9 @@ def transfer(
 
 @runtime_checkable
 class LedgerStore(Protocol):
-    """The ledger port: the SQL store and :class:`MemoryLedger` implement it."""
+    """The ledger port (async): the SQL store and :class:`MemoryLedger` implement it."""
 
-    def post(self, txn: Transaction) -> bool:
+    async def post(self, txn: Transaction) -> bool:
         """Apply ``txn`` atomically; False when its key was posted before (nothing changes).
 
         :raises TransactionConflictError: when the key was posted with different rows.
@@ -215,28 +220,45 @@ class LedgerStore(Protocol):
         """
         ...
 
-    def balance(self, account: str) -> int:
+    async def balance(self, account: str) -> int:
         """The sum of the account's rows (0 for an account never used)."""
         ...
 
-    def posted(self, idem_key: str) -> bool:
+    async def posted(self, idem_key: str) -> bool:
         """Whether a transaction was posted under ``idem_key`` (a refund or release done before)."""
         ...
 
-    def balances(self, accounts: Iterable[str]) -> dict[str, int]:
+    async def balances(self, accounts: Iterable[str]) -> dict[str, int]:
         """The balance of each account."""
         ...
 
 
 class MemoryLedger:
-    """The ledger in memory, for tests and the domain's own use (thread-safe)."""
+    """The ledger in memory, for tests and the domain's own use (thread-safe): the async port,
+    and the same operations synchronously (``post_sync`` …)."""
 
     def __init__(self) -> None:
         self._posted: dict[str, Transaction] = {}
         self._balances: dict[str, int] = defaultdict(int)
         self._lock = threading.Lock()
 
-    def post(self, txn: Transaction) -> bool:
+    async def post(self, txn: Transaction) -> bool:
+        """Apply ``txn`` once (see :meth:`LedgerStore.post`)."""
+        return self.post_sync(txn)
+
+    async def posted(self, idem_key: str) -> bool:
+        """Whether ``idem_key`` was posted."""
+        return self.posted_sync(idem_key)
+
+    async def balance(self, account: str) -> int:
+        """The account's balance."""
+        return self.balance_sync(account)
+
+    async def balances(self, accounts: Iterable[str]) -> dict[str, int]:
+        """The balance of each account."""
+        return self.balances_sync(accounts)
+
+    def post_sync(self, txn: Transaction) -> bool:
         """Apply ``txn`` once (see :meth:`LedgerStore.post`)."""
         with self._lock:
             previous = self._posted.get(txn.idem_key)
@@ -288,17 +310,17 @@ class MemoryLedger:
                 self._posted[key] = txn
             return done
 
-    def posted(self, idem_key: str) -> bool:
+    def posted_sync(self, idem_key: str) -> bool:
         """Whether ``idem_key`` was posted."""
         with self._lock:
             return idem_key in self._posted
 
-    def balance(self, account: str) -> int:
+    def balance_sync(self, account: str) -> int:
         """The account's balance."""
         with self._lock:
             return self._balances.get(check_account_key(account), 0)
 
-    def balances(self, accounts: Iterable[str]) -> dict[str, int]:
+    def balances_sync(self, accounts: Iterable[str]) -> dict[str, int]:
         """The balance of each account."""
         with self._lock:
             return {a: self._balances.get(check_account_key(a), 0) for a in accounts}

@@ -105,12 +105,16 @@ class Lobby:
         self._waiting_since: dict[str, float] = {}
         """When each online table began waiting for players (by the lobby's clock)."""
         self._time: Clock | None = clock
+        self.on_table_started: Callable[[Table], None] | None = None
+        """Called with a table whose match just started, after its players' lobby sockets were
+        told (a hook for other listeners)."""
 
     def _kwargs(self) -> dict[str, Any]:
         return {
             "clock": self.clock,
             "ledger": self.ledger,
             "on_change": self._changed,
+            "on_start": self.notify_players,
             "watch_limit": self.watch_limit,
         }
 
@@ -304,12 +308,12 @@ class Lobby:
             bots_on_start=() if now else chosen,
         )
         check_new(config)
-        self._check_balance(user[0], config.buy_in)
+        await self._check_balance(user[0], config.buy_in)
         return await self.create(config, user)
 
-    def _check_balance(self, user_id: int, buy_in: int) -> None:
+    async def _check_balance(self, user_id: int, buy_in: int) -> None:
         if buy_in and self.ledger is not None:
-            have = self.ledger.balance(f"user:{user_id}")
+            have = await self.ledger.balance(f"user:{user_id}")
             if have < buy_in:
                 raise TableError("balance", f"the buy-in is {buy_in} jade; you have {have}")
 
@@ -399,6 +403,8 @@ class Lobby:
                 if text is None:
                     text = dumps(proto.your_table_msg(table.public_id, table.status))
                 conn.send(text)
+        if self.on_table_started is not None:
+            self.on_table_started(table)
 
     def _changed(self, table: Table) -> None:
         self._track_waiting(table)

@@ -24,22 +24,26 @@ from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.parlor.wire import JSON, dumps, legal_json, legal_text
 
 __all__ = [
+    "EMOTES",
     "MAX_DEPTH",
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
     "Act",
     "ClientMessage",
     "ClockInfo",
+    "Emote",
     "ErrorCode",
     "Hello",
     "HintRequest",
     "Ping",
     "PlayerInfo",
+    "Prefs",
     "ProtocolError",
     "Ready",
     "SitBack",
     "TableInfo",
     "parse_client",
+    "ref_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -50,6 +54,12 @@ MAX_FRAME_BYTES = 4096
 """The largest client frame the server reads (UTF-8 bytes)."""
 MAX_ID_CHARS = 64
 MAX_ACTION_CHARS = 32
+EMOTES: tuple[str, ...] = ("hello", "nice", "thanks", "sorry", "gg", "hurry")
+"""The preset emotes (表情) a seat may send (``emote.id``); no free text is ever relayed."""
+AUTO_PASS: tuple[str, ...] = ("none", "no_chow", "all")
+"""``prefs.auto_pass``: never, on windows whose only claim is a chow, on every window but a win."""
+HINT_ENGINES: tuple[str, ...] = ("strong", "master")
+"""``hint.engine``: whose choice the advice explains (``strong`` by default)."""
 
 
 class ErrorCode(Enum):
@@ -83,6 +93,9 @@ class ErrorCode(Enum):
     """The table is finished, cancelled or aborted."""
     INTERNAL = "internal"
     """The server failed; nothing was changed. Reconnect with ``hello``."""
+    COMMIT_FAILED = "commit_failed"
+    """Your action could not be saved, so it did not happen: the prompt is still open (same
+    ``v``); decide again."""
 
 
 class ProtocolError(MahjongError):
@@ -127,7 +140,9 @@ class SitBack:
 
 @dataclass(frozen=True, slots=True)
 class HintRequest:
-    """提示 (practice tables only)."""
+    """提示 (practice tables only); ``engine``: ``strong`` (the default) or ``master`` (大師)."""
+
+    engine: str = "strong"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +155,29 @@ class Ping:
     """Keep-alive; answered with ``pong``."""
 
 
-ClientMessage = Hello | Act | SitBack | HintRequest | Ready | Ping
+@dataclass(frozen=True, slots=True)
+class Emote:
+    """表情: one of the preset :data:`EMOTES`, shown to the table."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Prefs:
+    """The seat's settings (the account's, or a guest's kept in the browser); the table uses
+    ``auto_win`` and ``auto_pass`` (applied server-side), the others are the page's own. A field
+    left out keeps its value."""
+
+    auto_win: bool | None = None
+    auto_pass: str | None = None
+    sort: str | None = None
+    large_tiles: bool | None = None
+    colour_blind: bool | None = None
+    sound: bool | None = None
+    animations: bool | None = None
+
+
+ClientMessage = Hello | Act | SitBack | HintRequest | Ready | Ping | Emote | Prefs
 
 _FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     # name -> (types, required)
@@ -151,10 +188,33 @@ _FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     },
     "act": {"action": (str, True), "v": (int, True), "id": ((str, type(None)), False)},
     "sit_back": {},
-    "hint": {},
+    "hint": {"engine": (str, False)},
     "ready": {},
     "ping": {},
+    "emote": {"id": (str, True)},
+    "prefs": {
+        "auto_win": (bool, False),
+        "auto_pass": (str, False),
+        "sort": (str, False),
+        "large_tiles": (bool, False),
+        "colour_blind": (bool, False),
+        "sound": (bool, False),
+        "animations": (bool, False),
+    },
 }
+_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("hint", "engine"): HINT_ENGINES,
+    ("emote", "id"): EMOTES,
+    ("prefs", "auto_pass"): AUTO_PASS,
+    ("prefs", "sort"): ("suit", "drawn_last"),
+}
+"""Fields whose string is one of a fixed list."""
+
+
+def ref_of(msg: ClientMessage) -> str | None:
+    """The ``id`` a parsed message carried (only ``act`` has one), echoed as ``ref`` by any
+    error it gets."""
+    return msg.id if isinstance(msg, Act) else None
 
 
 def _ref_of(obj: Mapping[str, Any]) -> str | None:
@@ -298,7 +358,7 @@ def _parse(frame: str | bytes) -> ClientMessage:
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: missing field {key!r}", ref)
             continue
         value = obj[key]
-        if isinstance(value, bool) or not isinstance(value, types):
+        if (isinstance(value, bool) and types is not bool) or not isinstance(value, types):
             raise ProtocolError(
                 ErrorCode.BAD_MESSAGE, f"{kind}.{key}: wrong type {_kind(value)}", ref
             )
@@ -317,6 +377,11 @@ def _parse(frame: str | bytes) -> ClientMessage:
                     f"{kind}.{key}: control characters or lone surrogates",
                     ref,
                 )
+        choices = _CHOICES.get((kind, key))
+        if choices is not None and value not in choices:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"{kind}.{key}: expected one of {', '.join(choices)}", ref
+            )
     if kind == "hello":
         return Hello(obj["proto"], obj.get("epoch"), obj.get("since"))
     if kind == "act":
@@ -331,9 +396,13 @@ def _parse(frame: str | bytes) -> ClientMessage:
     if kind == "sit_back":
         return SitBack()
     if kind == "hint":
-        return HintRequest()
+        return HintRequest(obj.get("engine", "strong"))
     if kind == "ready":
         return Ready()
+    if kind == "emote":
+        return Emote(obj["id"])
+    if kind == "prefs":
+        return Prefs(**{k: v for k, v in obj.items() if k != "t"})
     return Ping()
 
 
@@ -581,6 +650,11 @@ def error_msg(code: ErrorCode, message: str, ref: str | None = None) -> JSON:
 def hint_msg(advice: JSON) -> JSON:
     """``hint``: advice for this seat's current decision (practice tables)."""
     return {"t": "hint", "advice": advice}
+
+
+def emote_msg(v: int, player: int, emote: str) -> JSON:
+    """``emote``: player ``player`` sent the preset emote ``emote`` (to every seat)."""
+    return {"t": "emote", "v": v, "player": player, "id": emote}
 
 
 def pong_msg() -> JSON:

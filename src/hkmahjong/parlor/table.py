@@ -1,12 +1,26 @@
 """枱 (a parlor table): one asyncio actor per table, its log the game record.
 
-Everything that happens at a table — a client's frame, a connection or disconnection, a clock
-running out, a bot's turn, a join or a cancel — is a message in the table's queue, handled one at
-a time by :meth:`Table.run`. The match itself is the engine's :class:`MatchRunner`: every action
-is validated by the engine, its record lines are **committed through the store before** any seat
-is told, and each seat receives only ``event.for_seat(seat)`` and its ``PlayerView``, as the
-versioned messages of docs/protocol.md. A table is rebuilt from its log by replay
+Everything that happens at a table — a client's message, a connection or disconnection, a clock
+running out, a bot's decision, a join or a cancel — is a message of :mod:`~hkmahjong.parlor.inbox`
+in the table's queue, handled one at a time by :meth:`Table.run`. Client messages arrive typed
+(parsed at the door, ``server.ws``): nothing a client sends can raise inside the actor, and an
+error while handling one becomes an ``internal`` error to that client and a *recovery* (the match
+rebuilt from the committed log, the prompts opened again) — never the end of the table. The actor
+aborts a table only on its own invariant failures (a log that does not replay), logged with the
+cause.
+
+The match itself is the engine's :class:`MatchRunner`: every action is validated by the engine,
+its record lines are **committed through the store before** any seat is told (the player's
+``done`` included), and each seat receives only ``event.for_seat(seat)`` and its ``PlayerView``,
+as the versioned messages of docs/protocol.md. A table is rebuilt from its log by replay
 (:meth:`Table.restore`), so a killed server continues every hand where it was.
+
+**The hold** (docs/protocol.md, *Timing*): after a discard or a kong the table holds everything it
+would send for ``discard_delay_ms``; meanwhile the seats the server answers for (bots, sat-out
+seats, a person's auto-win / auto-pass settings) decide the window off the loop and their actions
+are committed; at the end of the hold everything is released at once, the same way whether or not
+any seat could claim, and only then are people asked. The actor never sleeps and never waits on a
+bot: a slow table cannot delay another.
 """
 
 from __future__ import annotations
@@ -15,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,16 +37,18 @@ from functools import partial
 from typing import Any
 
 from hkmahjong.bots.advice import advise
+from hkmahjong.bots.strong import StrongBot
 from hkmahjong.engine.actions import Action
-from hkmahjong.engine.events import EventKind
+from hkmahjong.engine.events import Event, EventKind
 from hkmahjong.engine.match import Match, MatchLength
 from hkmahjong.engine.players import Controller
 from hkmahjong.engine.runner import MatchRunner, StepResult
-from hkmahjong.engine.view import Phase
+from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.errors import IllegalActionError, MahjongError
+from hkmahjong.parlor import inbox as ib
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor import stakes
-from hkmahjong.parlor.clocks import Clock, LoopClock, SeatClock, TimerHandle
+from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
 from hkmahjong.parlor.gallery import CLOSE_FULL, DEFAULT_LIMIT, Gallery, Point
 from hkmahjong.parlor.history import (
     HandSummary,
@@ -44,9 +61,18 @@ from hkmahjong.parlor.history import (
 )
 from hkmahjong.parlor.ledger import InsufficientJadeError, LedgerStore, Transaction, can_cover
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, SeatRow, TableRow, TableStore
+from hkmahjong.parlor.prefs import DEFAULT_PREFS, PlayerPrefs, auto_decision
 from hkmahjong.parlor.ring import Ring
-from hkmahjong.parlor.seats import SeatStatus, make_bot, passive_choice
+from hkmahjong.parlor.seats import (
+    SEARCH_LEVELS,
+    UNTIMED,
+    SearchBot,
+    SeatStatus,
+    make_bot,
+    passive_choice,
+)
 from hkmahjong.parlor.terms import TableConfig, TableError
+from hkmahjong.parlor.thinking import Thinker, shared_thinker
 from hkmahjong.parlor.wire import (
     JSON,
     advice_json,
@@ -66,6 +92,19 @@ BUFFER = 16
 """Messages kept per seat for a reconnect (older gaps get a snapshot), in a compact
 :class:`~hkmahjong.parlor.ring.Ring`."""
 CLOSE_REPLACED = 4409
+CLOSE_FAILED = 1011
+"""The server failed mid-broadcast: the table recovered under a new epoch; reconnect."""
+SEARCH_DELAY_MS = 1000
+"""The least discard delay of a table that seats a searching bot (``master``): the hold must
+cover its think time, or the release would come later exactly when it had a window to weigh."""
+EMOTE_GAP_S = 2.0
+"""A seat may send one emote every this many seconds."""
+RECOVERY_LIMIT = 5
+"""Failures of the table's own work in a row (no step committed between them) after which the
+table cannot make progress: it is aborted (an invariant failure)."""
+_CUTS = frozenset({EventKind.DISCARD, EventKind.CONCEALED_KONG, EventKind.ADDED_KONG})
+"""Events after which a window may open (a discard; a kong, which may be robbed): a hold starts."""
+_WINDOWS = (Phase.CLAIM, Phase.ROB)
 
 
 def new_public_id() -> str:
@@ -77,19 +116,48 @@ def new_public_id() -> str:
             return candidate
 
 
-class _Queued:
-    """The handle of a message put on the queue at once: cancelling it is left to its token."""
-
-    def cancel(self) -> None:
-        """Nothing to stop: the queued message checks its token when it is handled."""
-
-
 @dataclass(slots=True)
 class _Prompt:
     v: int
     legal: list[Action]
     kind: str
     timer: TimerHandle | None = None
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A decision the server makes for a seat (a bot, a sat-out seat, a person's settings):
+    waiting for its time (``timer``), or being computed off the loop."""
+
+    token: int
+    window: bool
+    """Whether it answers a claim or robbing window (a hold waits for those)."""
+    known: Action | None = None
+    """The action already chosen (the passive player, a person's settings), if any."""
+    timer: TimerHandle | None = None
+
+    def cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+@dataclass(slots=True)
+class _Hold:
+    """停: what the table would send after a discard or a kong, held until ``until``.
+
+    ``game``: what the match's steps produce (events, a hand's end), built when they happen;
+    ``aside``: what anything else produces meanwhile (a seat's status, the table's facts, the
+    watchers, emotes), built at the release. At the release the game's frames go first, then
+    the rest: so neither the order nor the content of the frames depends on *when* inside the
+    hold the window's decisions landed (which would tell that there was a window)."""
+
+    id: int
+    until: float
+    game: list[Callable[[], None]] = field(default_factory=list)
+    aside: list[Callable[[], None]] = field(default_factory=list)
+    timer: TimerHandle | None = None
+    due: bool = False
 
 
 @dataclass(slots=True)
@@ -103,15 +171,23 @@ class _Seat:
     controller: Controller | None = None
     conn: Connection | None = None
     helloed: bool = False
+    hello: tuple[Connection, proto.Hello] | None = None
+    """A ``hello`` answered once no other seat's window is open (its snapshot must not show one)."""
     v: int = 0
     buffer: Ring = field(default_factory=lambda: Ring(BUFFER))
     prompt: _Prompt | None = None
-    auto: TimerHandle | None = None
+    auto: _Pending | None = None
     auto_token: int = 0
     clock: SeatClock | None = None
     timeouts: int = 0
+    """Idle count: missed own turns in a row (a missed claim window counts when the own turn
+    after it is missed too)."""
+    missed_claim: bool = False
     grace: TimerHandle | None = None
     ready: bool = False
+    prefs: PlayerPrefs = DEFAULT_PREFS
+    emote_at: float = -math.inf
+    hinting: bool = False
 
     @property
     def human(self) -> bool:
@@ -121,7 +197,20 @@ class _Seat:
         return SeatRow(self.player, self.user_id, self.name, self.bot_level, self.status.value)
 
 
-_Msg = tuple[Any, ...]
+class _Soon:
+    """The timer of a window decision started right after this loop turn: never cancelled (a
+    stale one is dropped by its token)."""
+
+    def cancel(self) -> None:
+        """Nothing to stop."""
+
+
+_SOON = _Soon()
+
+
+def _with_v(obj: JSON, v: int) -> str:
+    obj["v"] = v
+    return dumps(obj)
 
 
 class Table:
@@ -136,8 +225,10 @@ class Table:
         clock: Clock | None = None,
         ledger: LedgerStore | None = None,
         on_change: Callable[[Table], None] | None = None,
+        on_start: Callable[[Table], None] | None = None,
         epoch: str | None = None,
         watch_limit: int = DEFAULT_LIMIT,
+        thinker: Thinker | None = None,
     ) -> None:
         self.row = row
         self.config = TableConfig.from_json(row.config)
@@ -146,29 +237,53 @@ class Table:
         self.clock: Clock = clock or LoopClock()
         self.ledger = ledger
         self.on_change = on_change
+        self.on_start = on_start
+        """Called once when the match starts (the lobby tells the players: ``notify_players``)."""
+        self.thinker = thinker or shared_thinker()
         self.status = row.status
         self.epoch = epoch or secrets.token_urlsafe(6)
         self.runner: MatchRunner | None = None
         self.seq = 0
-        self.queue: asyncio.Queue[_Msg] = asyncio.Queue()
+        self.queue: asyncio.Queue[ib.Inbox] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._next_hand: TimerHandle | None = None
+        self._next_due = False
         self._bought_in = False
         self._info: tuple[Any, proto.TableInfo] | None = None
         self.broken: str | None = None
         """Why the log does not replay (the table is aborted when it starts), or None."""
         self._busy = False
-        self._sleeping = False
+        self._work: set[asyncio.Future[Any]] = set()
+        """Decisions and advice being computed off the loop."""
+        self._soon = 0
+        """Window decisions to start once this loop turn is over."""
+        self._hold: _Hold | None = None
+        self._holds = 0
+        self._change_due = False
+        self._match_end_due = False
+        """The match ended inside a hold: it is closed (released, finished) at the release."""
+        self._broadcasting = False
+        """Between a step's commit and the end of its broadcast (a failure there breaks the
+        seats' streams: the recovery starts a new epoch)."""
+        self._failures = 0
+        self._commit_failures = 0
+        self.clocks = self.config.clocks
+        """The clocks in force (the configured ones, the discard delay raised to cover a
+        searching bot's think time)."""
+        self._watch_limit = watch_limit
         self.seats = [_Seat(p) for p in range(4)]
         for s in seats:
             self._fill_seat(s)
-        self.gallery = Gallery(
+        self.gallery = self._new_gallery()
+
+    def _new_gallery(self) -> Gallery:
+        return Gallery(
             epoch=self.epoch,
             facts=self.info,
             now=self.clock.now,
-            schedule=lambda seconds: self._later(seconds, "gallery"),
+            schedule=lambda seconds: self._later(seconds, ib.GalleryDue()),
             delay_ms=self.config.watch_delay_ms,
-            limit=watch_limit,
+            limit=self._watch_limit,
         )
 
     # --- identity -------------------------------------------------------------------------------
@@ -207,7 +322,15 @@ class Table:
                 seat.status = SeatStatus.AWAY
         else:
             seat.kind, seat.status, seat.controller = "empty", SeatStatus.EMPTY, None
-        seat.clock = SeatClock(self.config.clocks)
+        self.clocks = self._clocks_in_force()
+        seat.clock = SeatClock(self.clocks)
+
+    def _clocks_in_force(self) -> ClockSettings:
+        clocks = self.config.clocks
+        searching = any(s.bot_level in SEARCH_LEVELS for s in self.seats if s.kind == "bot")
+        if searching and clocks.discard_delay_ms < SEARCH_DELAY_MS:
+            clocks = replace(clocks, discard_delay_ms=SEARCH_DELAY_MS)
+        return clocks
 
     # --- creating and rebuilding ----------------------------------------------------------------
     @classmethod
@@ -269,7 +392,7 @@ class Table:
         table = cls(row, await store.seats(row.id), store, **kwargs)
         lines = await store.lines(row.id)
         if table._priced:
-            table._bought_in = row.status in ("playing", "paused") or table._posted(
+            table._bought_in = row.status in ("playing", "paused") or await table._posted(
                 table._buy_in_key
             )
         if lines:
@@ -290,7 +413,7 @@ class Table:
                 log.error("table %s: %s", row.public_id, table.broken)
                 return table
             table.seq = len(lines)
-            table._settle_ledger_history()
+            await table._settle_ledger_history()
             await table._record_history(ended)
             table.runner.forget()
         return table
@@ -324,17 +447,17 @@ class Table:
     def _refund_key(self) -> str:
         return f"refund:table:{self.id}"
 
-    def _posted(self, key: str) -> bool:
-        return self.ledger is not None and self.ledger.posted(key)
+    async def _posted(self, key: str) -> bool:
+        return self.ledger is not None and await self.ledger.posted(key)
 
-    def _settle_ledger_history(self) -> None:
+    async def _settle_ledger_history(self) -> None:
         runner = self.runner
         if runner is None or not self.config.stake or self.ledger is None or not self._bought_in:
             return
         totals: list[int | float] = [0, 0, 0, 0]
         for n, entry in enumerate(runner.match.ledger):
             after = [t + d for t, d in zip(totals, entry.deltas, strict=True)]
-            self._post_hand_move(n, totals, after)
+            await self._post_hand_move(n, totals, after)
             totals = after
 
     # --- the actor ------------------------------------------------------------------------------
@@ -353,30 +476,139 @@ class Table:
             self._task = None
         for seat in self.seats:
             self._cancel_timers(seat)
+            self._drop_pending(seat)
         if self._next_hand is not None:
             self._next_hand.cancel()
+        if self._hold is not None and self._hold.timer is not None:
+            self._hold.timer.cancel()
+        for work in list(self._work):
+            work.cancel()
 
     async def run(self) -> None:
-        """Handle the queue's messages one at a time, until ``stop``."""
+        """Handle the queue's messages one at a time, until ``stop``.
+
+        A failure while handling a message is never the table's end: the client whose message it
+        was gets ``internal``, and the table recovers from its committed log
+        (:meth:`_recover`). Only a recovery that itself fails — the log no longer replays — or
+        the table's own work failing :data:`RECOVERY_LIMIT` times in a row aborts it.
+        """
         while True:
             msg = await self.queue.get()
             self._busy = True
             try:
-                if msg[0] == "stop":
+                if isinstance(msg, ib.Stop):
                     return
                 await self._dispatch(msg)
-            except Exception:
-                log.exception("table %s: failed on %s", self.public_id, msg[0])
-                await self._abort("a server error that could not be recovered")
+                await self._settle()
+            except Exception as exc:
+                await self._failed(msg, exc)
             finally:
                 self._busy = False
                 self.queue.task_done()
 
-    async def idle(self) -> None:
-        """Wait until every queued message is handled, or the actor waits on its clock (tests).
+    async def _failed(self, msg: ib.Inbox, exc: Exception) -> None:
+        """Handling ``msg`` raised ``exc``: tell its sender, recover; abort only when recovery
+        is impossible."""
+        kind = type(msg).__name__
+        from_client = isinstance(msg, ib.CLIENT_MESSAGES)
+        log.error(
+            "table %s: failed on %s: %r; recovering from the log",
+            self.public_id,
+            kind,
+            exc,
+            exc_info=exc,
+        )
+        if isinstance(msg, ib.Received | ib.WatchReceived):
+            ref = msg.msg.id if isinstance(msg.msg, proto.Act) else None
+            with contextlib.suppress(Exception):
+                self._reply(
+                    msg.conn,
+                    proto.error_msg(
+                        proto.ErrorCode.INTERNAL, "the server failed; nothing was changed", ref
+                    ),
+                )
+        if not from_client:
+            self._failures += 1
+        try:
+            if self._failures >= RECOVERY_LIMIT:
+                raise MahjongError(
+                    f"{self._failures} failures of the table's own work in a row, the last "
+                    f"on {kind}: {exc!r}"
+                )
+            await self._recover()
+            await self._settle()
+        except Exception as fatal:
+            log.exception("table %s: cannot recover (%r); aborting", self.public_id, fatal)
+            await self._abort(f"a server error the table could not recover from: {fatal}")
 
-        The actor may be waiting on a database thread (a log append): after the first thousand
-        turns of the loop this polls every millisecond, for up to 60 s of the loop's time.
+    async def _recover(self) -> None:
+        """Rebuild the match from the committed log (as a failed commit does) and open the
+        prompts again. When the failure came between a step's commit and the end of its
+        broadcast, the seats' streams are broken: a new epoch starts and every socket is closed
+        (1011), so each client reconnects and gets a snapshot.
+
+        :raises MahjongError: when the log no longer replays (an invariant failure).
+        """
+        if not self.open:
+            return
+        lines = await self.store.lines(self.id)
+        runner = MatchRunner.resume(lines, bytes.fromhex(self.row.match_seed)) if lines else None
+        if runner is not None:
+            runner.forget()
+        self.runner, self.seq = runner, len(lines)
+        broken, self._broadcasting = self._broadcasting, False
+        if broken:
+            self._new_epoch()
+        else:
+            self._release_hold()
+        for seat in self.seats:
+            self._drop_pending(seat)
+            prompt = seat.prompt
+            if prompt is not None and (
+                runner is None
+                or not runner.in_hand
+                or seat.player not in runner.to_act_players
+                or runner.legal(seat.player) != prompt.legal
+            ):
+                self._close_prompt(seat, None, "closed", None)
+        stored = await self.store.get(self.id)
+        if stored is not None and stored.status not in OPEN_STATUSES:
+            await self._closed_elsewhere(stored.status)
+            return
+        self._update_prompts()
+        if self.status == "playing" and (runner is None or runner.can_start) and self._bought_in:
+            self._schedule_next_hand(first=False)
+
+    def _new_epoch(self) -> None:
+        """Start a new epoch: versions from 0, every socket closed so that it gets a snapshot."""
+        if self._hold is not None and self._hold.timer is not None:
+            self._hold.timer.cancel()
+        self._hold = None
+        self.epoch = secrets.token_urlsafe(6)
+        for seat in self.seats:
+            if seat.prompt is not None and seat.prompt.timer is not None:
+                seat.prompt.timer.cancel()
+            if seat.clock is not None:
+                seat.clock.stop(self.clock.now())
+            seat.prompt = None
+            seat.v, seat.buffer, seat.hello, seat.helloed = 0, Ring(BUFFER), None, False
+            if seat.conn is not None:
+                seat.conn.close(CLOSE_FAILED, "the server failed; reconnect")
+                seat.conn = None
+                if seat.status is SeatStatus.CONNECTED:
+                    seat.status = SeatStatus.AWAY
+                    self._start_grace(seat)
+        self.gallery.close_all(CLOSE_FAILED, "the server failed; reconnect")
+        self.gallery = self._new_gallery()
+        self._changed()
+
+    async def idle(self) -> None:
+        """Wait until every queued message is handled and nothing is being computed off the
+        loop (tests: the actor then waits on its clock).
+
+        The actor may be waiting on a database thread (a log append) or a bot's decision: after
+        the first thousand turns of the loop this polls every millisecond, for up to 60 s of
+        the loop's time.
 
         :raises MahjongError: when the actor is still busy after that.
         """
@@ -386,14 +618,14 @@ class Table:
         while True:
             await asyncio.sleep(0 if spins < 1000 else 0.001)
             spins += 1
-            if self._sleeping or (self.queue.empty() and not self._busy):
+            if self.queue.empty() and not self._busy and not self._work and not self._soon:
                 return
             if loop.time() > deadline:
                 break
         stack = self._task.get_stack() if self._task is not None else []
         raise MahjongError(
             f"table {self.public_id} did not become idle in 60 s: {stack} "
-            f"q={self.queue.qsize()} busy={self._busy} sleeping={self._sleeping}"
+            f"q={self.queue.qsize()} busy={self._busy} work={len(self._work)}"
         )
 
     async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
@@ -404,100 +636,216 @@ class Table:
         if self._task is None:
             return await fn()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait(("call", fn, future))
+        self.queue.put_nowait(ib.Call(fn, future))
         return await future
 
     def connect(self, player: int, conn: Connection) -> None:
         """A client of ``player`` connected (it must send ``hello`` next)."""
-        self.queue.put_nowait(("connect", player, conn))
+        self.queue.put_nowait(ib.Connect(player, conn))
 
-    def receive(self, player: int, conn: Connection, text: str | bytes) -> None:
-        """A frame from a client of ``player``."""
-        self.queue.put_nowait(("frame", player, conn, text))
+    def receive(self, player: int, conn: Connection, msg: proto.ClientMessage) -> None:
+        """A message from a client of ``player``, parsed at the door (``server.ws``)."""
+        self.queue.put_nowait(ib.Received(player, conn, msg))
 
     def disconnect(self, player: int, conn: Connection) -> None:
         """A client of ``player`` went away."""
-        self.queue.put_nowait(("disconnect", player, conn))
+        self.queue.put_nowait(ib.Disconnect(player, conn))
 
     def watch(self, conn: Connection) -> None:
         """A spectator connected (it must send ``hello`` next); a full gallery closes it."""
-        self.queue.put_nowait(("watch", conn))
+        self.queue.put_nowait(ib.Watch(conn))
 
-    def watch_receive(self, conn: Connection, text: str | bytes) -> None:
-        """A frame from a spectator."""
-        self.queue.put_nowait(("watch_frame", conn, text))
+    def watch_receive(self, conn: Connection, msg: proto.ClientMessage) -> None:
+        """A message from a spectator, parsed at the door."""
+        self.queue.put_nowait(ib.WatchReceived(conn, msg))
 
     def unwatch(self, conn: Connection) -> None:
         """A spectator went away."""
-        self.queue.put_nowait(("unwatch", conn))
+        self.queue.put_nowait(ib.Unwatch(conn))
 
-    def _later(self, seconds: float, *msg: Any) -> TimerHandle:
-        return self.clock.call_later(seconds, lambda: self.queue.put_nowait(msg))
+    def _later(self, seconds: float, msg: ib.Inbox) -> TimerHandle:
+        return self.clock.call_later(seconds, partial(self.queue.put_nowait, msg))
 
-    async def _dispatch(self, msg: _Msg) -> None:
-        kind = msg[0]
-        if kind == "call":
-            _, fn, future = msg
-            try:
-                result = await fn()
-            except Exception as exc:
-                if not future.done():
-                    future.set_exception(exc)
-                if not isinstance(exc, MahjongError):
-                    raise
-            else:
-                if not future.done():
-                    future.set_result(result)
-        elif kind == "connect":
-            self._on_connect(msg[1], msg[2])
-        elif kind == "frame":
-            await self._on_frame(msg[1], msg[2], msg[3])
-        elif kind == "disconnect":
-            await self._on_disconnect(msg[1], msg[2])
-        elif kind == "timeout":
-            await self._on_timeout(msg[1], msg[2])
-        elif kind == "auto":
-            await self._on_auto(msg[1], msg[2])
-        elif kind == "grace":
-            await self._on_grace(msg[1])
-        elif kind == "next_hand":
-            await self._start_hand_if_due()
-        elif kind == "watch":
-            if self.gallery.join(msg[1]):
-                self._watchers_changed()
-            else:
-                msg[1].close(CLOSE_FULL, "the gallery is full")
-        elif kind == "watch_frame":
-            self.gallery.receive(msg[1], msg[2])
-        elif kind == "unwatch":
-            if self.gallery.leave(msg[1]):
-                self._watchers_changed()
-        elif kind == "gallery":
-            self.gallery.release_due()
+    async def _dispatch(self, msg: ib.Inbox) -> None:
+        match msg:
+            case ib.Call(fn=fn, future=future):
+                try:
+                    result = await fn()
+                except Exception as exc:
+                    if not future.done():
+                        future.set_exception(exc)
+                    if not isinstance(exc, MahjongError):
+                        raise
+                else:
+                    if not future.done():
+                        future.set_result(result)
+            case ib.Connect(player=player, conn=conn):
+                self._on_connect(player, conn)
+            case ib.Received(player=player, conn=conn, msg=client):
+                await self._on_client(player, conn, client)
+            case ib.Disconnect(player=player, conn=conn):
+                await self._on_disconnect(player, conn)
+            case ib.TurnTimeout(player=player, v=v):
+                await self._on_timeout(player, v)
+            case ib.AutoDue(player=player, token=token):
+                self._on_auto_due(player, token)
+            case ib.Decided():
+                await self._on_decided(msg)
+            case ib.HintReady(player=player, conn=conn, v=v, reply=reply):
+                seat = self.seats[player]
+                seat.hinting = False
+                if seat.conn is conn:
+                    self._reply(conn, reply)
+            case ib.GraceOver(player=player):
+                await self._on_grace(player)
+            case ib.NextHandDue():
+                self._next_hand = None
+                self._next_due = True
+                await self._start_hand_if_due()
+            case ib.Watch(conn=conn):
+                if self.gallery.join(conn):
+                    self._watchers_changed()
+                else:
+                    conn.close(CLOSE_FULL, "the gallery is full")
+            case ib.WatchReceived(conn=conn, msg=client):
+                self.gallery.receive(conn, client)
+            case ib.Unwatch(conn=conn):
+                if self.gallery.leave(conn):
+                    self._watchers_changed()
+            case ib.GalleryDue():
+                self.gallery.release_due()
+            case ib.HoldOver(hold=hold):
+                if self._hold is not None and self._hold.id == hold:
+                    self._hold.due = True
+            case ib.Stop():
+                pass
+
+    async def _settle(self) -> None:
+        """After every message: release a hold that is due (and no window decision is still
+        being made), then answer the hellos that waited for no window to be open."""
+        hold = self._hold
+        if hold is not None and hold.due and not self._window_pending():
+            self._release_hold()
+            self._update_prompts()
+            if self._next_due:
+                await self._start_hand_if_due()
+        if self._match_end_due and self._hold is None:
+            self._match_end_due = False
+            if self.open:
+                await self._match_ended()
+        if any(seat.hello is not None for seat in self.seats):
+            for seat in self.seats:
+                if seat.hello is not None and not self._hello_waits(seat):
+                    conn, hello = seat.hello
+                    seat.hello = None
+                    if seat.conn is conn:
+                        await self._answer_hello(seat, conn, hello)
+
+    # --- the hold -------------------------------------------------------------------------------
+    def _start_hold(self) -> None:
+        """A discard or a kong was just sent: hold everything until ``discard_delay_ms`` later."""
+        delay = self.clocks.discard_delay_ms / 1000
+        until = self.clock.now() + delay
+        hold = self._hold
+        if hold is not None:  # (a kong claimed from a discard inside a hold: one longer hold)
+            hold.until = max(hold.until, until)
+            if hold.timer is not None:
+                hold.timer.cancel()
+            hold.due = False
+        else:
+            self._holds += 1
+            hold = self._hold = _Hold(self._holds, until)
+        hold.timer = self._later(delay, ib.HoldOver(hold.id))
+
+    def _release_hold(self) -> None:
+        """Send everything held, in order (the only way anything held goes out)."""
+        hold, self._hold = self._hold, None
+        if hold is None:
+            return
+        if hold.timer is not None:
+            hold.timer.cancel()
+        for out in hold.game:
+            out()
+        for out in hold.aside:
+            out()
+        if self._change_due:
+            self._change_due = False
+            self._changed()
+
+    def _window_pending(self) -> bool:
+        return any(s.auto is not None and s.auto.window for s in self.seats)
+
+    def _in_window(self) -> bool:
+        runner = self.runner
+        return runner is not None and runner.in_hand and runner.phase in _WINDOWS
+
+    def _hello_waits(self, seat: _Seat) -> bool:
+        """Whether a ``hello`` of this seat must wait: during a hold, or while another seat's
+        claim or robbing window is open (the seat's own window is its own information)."""
+        runner = self.runner
+        window = self._in_window()
+        if window and runner is not None and seat.player in runner.to_act_players:
+            return False
+        return self._hold is not None or window
 
     # --- sending --------------------------------------------------------------------------------
-    def _emit(self, seat: _Seat, build: Callable[[int], JSON]) -> None:
-        """A versioned message to a person's seat (kept for a reconnect)."""
-        self._emit_text(seat, lambda v: dumps(build(v)))
-
-    def _emit_text(self, seat: _Seat, text_of: Callable[[int], str]) -> None:
-        """:meth:`_emit` of a message already encoded but for its version."""
+    def _emit(self, seat: _Seat, build: Callable[[int], JSON], *, game: bool = True) -> None:
+        """A versioned message to a person's seat (kept for a reconnect); held during a hold
+        (a ``game`` message built now, any other built at the release)."""
         if not seat.human:
             return
+        hold = self._hold
+        if hold is None:
+            self._deliver(seat, lambda v: dumps(build(v)))
+        elif game:
+            hold.game.append(partial(self._deliver, seat, partial(_with_v, build(0))))
+        else:
+            hold.aside.append(partial(self._deliver, seat, lambda v: dumps(build(v))))
+
+    def _emit_text(self, seat: _Seat, text_of: Callable[[int], str]) -> None:
+        """:meth:`_emit` of a game message already encoded but for its version."""
+        if not seat.human:
+            return
+        hold = self._hold
+        if hold is None:
+            self._deliver(seat, text_of)
+        else:
+            hold.game.append(partial(self._deliver, seat, text_of))
+
+    @staticmethod
+    def _deliver(seat: _Seat, text_of: Callable[[int], str]) -> None:
         seat.v += 1
         text = text_of(seat.v)
         seat.buffer.append(seat.v, text)
         if seat.conn is not None and seat.helloed:
             seat.conn.send(text)
 
-    def _emit_all(self, build: Callable[[int], JSON]) -> None:
-        """A message to every seat, and to the spectators (held back by their delay)."""
+    def _to_gallery(self, fn: Callable[[], None], *, game: bool = True) -> None:
+        """Feed the gallery now, or at the hold's release (spectators never learn earlier than
+        the seats when a window closed)."""
+        hold = self._hold
+        if hold is None:
+            fn()
+        elif game:
+            hold.game.append(fn)
+        else:
+            hold.aside.append(fn)
+
+    def _emit_all(self, build: Callable[[int], JSON], *, game: bool = True) -> None:
+        """A message to every seat, and to the spectators (held back by their delay); ``game``:
+        made by the match's steps (else by anything else: see :class:`_Hold`)."""
         for seat in self.seats:
-            self._emit(seat, build)
-        self.gallery.push(build)
+            self._emit(seat, build, game=game)
+        if game or self._hold is None:
+            self._to_gallery(partial(self.gallery.push_message, build(0)))
+        else:
+            self._to_gallery(lambda: self.gallery.push_message(build(0)), game=False)
         runner = self.runner
         if not self.open or runner is None or not runner.in_hand:
-            self.gallery.close(self._point(), final=True)
+            if game or self._hold is None:
+                self._to_gallery(partial(self.gallery.close, self._point(), final=True))
+            else:
+                self._to_gallery(lambda: self.gallery.close(self._point(), final=True), game=False)
 
     def _point(self) -> Point:
         """Where the table is, as a spectator may see it."""
@@ -510,7 +858,7 @@ class Table:
     def _watchers_changed(self) -> None:
         count = self.gallery.count
         for seat in self.seats:
-            self._emit(seat, lambda v: proto.watchers_msg(v, count))
+            self._emit(seat, lambda v: proto.watchers_msg(v, count), game=False)
         self._changed()
 
     def _replayed(self, runner: MatchRunner, step: StepResult) -> None:
@@ -539,7 +887,7 @@ class Table:
         key = (
             self.status,
             self._bought_in,
-            self.gallery.count,
+            self.gallery.count if hasattr(self, "gallery") else 0,
             None
             if runner is None
             else (
@@ -594,7 +942,7 @@ class Table:
             stake=self.config.stake,
             buy_in=self.config.buy_in or None,
             fee=self.config.fee,
-            clocks=self.config.clocks.to_json(),
+            clocks=self.clocks.to_json(),
             hints=self.config.hints,
             private=self.config.private,
             players=tuple(players),
@@ -602,7 +950,7 @@ class Table:
             hand_number=max(0, runner.hand_number) if runner is not None else 0,
             dealer=match.dealer if match is not None else 0,
             prevailing=match.prevailing.letter if match is not None else "E",
-            watchers=self.gallery.count,
+            watchers=self.gallery.count if hasattr(self, "gallery") else 0,
             watch_delay_ms=self.config.watch_delay_ms,
             extra=self.config.terms_json(),
         )
@@ -630,46 +978,68 @@ class Table:
         return proto.snapshot_msg(seat.v, self.epoch, table, view, self._prompt_json(seat))
 
     def _changed(self) -> None:
-        if self.on_change is not None:
+        """Tell the lobby the table's public facts changed (at the release, during a hold: the
+        lobby must not learn sooner than the seats when a window closed)."""
+        if self._hold is not None:
+            self._change_due = True
+        elif self.on_change is not None:
             self.on_change(self)
 
-    # --- connections and frames -----------------------------------------------------------------
+    # --- connections and client messages ----------------------------------------------------------
     def _on_connect(self, player: int, conn: Connection) -> None:
         seat = self.seats[player]
         if seat.conn is not None and seat.conn is not conn:
             seat.conn.close(CLOSE_REPLACED, "replaced by a newer connection")
-        seat.conn, seat.helloed = conn, False
-        if seat.grace is not None:
-            seat.grace.cancel()
-            seat.grace = None
+        seat.conn, seat.helloed, seat.hello = conn, False, None
 
     async def _on_disconnect(self, player: int, conn: Connection) -> None:
         seat = self.seats[player]
         if seat.conn is not conn:
             return
-        seat.conn, seat.helloed = None, False
+        seat.conn, seat.helloed, seat.hello = None, False, None
         if seat.status is SeatStatus.CONNECTED:
             self._set_status(seat, SeatStatus.AWAY)
-            grace = self.config.clocks.grace_ms
             if self.config.kind == "practice" and self.status == "playing":
                 await self._set_table_status("paused")
-            elif grace and self.status == "playing":
-                seat.grace = self._later(grace / 1000, "grace", player)
+            else:
+                self._start_grace(seat)
+        elif seat.status is SeatStatus.AWAY and seat.grace is None:
+            self._start_grace(seat)  # (gone again before its hello was answered)
+
+    def _start_grace(self, seat: _Seat) -> None:
+        """A person away (disconnected, or never connected): sat out once the grace runs out
+        (playing), or their seat released (a waiting online table that is not a league's)."""
+        grace = self.clocks.grace_ms
+        if not grace or not seat.human or seat.status is not SeatStatus.AWAY:
+            return
+        waiting = self.status == "waiting" and self.config.league is None
+        if self.status != "playing" and not waiting:
+            return
+        if seat.grace is not None:
+            seat.grace.cancel()
+        seat.grace = self._later(grace / 1000, ib.GraceOver(seat.player))
 
     async def _on_grace(self, player: int) -> None:
         seat = self.seats[player]
         seat.grace = None
-        if seat.status is SeatStatus.AWAY and self.status == "playing":
-            await self._sit_out(
-                seat, f"disconnected for more than {self.config.clocks.grace_ms} ms"
+        if not seat.human or seat.status is not SeatStatus.AWAY:
+            return
+        grace = self.clocks.grace_ms
+        if self.status == "playing":
+            await self._sit_out(seat, f"disconnected (or never connected) for more than {grace} ms")
+        elif self.status == "waiting" and self.config.league is None and not self._bought_in:
+            await self.store.audit(
+                self.id,
+                "released",
+                f"player {seat.player} ({seat.name}): not connected for {grace} ms",
             )
+            await self._unseat(seat)
 
-    async def _on_frame(self, player: int, conn: Connection, text: str | bytes) -> None:
+    async def _on_client(self, player: int, conn: Connection, msg: proto.ClientMessage) -> None:
         seat = self.seats[player]
         if seat.conn is not conn:
             return
         try:
-            msg = proto.parse_client(text)
             await self._on_message(seat, conn, msg)
         except proto.ProtocolError as exc:
             self._reply(conn, exc.to_json())
@@ -677,36 +1047,55 @@ class Table:
     async def _on_message(self, seat: _Seat, conn: Connection, msg: proto.ClientMessage) -> None:
         E = proto.ErrorCode
         if isinstance(msg, proto.Hello):
-            if seat.helloed:
+            if seat.helloed or seat.hello is not None:
                 raise proto.ProtocolError(E.HELLO_FIRST, "hello was already received")
             if msg.proto != proto.PROTOCOL_VERSION:
                 raise proto.ProtocolError(
                     E.PROTO,
                     f"this server speaks protocol {proto.PROTOCOL_VERSION}, not {msg.proto}",
                 )
-            await self._hello(seat, conn, msg)
+            if self._hello_waits(seat):
+                seat.hello = (conn, msg)
+                if seat.grace is not None:  # here, only waiting for its answer: not away
+                    seat.grace.cancel()
+                    seat.grace = None
+            else:
+                await self._answer_hello(seat, conn, msg)
             return
-        if not seat.helloed:
-            raise proto.ProtocolError(E.HELLO_FIRST, "send hello first")
-        if isinstance(msg, proto.Ping):
-            self._reply(conn, proto.pong_msg())
-        elif isinstance(msg, proto.Act):
-            await self._on_act(seat, msg)
-        elif isinstance(msg, proto.SitBack):
-            if seat.status is not SeatStatus.SAT_OUT:
-                raise proto.ProtocolError(E.NOT_SAT_OUT, "you are not sat out")
-            self._set_status(seat, SeatStatus.CONNECTED)
-            seat.timeouts = 0
-            if seat.auto is not None:
-                self._cancel_timers(seat)
-            self._update_prompts()
-        elif isinstance(msg, proto.HintRequest):
-            self._reply(conn, self._hint(seat))
-        elif isinstance(msg, proto.Ready):
-            seat.ready = True
-            await self._start_hand_if_due()
+        if seat.hello is not None and isinstance(msg, proto.Ping | proto.Prefs):
+            pass  # a hello is waiting for its answer: keep-alives and settings are taken
+        elif not seat.helloed:
+            raise proto.ProtocolError(E.HELLO_FIRST, "send hello first", proto.ref_of(msg))
+        match msg:
+            case proto.Ping():
+                self._reply(conn, proto.pong_msg())
+            case proto.Act():
+                await self._on_act(seat, msg)
+            case proto.SitBack():
+                if seat.status is not SeatStatus.SAT_OUT:
+                    raise proto.ProtocolError(E.NOT_SAT_OUT, "you are not sat out")
+                self._set_status(seat, SeatStatus.CONNECTED)
+                seat.timeouts, seat.missed_claim = 0, False
+                self._drop_pending(seat)
+                self._update_prompts()
+            case proto.HintRequest(engine=engine):
+                self._hint(seat, conn, engine)
+            case proto.Ready():
+                runner = self.runner
+                if runner is None or not runner.in_hand:
+                    seat.ready = True
+                    await self._start_hand_if_due()
+            case proto.Emote(id=emote):
+                now = self.clock.now()
+                if now - seat.emote_at < EMOTE_GAP_S:
+                    raise proto.ProtocolError(E.RATE_LIMITED, f"one emote every {EMOTE_GAP_S:g} s")
+                seat.emote_at = now
+                player = seat.player
+                self._emit_all(lambda v: proto.emote_msg(v, player, emote), game=False)
+            case proto.Prefs():
+                seat.prefs = seat.prefs.updated(msg)
 
-    async def _hello(self, seat: _Seat, conn: Connection, msg: proto.Hello) -> None:
+    async def _answer_hello(self, seat: _Seat, conn: Connection, msg: proto.Hello) -> None:
         seat.helloed = True
         missed = None
         if msg.epoch == self.epoch and msg.since is not None:
@@ -717,10 +1106,17 @@ class Table:
             self._reply(conn, proto.synced_msg(seat.v, self._prompt_json(seat)))
         else:
             self._reply(conn, self._snapshot(seat))
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
         if seat.status is SeatStatus.AWAY:
             self._set_status(seat, SeatStatus.CONNECTED)
         if self.status == "paused":
             await self._set_table_status("playing")
+            self._update_prompts()
+            runner = self.runner
+            if runner is not None and runner.can_start:
+                self._schedule_next_hand(first=False)
         if self.status == "waiting" and self.config.kind == "practice":
             await self._maybe_start()
 
@@ -740,19 +1136,24 @@ class Table:
             raise proto.ProtocolError(
                 E.ILLEGAL, f"{msg.action.text!r} is not legal now; legal: {shown}", msg.id
             )
-        seat.timeouts = 0
-        await self._apply(seat, msg.action, by="you", ref=msg.id)
+        if await self._apply(seat, msg.action, by="you", ref=msg.id):
+            seat.timeouts, seat.missed_claim = 0, False
 
     # --- decisions ------------------------------------------------------------------------------
     def _cancel_timers(self, seat: _Seat) -> None:
         if seat.prompt is not None and seat.prompt.timer is not None:
             seat.prompt.timer.cancel()
-        if seat.auto is not None:
-            seat.auto.cancel()
-            seat.auto = None
         if seat.grace is not None and not self.open:
             seat.grace.cancel()
             seat.grace = None
+
+    def _drop_pending(self, seat: _Seat) -> None:
+        """Forget a decision the server was making for the seat (a late answer is dropped by
+        its token)."""
+        if seat.auto is not None:
+            seat.auto.cancel()
+            seat.auto = None
+            seat.auto_token += 1
 
     def _close_prompt(self, seat: _Seat, action: Action | None, by: str, ref: str | None) -> None:
         prompt = seat.prompt
@@ -766,43 +1167,136 @@ class Table:
         text = None if action is None else action.text
         self._emit(seat, lambda v: proto.done_msg(v, prompt.v, text, by, ref))
 
-    def _update_prompts(self, *, waited: bool = False) -> None:
-        """Open a prompt (or schedule the bot / passive player) for every player who must decide
-        now; close the prompts of those who need not any more.
+    def _update_prompts(self) -> None:
+        """For every player who must decide now: open a prompt, or start the decision the server
+        makes for them; close the prompts and drop the decisions of those who need not any more.
 
-        ``waited``: the discard delay has just passed. A bot (or a sat-out seat) deciding on that
-        discard has "thought" during the delay and answers at once, so the next event comes at the
-        same moment whether or not a bot could claim (the delay hides that, seed 002).
+        In a claim or robbing window the seats the server answers for — bots, sat-out seats, a
+        person whose settings answer this window — decide at once (inside the hold, off the
+        loop); a person is asked only once no hold is on. Turns are never started during a hold,
+        and a paused practice table's bots wait for their player.
         """
         runner = self.runner
-        deciding = set(runner.to_act_players) if runner is not None and runner.in_hand else set()
-        if self.status not in ("playing", "paused"):
-            deciding = set()
+        live = runner is not None and runner.in_hand and self.status in ("playing", "paused")
+        deciding = set(runner.to_act_players) if live and runner is not None else set()
+        window = live and runner is not None and runner.phase in _WINDOWS
+        held = self._hold is not None
         for seat in self.seats:
             if seat.player not in deciding:
                 if seat.prompt is not None:
                     self._close_prompt(seat, None, "closed", None)
-                if seat.auto is not None:
-                    seat.auto.cancel()
-                    seat.auto = None
+                self._drop_pending(seat)
                 continue
             if seat.prompt is not None or seat.auto is not None:
                 continue
             assert runner is not None
-            if seat.human and seat.status is not SeatStatus.SAT_OUT:
-                self._open_prompt(seat)
-            else:
-                seat.auto_token += 1
-                if waited and runner.phase is not Phase.TURN:
-                    self.queue.put_nowait(("auto", seat.player, seat.auto_token))
-                    seat.auto = _Queued()  # a stale one is dropped by its token
+            person = seat.human and seat.status is not SeatStatus.SAT_OUT
+            if window:
+                known = None
+                if person:
+                    known = auto_decision(seat.prefs, runner.legal(seat.player), window=True)
+                    if known is None:
+                        if not held:
+                            self._open_prompt(seat)
+                        continue
+                self._schedule_decision(seat, window=True, known=known)
+                continue
+            if held:
+                continue
+            if person:
+                known = auto_decision(seat.prefs, runner.legal(seat.player), window=False)
+                if known is None:
+                    self._open_prompt(seat)
                 else:
-                    delay = self.config.clocks.bot_ms / 1000
-                    seat.auto = self._later(delay, "auto", seat.player, seat.auto_token)
+                    self._schedule_decision(seat, window=False, known=known)
+            elif self.status == "playing":
+                self._schedule_decision(seat, window=False, delay=self.clocks.bot_ms / 1000)
+
+    def _schedule_decision(
+        self, seat: _Seat, *, window: bool, known: Action | None = None, delay: float = 0.0
+    ) -> None:
+        """The server decides for ``seat``: now (a window: inside the hold) or after ``delay``
+        (a bot's turn, at a human pace); after failed commits, later (backing off)."""
+        seat.auto_token += 1
+        pending = seat.auto = _Pending(seat.auto_token, window, known)
+        if self._commit_failures:
+            delay = max(delay, min(5.0, 0.1 * 2**self._commit_failures))
+        if delay > 0:
+            pending.timer = self._later(delay, ib.AutoDue(seat.player, pending.token))
+        elif window:
+            # Started once this loop turn is over — after the discard's frames are written — so
+            # that neither computing the views nor a bot's thread (holding the GIL) can delay
+            # the frames of a discard that opened a window (they would tell it opened).
+            pending.timer = _SOON
+            self._soon += 1
+            asyncio.get_running_loop().call_soon(self._start_soon, seat.player, pending.token)
+        else:
+            self._decide(seat, pending)
+
+    def _start_soon(self, player: int, token: int) -> None:
+        self._soon -= 1
+        self.queue.put_nowait(ib.AutoDue(player, token))
+
+    def _on_auto_due(self, player: int, token: int) -> None:
+        seat = self.seats[player]
+        pending = seat.auto
+        if pending is None or pending.token != token or pending.timer is None:
+            return
+        pending.timer = None
+        self._decide(seat, pending)
+
+    def _decide(self, seat: _Seat, pending: _Pending) -> None:
+        """Make the pending decision: a known action at once, a bot's off the loop; either way
+        its answer comes back as a :class:`~hkmahjong.parlor.inbox.Decided` message."""
+        runner = self.runner
+        player, token = seat.player, pending.token
+        if runner is None or not runner.in_hand or player not in runner.to_act_players:
+            self.queue.put_nowait(ib.Decided(player, token, None))
+            return
+        view, legal = runner.view(player), runner.legal(player)
+        if pending.known is not None:
+            self.queue.put_nowait(ib.Decided(player, token, pending.known))
+        elif seat.kind == "bot" and seat.controller is not None:
+            work = self.thinker.choose(seat.controller, view, legal)
+            self._work.add(work)
+            work.add_done_callback(partial(self._thought, player, token))
+        else:
+            self.queue.put_nowait(ib.Decided(player, token, passive_choice(view, legal)))
+
+    def _thought(self, player: int, token: int, work: asyncio.Future[Action]) -> None:
+        self._work.discard(work)
+        if work.cancelled():
+            return
+        error = work.exception()
+        action = None if error is not None else work.result()
+        self.queue.put_nowait(ib.Decided(player, token, action, error))
+
+    async def _on_decided(self, msg: ib.Decided) -> None:
+        seat = self.seats[msg.player]
+        pending = seat.auto
+        if pending is None or pending.token != msg.token:
+            return
+        seat.auto = None
+        runner = self.runner
+        if runner is None or not runner.in_hand or msg.player not in runner.to_act_players:
+            self._update_prompts()
+            return
+        view, legal = runner.view(msg.player), runner.legal(msg.player)
+        action = msg.action
+        if msg.error is not None:
+            log.error(
+                "table %s: player %d's bot failed (%r); it plays passively",
+                self.public_id,
+                msg.player,
+                msg.error,
+            )
+        if action is None or action not in legal:
+            action = passive_choice(view, legal)
+        await self._apply(seat, action, by="auto", ref=None)
 
     def _open_prompt(self, seat: _Seat) -> None:
         runner = self.runner
-        assert runner is not None and seat.clock is not None
+        assert runner is not None and seat.clock is not None and self._hold is None
         legal = runner.legal(seat.player)
         kind = "turn" if runner.phase is Phase.TURN else "claim"
         now = self.clock.now()
@@ -819,36 +1313,32 @@ class Table:
                         other, lambda v: proto.clock_msg(v, letter, kind, clock.ms, clock.bank_ms)
                     )
         if total_ms:
-            prompt.timer = self._later(total_ms / 1000, "timeout", seat.player, prompt.v)
+            prompt.timer = self._later(total_ms / 1000, ib.TurnTimeout(seat.player, prompt.v))
 
     async def _on_timeout(self, player: int, v: int) -> None:
         seat = self.seats[player]
         prompt = seat.prompt
         if prompt is None or prompt.v != v or self.runner is None:
             return
+        prompt.timer = None
         action = passive_choice(self.runner.view(player), prompt.legal)
-        if prompt.kind == "turn":
-            seat.timeouts += 1
-        await self._apply(seat, action, by="timeout", ref=None)
+        if not await self._apply(seat, action, by="timeout", ref=None):
+            if seat.prompt is prompt:  # not saved: the clock decides again a moment later
+                prompt.timer = self._later(1.0, ib.TurnTimeout(player, v))
+            return
+        if prompt.kind == "claim":
+            seat.missed_claim = True
+            return
+        missed = 1 + seat.missed_claim
+        reason = (
+            "a missed claim window and the own turn after it"
+            if seat.missed_claim and seat.timeouts == 0
+            else "two own turns in a row left to the clock"
+        )
+        seat.timeouts += missed
+        seat.missed_claim = False
         if seat.timeouts >= 2 and seat.status is not SeatStatus.SAT_OUT:
-            await self._sit_out(seat, "two consecutive own-turn timeouts")
-
-    async def _on_auto(self, player: int, token: int) -> None:
-        seat = self.seats[player]
-        runner = self.runner
-        if seat.auto_token != token or seat.auto is None or runner is None:
-            return
-        seat.auto = None
-        if not runner.in_hand or player not in runner.to_act_players:
-            return
-        view, legal = runner.view(player), runner.legal(player)
-        if seat.kind == "bot" and seat.controller is not None:
-            action = seat.controller.choose(view, legal)
-            if action not in legal:
-                action = passive_choice(view, legal)
-        else:
-            action = passive_choice(view, legal)
-        await self._apply(seat, action, by="auto", ref=None)
+            await self._sit_out(seat, reason)
 
     async def _sit_out(self, seat: _Seat, reason: str) -> None:
         self._set_status(seat, SeatStatus.SAT_OUT)
@@ -861,29 +1351,39 @@ class Table:
         if seat.status is status:
             return
         seat.status = status
-        self._emit_all(lambda v: proto.seat_msg(v, seat.player, status.value))
+        self._emit_all(lambda v: proto.seat_msg(v, seat.player, status.value), game=False)
         self._changed()
 
-    async def _apply(self, seat: _Seat, action: Action, *, by: str, ref: str | None) -> None:
-        """Play ``action`` for the seat: engine, commit, then tell everyone."""
+    async def _apply(self, seat: _Seat, action: Action, *, by: str, ref: str | None) -> bool:
+        """Play ``action`` for the seat: engine, commit, and only then tell anyone — the player's
+        ``done`` first. When the commit fails nothing is said but ``commit_failed`` to a person
+        who acted: the match is rebuilt from the log and the prompt stays open (same ``v``).
+        Whether it was committed."""
         runner = self.runner
         assert runner is not None
-        self._close_prompt(seat, action, by, ref)
         try:
             step = runner.apply(seat.player, action)
         except IllegalActionError as exc:
             log.error("table %s: engine refused %s: %s", self.public_id, action.text, exc)
             self._update_prompts()
-            return
+            return False
         if not await self._commit(step):
-            if seat.conn is not None and seat.human:
+            if by == "you" and seat.conn is not None and seat.human:
                 self._reply(
                     seat.conn,
-                    proto.error_msg(proto.ErrorCode.INTERNAL, "could not save; decide again", ref),
+                    proto.error_msg(
+                        proto.ErrorCode.COMMIT_FAILED,
+                        "your action could not be saved: decide again",
+                        ref,
+                    ),
                 )
             self._update_prompts()
-            return
+            return False
+        self._broadcasting = True
+        self._close_prompt(seat, action, by, ref)
         await self._broadcast(step)
+        self._broadcasting = False
+        return True
 
     def _facts(self) -> TableFacts:
         names = tuple(s.name or f"P{s.player + 1}" for s in self.seats)
@@ -932,6 +1432,7 @@ class Table:
         try:
             await self.store.append(self.id, self.seq, step.lines, self._results(step))
         except Exception as exc:
+            self._commit_failures += 1
             log.warning(
                 "table %s: commit failed (%s); rebuilding from the log", self.public_id, exc
             )
@@ -947,15 +1448,19 @@ class Table:
                 await self._closed_elsewhere(stored.status)
             return False
         self.seq += len(step.lines)
+        self._commit_failures = 0
+        self._failures = 0
         return True
 
     async def _broadcast(self, step: StepResult) -> None:
+        """Tell every seat (and the gallery) what the committed step did; after a discard or a
+        kong, hold the rest (:meth:`_start_hold`)."""
         runner = self.runner
         assert runner is not None
         events = step.events
         cut = 0
         for i, ev in enumerate(events):
-            if ev.kind is EventKind.DISCARD:
+            if ev.kind in _CUTS:
                 cut = i + 1
         if step.action is None:  # a hand starts
             hand = runner.record.hands[-1]
@@ -965,23 +1470,21 @@ class Table:
                     v, hand.number, hand.dealer, hand.prevailing.letter, seats, hand.commitment
                 )
             )
-        self._send_events(events[:cut] if cut else events)
         if cut:
-            self._sleeping = True
-            try:
-                await self.clock.sleep(self.config.clocks.discard_delay_ms / 1000)
-            finally:
-                self._sleeping = False
+            self._send_events(events[:cut])
+            self._start_hold()
             self._send_events(events[cut:])
+        else:
+            self._send_events(events)
         if step.hand_end is not None:
             await self._hand_ended(step)
         else:
             public = runner.public_view()
             if public.settled:
-                self.gallery.close(Point(self.info(), public))
-            self._update_prompts(waited=bool(cut))
+                self._to_gallery(partial(self.gallery.close, Point(self.info(), public)))
+            self._update_prompts()
 
-    def _send_events(self, events: Sequence[Any]) -> None:
+    def _send_events(self, events: Sequence[Event]) -> None:
         runner = self.runner
         assert runner is not None
         bodies: dict[Any, str] = {}
@@ -1001,7 +1504,7 @@ class Table:
         for ev in events:
             public = ev.public()
             if public is not None:
-                self.gallery.push_event(public)
+                self._to_gallery(partial(self.gallery.push_event, public))
 
     # --- hands and the match ---------------------------------------------------------------------
     async def _resume(self) -> None:
@@ -1009,12 +1512,13 @@ class Table:
 
         A table whose log does not replay is aborted (stakes and fees refunded); one whose refund
         was posted before the server stopped is closed as cancelled (the refund is never paid
-        twice).
+        twice). A person not connected again within the grace is sat out (or, at a waiting
+        table, their seat released).
         """
         if self.broken is not None:
             await self._cancel("aborted", self.broken)
             return
-        if self.open and self._posted(self._refund_key):
+        if self.open and await self._posted(self._refund_key):
             await self._cancel("cancelled", "the stakes were refunded before a restart")
             return
         runner = self.runner
@@ -1022,6 +1526,8 @@ class Table:
             if self.status in ("playing", "paused"):
                 await self._match_ended()
             return
+        for seat in self.seats:
+            self._start_grace(seat)
         if self.status == "waiting":
             await self._maybe_start()
             return
@@ -1041,7 +1547,23 @@ class Table:
         if self._priced and not await self._buy_in():
             return
         await self._set_table_status("playing")
+        for seat in self.seats:
+            self._start_grace(seat)
+        if self.on_start is not None:
+            try:
+                self.on_start(self)
+            except Exception:  # telling the lobby is a courtesy: never stop the table for it
+                log.exception("table %s: telling the players it started failed", self.public_id)
         await self._start_hand()
+
+    async def _short_of_buy_in(self) -> list[_Seat]:
+        assert self.ledger is not None
+        return [
+            s
+            for s in self.seats
+            if s.human
+            and not await can_cover(self.ledger, stakes.owner_of(s.user_id), self.config.buy_in)
+        ]
 
     async def _buy_in(self) -> bool:
         """入場: every seat pays the stake into its escrow and the fee, in one transaction.
@@ -1057,26 +1579,16 @@ class Table:
             return False
         owners = [s.user_id if s.human else None for s in self.seats]
         amounts = stakes.buy_ins(self.id, owners, self.config.stake or 0, self.config.fee)
-        short = [
-            s
-            for s in self.seats
-            if s.human
-            and not can_cover(self.ledger, stakes.owner_of(s.user_id), self.config.buy_in)
-        ]
+        short = await self._short_of_buy_in()
         if not short:
             try:
-                self._post(self._buy_in_key, "buy_in", amounts, "入場 buy-in")
+                await self._post(self._buy_in_key, "buy_in", amounts, "入場 buy-in")
             except InsufficientJadeError:  # spent elsewhere since the check: look again
-                short = [
-                    s
-                    for s in self.seats
-                    if s.human
-                    and not can_cover(self.ledger, stakes.owner_of(s.user_id), self.config.buy_in)
-                ]
+                short = await self._short_of_buy_in()
                 if not short:
                     raise
         for seat in short:
-            have = self.ledger.balance(stakes.owner_of(seat.user_id))
+            have = await self.ledger.balance(stakes.owner_of(seat.user_id))
             await self.store.audit(
                 self.id,
                 "buy_in_failed",
@@ -1091,9 +1603,13 @@ class Table:
         if seat.conn is not None:
             seat.conn.close(4403, "you left the table")
         self._cancel_timers(seat)
-        self.seats[seat.player] = _Seat(seat.player, clock=SeatClock(self.config.clocks))
+        self._drop_pending(seat)
+        if seat.grace is not None:
+            seat.grace.cancel()
+        self.seats[seat.player] = _Seat(seat.player, clock=SeatClock(self.clocks))
+        self.clocks = self._clocks_in_force()
         await self.store.save_seat(self.id, SeatRow(seat.player))
-        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()))
+        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()), game=False)
         self._changed()
 
     def _new_runner(self) -> MatchRunner:
@@ -1118,30 +1634,36 @@ class Table:
             return
         for seat in self.seats:
             seat.ready = False
+        self._next_due = False
         step = runner.start_hand()
         if not await self._commit(step):
             self._schedule_next_hand(first=False)
             return
+        self._broadcasting = True
         await self._broadcast(step)
+        self._broadcasting = False
 
     def _schedule_next_hand(self, *, first: bool) -> None:
         if self._next_hand is not None:
             self._next_hand.cancel()
-        delay = 0.0 if first else self.config.clocks.next_hand_ms / 1000
+            self._next_hand = None
+        self._next_due = False
+        delay = 0.0 if first else self.clocks.next_hand_ms / 1000
         if first or delay:
-            self._next_hand = self._later(delay, "next_hand")
+            self._next_hand = self._later(delay, ib.NextHandDue())
 
     async def _start_hand_if_due(self) -> None:
+        """Start the next hand when its pause is over, or every person here is ready — not
+        while paused (a practice table waits for its player) nor during a hold."""
         runner = self.runner
-        if self.status not in ("playing", "paused") or (
-            runner is not None and not runner.can_start
-        ):
+        if self.status != "playing" or (runner is not None and not runner.can_start):
             return
-        timer_due = self._next_hand is not None
+        if self._hold is not None:
+            return  # (released first: the start comes right after, :meth:`_settle`)
         humans_ready = all(
             s.ready or s.status is not SeatStatus.CONNECTED for s in self.seats if s.human
         )
-        if runner is None or humans_ready or timer_due:
+        if runner is None or humans_ready or self._next_due:
             if self._next_hand is not None:
                 self._next_hand.cancel()
                 self._next_hand = None
@@ -1154,7 +1676,7 @@ class Table:
         n = end.hand.number
         after = self._totals()
         before = [a - d for a, d in zip(after, end.entry.deltas, strict=True)]
-        self._post_hand_move(n, before, after)
+        await self._post_hand_move(n, before, after)
         hands = {w.letter: tiles_json(runner.view(w).concealed) for w in Wind}
         result = outcome_json(end.outcome)
         seed = end.hand.seed.hex() if end.hand.seed else ""
@@ -1171,16 +1693,19 @@ class Table:
         self._update_prompts()
         self._changed()
         if step.match_over:
-            await self._match_ended()
+            if self._hold is not None:
+                self._match_end_due = True  # (closed at the release, :meth:`_settle`)
+            else:
+                await self._match_ended()
         else:
             self._schedule_next_hand(first=False)
 
-    def _post(self, key: str, kind: str, amounts: dict[str, int], memo: str) -> bool:
+    async def _post(self, key: str, kind: str, amounts: dict[str, int], memo: str) -> bool:
         """Post one keyed transaction (False: it was posted before, e.g. replayed after a crash)."""
         assert self.ledger is not None
-        return self.ledger.post(Transaction.of(key, kind, amounts, memo[:200]))
+        return await self.ledger.post(Transaction.of(key, kind, amounts, memo[:200]))
 
-    def _post_hand_move(
+    async def _post_hand_move(
         self, n: int, before: Sequence[int | float], after: Sequence[int | float]
     ) -> None:
         stake = self.config.stake
@@ -1188,7 +1713,9 @@ class Table:
             return
         amounts = stakes.hand_move(self.id, stake, before, after)
         if amounts:
-            self._post(f"hand:table:{self.id}:{n}", "settle", amounts, f"第{n + 1}局 hand {n}")
+            await self._post(
+                f"hand:table:{self.id}:{n}", "settle", amounts, f"第{n + 1}局 hand {n}"
+            )
 
     async def _match_ended(self) -> None:
         runner = self.runner
@@ -1200,7 +1727,7 @@ class Table:
             owners = [s.user_id if s.human else None for s in self.seats]
             amounts = stakes.release(self.id, stake, totals, owners)
             if amounts:
-                self._post(f"release:table:{self.id}", "release", amounts, "散場 release")
+                await self._post(f"release:table:{self.id}", "release", amounts, "散場 release")
             seats = [runner.seat_of(p).letter for p in range(4)]
             settlement = stakes.settlement_json(stake, totals, seats)
         seed = runner.record.match_seed.hex() if runner.record.match_seed else ""
@@ -1213,12 +1740,14 @@ class Table:
             return
         self.status = status
         await self.store.set_status(self.id, status)
-        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()))
+        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()), game=False)
         self._changed()
 
     async def _abort(self, reason: str) -> None:
-        with contextlib.suppress(Exception):
+        try:
             await self._cancel("aborted", reason)
+        except Exception:
+            log.exception("table %s: aborting failed too (%s)", self.public_id, reason)
 
     async def _cancel(self, status: str, reason: str) -> None:
         """Close the table as ``status`` (cancelled / aborted): refund, log the reason, tell all.
@@ -1233,7 +1762,7 @@ class Table:
             await self._closed_elsewhere(stored.status)
             return
         try:
-            refunded = self._refund(reason)
+            refunded = await self._refund(reason)
         except MahjongError as exc:
             log.error("table %s: refund failed: %s", self.public_id, exc)
             refunded = None
@@ -1244,21 +1773,23 @@ class Table:
         await self.store.set_status(self.id, status)
         await self._close(status)
 
-    def _refund(self, reason: str) -> str | None:
+    async def _refund(self, reason: str) -> str | None:
         """退款: empty the escrows and give every seat its stake and fee back, once; what was
         refunded, or None (nothing paid in, or refunded or released before)."""
         if not self._priced or not self._bought_in:
             return None
         assert self.ledger is not None
-        if self._posted(self._refund_key) or self._posted(f"release:table:{self.id}"):
+        if await self._posted(self._refund_key) or await self._posted(f"release:table:{self.id}"):
             return None
         stake, fee = self.config.stake or 0, self.config.fee
         owners = [s.user_id if s.human else None for s in self.seats]
         for attempt in range(3):
-            held = [self.ledger.balance(stakes.escrow_of(self.id, p)) for p in range(4)]
+            accounts = [stakes.escrow_of(self.id, p) for p in range(4)]
+            balances = await self.ledger.balances(accounts)
+            held = [balances[a] for a in accounts]
             amounts = stakes.refund(self.id, stake, held, owners, fee)
             try:
-                self._post(self._refund_key, "refund", amounts, f"退款 refund: {reason}")
+                await self._post(self._refund_key, "refund", amounts, f"退款 refund: {reason}")
             except InsufficientJadeError:  # a hand's move landed since the read (a live server)
                 if attempt == 2:
                     raise
@@ -1268,15 +1799,17 @@ class Table:
 
     async def _close(self, status: str) -> None:
         """Stop the match here (no store change): close every prompt and timer, tell everyone."""
+        self._release_hold()
         self.status = status
         for seat in self.seats:
             self._cancel_timers(seat)
+            self._drop_pending(seat)
             if seat.prompt is not None:
                 self._close_prompt(seat, None, "closed", None)
         if self._next_hand is not None:
             self._next_hand.cancel()
             self._next_hand = None
-        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()))
+        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()), game=False)
         self._changed()
 
     async def _closed_elsewhere(self, status: str) -> None:
@@ -1305,7 +1838,7 @@ class Table:
             raise TableError("full", "every seat is taken")
         if self._priced:
             assert self.ledger is not None
-            have_jade = self.ledger.balance(stakes.owner_of(user_id))
+            have_jade = await self.ledger.balance(stakes.owner_of(user_id))
             if have_jade < self.config.buy_in:
                 raise TableError(
                     "balance", f"the buy-in is {self.config.buy_in} jade; you have {have_jade}"
@@ -1314,13 +1847,15 @@ class Table:
         row = SeatRow(seat.player, user_id, name, None, "away")
         self._fill_seat(row)
         await self.store.save_seat(self.id, row)
-        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()))
+        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()), game=False)
         self._changed()
+        self._start_grace(seat)
         await self._maybe_start()
         return seat.player
 
     async def leave(self, user_id: int) -> None:
-        """Leave before the match starts (online); at a practice table, pause it.
+        """Leave a waiting table (the seat is free at once: nothing was paid yet) or, at a
+        practice table, pause it.
 
         :raises TableError: ``not_seated`` or ``started``.
         """
@@ -1336,6 +1871,7 @@ class Table:
             return
         if self.status != "waiting" or self._bought_in:
             raise TableError("started", "the match has started: your seat is played for you")
+        await self.store.audit(self.id, "left", f"player {player}: left the waiting table")
         await self._unseat(self.seats[player])
 
     async def fill_bots(self, user_id: int | None, level: str) -> list[int]:
@@ -1361,7 +1897,7 @@ class Table:
                     raise TableError("bad_config", str(exc)) from None
                 await self.store.save_seat(self.id, row)
                 filled.append(seat.player)
-        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()))
+        self._emit_all(lambda v: proto.table_msg(v, self.info().to_json()), game=False)
         self._changed()
         await self._maybe_start()
         return filled
@@ -1376,16 +1912,50 @@ class Table:
         await self.call(lambda: self._closed_elsewhere(status))
 
     # --- hints ------------------------------------------------------------------------------------
-    def _hint(self, seat: _Seat) -> JSON:
-        """提示: :func:`~hkmahjong.bots.advice.advise` for the seat's open prompt, as data."""
+    def _hint(self, seat: _Seat, conn: Connection, engine: str) -> None:
+        """提示: advice for the seat's open prompt (:func:`~hkmahjong.bots.advice.advise`, the
+        ``strong`` bot's choice, or ``master``'s with ``engine`` master), computed off the loop
+        and sent when ready (one at a time per seat)."""
         E = proto.ErrorCode
         if not self.config.hints:
-            return proto.error_msg(E.NO_HINTS, "hints exist at practice tables only")
+            raise proto.ProtocolError(E.NO_HINTS, "hints exist at practice tables only")
         runner = self.runner
         if seat.prompt is None or runner is None:
-            return proto.error_msg(E.NO_PROMPT, "nothing to decide now")
-        view = runner.view(seat.player)
-        return proto.hint_msg(advice_json(advise(view, seat.prompt.legal, self.ruleset)))
+            raise proto.ProtocolError(E.NO_PROMPT, "nothing to decide now")
+        if seat.hinting:
+            raise proto.ProtocolError(E.RATE_LIMITED, "a hint is being prepared; wait for it")
+        seat.hinting = True
+        view, legal = runner.view(seat.player), list(seat.prompt.legal)
+        work = asyncio.ensure_future(self._advise(view, legal, engine, seat.player))
+        self._work.add(work)
+        work.add_done_callback(partial(self._advised, seat.player, conn, seat.prompt.v))
+
+    async def _advise(
+        self, view: PlayerView, legal: list[Action], engine: str, player: int
+    ) -> JSON:
+        chosen = None
+        if engine == "master":
+            searcher = SearchBot(f"{self.row.match_seed}:advice:{player}", self.ruleset)
+            chosen = await self.thinker.choose(searcher, view, legal)
+        advisor = StrongBot(0, ruleset=self.ruleset, time_budget=UNTIMED)
+        advice = await self.thinker.run(
+            partial(advise, view, legal, self.ruleset, action=chosen, bot=advisor)
+        )
+        reply = proto.hint_msg(advice_json(advice))
+        reply["engine"] = engine
+        return reply
+
+    def _advised(self, player: int, conn: Connection, v: int, work: asyncio.Future[JSON]) -> None:
+        self._work.discard(work)
+        if work.cancelled():
+            return
+        error = work.exception()
+        if error is not None:
+            log.error("table %s: a hint failed: %r", self.public_id, error)
+            reply = proto.error_msg(proto.ErrorCode.INTERNAL, "the hint failed; ask again")
+        else:
+            reply = work.result()
+        self.queue.put_nowait(ib.HintReady(player, conn, v, reply))
 
 
 def _line_index(lines: Sequence[str], kind: str) -> int | None:

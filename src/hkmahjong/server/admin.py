@@ -126,8 +126,10 @@ def grant_jade(store: Store, name: str, amount: int, memo: str = "") -> int:
         raise AdminError(f"{user.name} is a guest: guests hold no jade")
     ledger = SqlLedger(store)
     account = user_account(user.id)
-    ledger.post(grant(account, amount, f"grant:admin:{uuid.uuid4().hex}", memo or "admin grant"))
-    return ledger.balance(account)
+    ledger.post_sync(
+        grant(account, amount, f"grant:admin:{uuid.uuid4().hex}", memo or "admin grant")
+    )
+    return ledger.balance_sync(account)
 
 
 def set_admin(store: Store, name: str, is_admin: bool = True) -> UserRow:
@@ -412,7 +414,7 @@ def league_report(store: Store, league: League) -> str:
     accounts, payouts and every decision with its reason."""
     c = league.config
     pool, escrow = accounts_of(league)
-    held = SqlLedger(store).balances([pool, escrow])
+    held = SqlLedger(store).balances_sync([pool, escrow])
     names = {e.user_id: e.name for e in league.entrants}
     rules = c.rules.get("preset") or "house rules"
     out = [

@@ -28,6 +28,7 @@ from hkmahjong.server import (
     auth,
     health,
     leagues,
+    me,
     options,
     pages,
     players,
@@ -210,6 +211,7 @@ def create_app(
     app.include_router(replays.router)
     app.include_router(leagues.router)
     app.include_router(players.router)
+    app.include_router(me.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     return app

@@ -168,7 +168,7 @@ class Auth:
     def ensure_grant(self, user: CurrentUser) -> None:
         """Give a registered user's starting grant if it was never given (idempotent)."""
         if not user.is_guest and self.settings.starting_grant > 0:
-            self.ledger.post(starting_grant(user.id, self.settings.starting_grant))
+            self.ledger.post_sync(starting_grant(user.id, self.settings.starting_grant))
 
     def authenticate(self, name: str, password: str) -> CurrentUser | None:
         """The user with this name (its key: any case or width) and password, or None (same work
@@ -543,7 +543,7 @@ def me(request: Request) -> Me:
     user = current_user(request)
     jade = None
     if user is not None and not user.is_guest:
-        jade = get_auth(request).ledger.balance(user.account)
+        jade = get_auth(request).ledger.balance_sync(user.account)
     info = None
     if user is not None:
         info = {

@@ -172,6 +172,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "level_strong": ("高手", "高手", "Strong"),
     "level_expert": ("專家", "专家", "Expert"),
     "level_hard": ("高手", "高手", "Hard"),
+    "level_master": ("大師", "大师", "Master"),
     "match_length": ("牌局長度", "牌局长度", "Match length"),
     "len_one_hand": ("一局", "一局", "One hand"),
     "len_quarter": ("一圈", "一圈", "One round"),

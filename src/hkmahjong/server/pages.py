@@ -158,7 +158,7 @@ def viewer(request: Request) -> Viewer:
     user = auth.current_user(request)
     jade = None
     if user is not None and not user.is_guest:
-        jade = auth.get_auth(request).ledger.balance(user.account)
+        jade = auth.get_auth(request).ledger.balance_sync(user.account)
     return Viewer(user, jade, auth.csrf_token(request))
 
 

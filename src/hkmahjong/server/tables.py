@@ -195,7 +195,7 @@ async def create_table(
 
 
 @router.get("/api/tables/{public_id}")
-def table_info(
+async def table_info(
     request: Request, public_id: str, user: Annotated[CurrentUser | None, Depends(current_user)]
 ) -> dict[str, Any]:
     """The table's public facts (``you``: your player number, if seated); each player's
@@ -207,9 +207,10 @@ def table_info(
     info = table.info(you).to_json()
     ledger = _lobby(request).ledger
     if ledger is not None and table.config.kind == "online":
-        for player in info["players"]:
-            held = ledger.balance(escrow_of(table.id, int(player["player"])))
-            player["escrow"] = held or None
+        accounts = [escrow_of(table.id, int(p["player"])) for p in info["players"]]
+        held = await ledger.balances(accounts)  # (the ledger port is async)
+        for player, account in zip(info["players"], accounts, strict=True):
+            player["escrow"] = held[account] or None
     return info
 
 

@@ -1,8 +1,11 @@
 """連線 the websockets: ``/ws/table/{id}`` (docs/protocol.md) and ``/ws/lobby``.
 
 The socket adapts a :class:`~hkmahjong.parlor.ports.Connection` for the table actor: frames go
-out through a bounded queue (a client too slow to read is dropped), frames come in through the
-actor's queue after a per-connection rate limit. The cookie session says who is at the other
+out through a bounded queue (a client too slow to read is dropped), frames come in after a
+per-connection rate limit and are **parsed at the door** (:class:`_Seated`, :class:`_Watching`:
+every table socket, native or ASGI, and the frames another server process relays here): a frame
+that is not a valid message is answered here with its ``error`` and never reaches the table,
+which takes typed messages only (docs/protocol.md). The cookie session says who is at the other
 end: a seated player, or else a spectator (旁觀; a private table's invite in ``?invite=``), fed
 by the table's gallery. The ``Origin`` header must be this server's own.
 """
@@ -285,6 +288,20 @@ def bind(
     return _Attached(conn, seated.receive, seated.leave)
 
 
+def parse_at_door(conn: Connection, data: str | bytes) -> proto.ClientMessage | None:
+    """One client frame parsed (:func:`~hkmahjong.parlor.protocol.parse_client`), or None when it
+    is not a valid message: its ``error`` is then sent back here and nothing reaches the table.
+    Any other failure of the parser is answered the same way (``bad_message``), never raised."""
+    try:
+        return proto.parse_client(data)
+    except proto.ProtocolError as exc:
+        conn.send(dumps(exc.to_json()))
+    except Exception:  # a parser bug must not reach the table either
+        log.exception("a client frame could not be parsed")
+        conn.send(dumps(proto.error_msg(proto.ErrorCode.BAD_MESSAGE, "the frame was not read")))
+    return None
+
+
 class _Seated:
     """A seated player's connection, bound to its table and seat (what the socket's frames and
     its end are passed to; one small object instead of two closures and their cells, for each
@@ -296,7 +313,9 @@ class _Seated:
         self.table, self.player, self.conn = table, player, conn
 
     def receive(self, data: str | bytes) -> None:
-        self.table.receive(self.player, self.conn, data)
+        msg = parse_at_door(self.conn, data)
+        if msg is not None:
+            self.table.receive(self.player, self.conn, msg)
 
     def leave(self) -> None:
         self.table.disconnect(self.player, self.conn)
@@ -311,7 +330,9 @@ class _Watching:
         self.table, self.conn = table, conn
 
     def receive(self, data: str | bytes) -> None:
-        self.table.watch_receive(self.conn, data)
+        msg = parse_at_door(self.conn, data)
+        if msg is not None:
+            self.table.watch_receive(self.conn, msg)
 
     def leave(self) -> None:
         self.table.unwatch(self.conn)

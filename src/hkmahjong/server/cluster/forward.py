@@ -11,6 +11,7 @@ the database and the secret). Everything else is served where it arrives.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any
@@ -23,6 +24,8 @@ __all__ = ["ForwardTables", "serve_request"]
 log = logging.getLogger(__name__)
 
 _TABLE_PATH = re.compile(r"^/(?:table|api/tables|api/replay)/([A-Za-z0-9_-]{1,32})(?:/|$)")
+FORWARD_SECONDS = 15.0
+"""How long a request relayed to a table's owner may take before it is answered 503."""
 FORWARDED = "hkmj.forwarded"
 """The scope key of a request that came from another process (never forwarded again)."""
 
@@ -76,7 +79,8 @@ class ForwardTables:
             "cl": list(scope["client"]) if scope.get("client") else None,
         }
         try:
-            answer = await self.cluster.forward(owner, request)
+            async with asyncio.timeout(FORWARD_SECONDS):
+                answer = await self.cluster.forward(owner, request)
         except TimeoutError:
             answer = {"s": 503, "h": [["retry-after", "1"]], "b": ""}
         await send(

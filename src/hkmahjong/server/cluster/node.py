@@ -632,12 +632,10 @@ class Cluster:
         self.remote[(origin, cid)] = got
 
     # --- HTTP requests for tables elsewhere ---------------------------------------------------------
-    async def forward(self, owner: str, request: Message, timeout: float = 15.0) -> Message:
-        """Send an HTTP request to the process ``owner`` and wait for its answer.
-
-        :raises TimeoutError: when no answer comes in ``timeout`` seconds.
-        """
-        return await self.call(owner, "req", request, timeout)
+    async def forward(self, owner: str, request: Message) -> Message:
+        """Send an HTTP request to the process ``owner`` and wait for its answer (bound the wait
+        with ``asyncio.timeout``: :data:`FORWARD_SECONDS` in the middleware)."""
+        return await self.call(owner, "req", request)
 
     async def _serve_forwarded(self, m: Message) -> None:
         from hkmahjong.server.cluster.forward import serve_request
@@ -662,24 +660,23 @@ class Cluster:
                     continue
                 request = {"p": info["id"], "u": user_id, "n": name}
                 try:
-                    answer = await self.call(owner, "join", request, timeout=5.0)
+                    async with asyncio.timeout(5.0):
+                        answer = await self.call(owner, "join", request)
                 except TimeoutError:
                     break
                 if answer.get("ok"):
                     return str(info["id"])
         return None
 
-    async def call(self, owner: str, kind: str, message: Message, timeout: float) -> Message:
-        """Send a request of ``kind`` to the process ``owner`` and wait for its answer.
-
-        :raises TimeoutError: when no answer comes in ``timeout`` seconds.
-        """
+    async def call(self, owner: str, kind: str, message: Message) -> Message:
+        """Send a request of ``kind`` to the process ``owner`` and wait for its answer (the
+        caller bounds the wait: ``async with asyncio.timeout(...)``)."""
         rid = secrets.token_hex(8)
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self.requests[rid] = future
         self.send(owner, {**message, "k": kind, "r": rid, "o": self.owner})
         try:
-            return await asyncio.wait_for(future, timeout)
+            return await future
         finally:
             self.requests.pop(rid, None)
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Callable, Sequence
 
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from hkmahjong.parlor.history import TableResults
-from hkmahjong.parlor.ledger import LedgerError, Transaction
+from hkmahjong.parlor.ledger import Transaction
 from hkmahjong.parlor.ports import (
     LeaseLostError,
     SeatRow,
@@ -23,7 +21,7 @@ from hkmahjong.parlor.ports import (
 )
 from hkmahjong.server.cluster.leases import LeaseBook, check_fence
 from hkmahjong.server.store.db import Store
-from hkmahjong.server.store.ledger import RETRIES, SqlLedger, _retryable, post_in
+from hkmahjong.server.store.ledger import SqlLedger, post_in
 from hkmahjong.server.store.models import (
     TableLease,
 )
@@ -139,25 +137,30 @@ class FencedLedger(SqlLedger):
         super().__init__(store)
         self.fences = fences
 
-    def post(self, txn: Transaction) -> bool:
-        """Apply ``txn`` once (fenced when it belongs to a table).
+    def _attempt(self, txn: Transaction) -> bool:
+        """One try at posting ``txn`` (fenced when it belongs to a table; the retries and their
+        pauses are :class:`SqlLedger`'s), in a worker thread.
 
         :raises LeaseLostError: when it belongs to a table this process no longer holds.
         """
         table_id = table_of_key(txn.idem_key)
         if table_id is None:
-            return super().post(txn)
+            return super()._attempt(txn)
         fence = self.fences.get(table_id)
-        for attempt in range(RETRIES):
-            try:
-                with self.store.session() as session:
-                    check_fence(session, table_id, fence)
-                    return post_in(session, txn)
-            except LeaseLostError:
+        with self.store.session() as session:
+            check_fence(session, table_id, fence)
+            return post_in(session, txn)
+
+    async def post(self, txn: Transaction) -> bool:
+        """Apply ``txn`` once (fenced when it belongs to a table); a refused write drops the
+        table here (on the event loop's thread).
+
+        :raises LeaseLostError: when it belongs to a table this process no longer holds.
+        """
+        try:
+            return await super().post(txn)
+        except LeaseLostError:
+            table_id = table_of_key(txn.idem_key)
+            if table_id is not None:
                 self.fences.lost(table_id)
-                raise
-            except DBAPIError as exc:
-                if not _retryable(exc) or attempt == RETRIES - 1:
-                    raise
-                time.sleep(0.005 * (attempt + 1))
-        raise LedgerError(f"{txn.idem_key}: not posted after {RETRIES} tries")  # pragma: no cover
+            raise

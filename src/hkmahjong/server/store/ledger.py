@@ -5,11 +5,17 @@ A post is one database transaction: the idempotency key is unique (a concurrent 
 fails on it and is retried, then finds the first one), the debited accounts are locked (``FOR
 UPDATE`` on PostgreSQL; SQLite's transactions take the write lock at their start) before their
 balances are checked, so two concurrent debits can never both spend the same jade.
+
+The port's methods are coroutines: each database transaction runs in a worker thread, and a lost
+race is retried after an ``asyncio.sleep`` (the event loop, and every table on it, keeps running).
+Synchronous code that already runs off the loop (a ``def`` route in FastAPI's thread pool, the
+``hkmj admin`` command) uses the ``_sync`` forms, which retry at once (the database's own lock
+wait is the back-off there).
 """
 
 from __future__ import annotations
 
-import time
+import asyncio
 from collections.abc import Iterable
 
 from sqlalchemy import func, select
@@ -128,34 +134,65 @@ class SqlLedger:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def post(self, txn: Transaction) -> bool:
-        """Apply ``txn`` once, in its own database transaction, retrying a lost race.
+    def _attempt(self, txn: Transaction) -> bool:
+        """One try at posting ``txn`` in its own database transaction (in the calling thread)."""
+        with self.store.session() as session:
+            return post_in(session, txn)
+
+    async def post(self, txn: Transaction) -> bool:
+        """Apply ``txn`` once, in its own database transaction (a worker thread), retrying a lost
+        race after a pause that does not hold the event loop.
 
         :raises TransactionConflictError: when the key was posted with different rows.
         :raises InsufficientJadeError: when an account that may not go negative would.
         """
         for attempt in range(RETRIES):
             try:
-                with self.store.session() as session:
-                    return post_in(session, txn)
+                return await asyncio.to_thread(self._attempt, txn)
             except DBAPIError as exc:
                 if not _retryable(exc) or attempt == RETRIES - 1:
                     raise
-                time.sleep(0.005 * (attempt + 1))
+                await asyncio.sleep(0.005 * (attempt + 1))
         raise LedgerError(f"{txn.idem_key}: not posted after {RETRIES} tries")  # pragma: no cover
 
-    def posted(self, idem_key: str) -> bool:
+    async def posted(self, idem_key: str) -> bool:
         """Whether a transaction was posted under ``idem_key``."""
+        return await asyncio.to_thread(self.posted_sync, idem_key)
+
+    async def balance(self, account: str) -> int:
+        """The sum of the account's rows."""
+        return (await self.balances([account]))[account]
+
+    async def balances(self, accounts: Iterable[str]) -> dict[str, int]:
+        """The balance of each account."""
+        return await asyncio.to_thread(self.balances_sync, list(accounts))
+
+    def post_sync(self, txn: Transaction) -> bool:
+        """:meth:`post` for code already off the event loop (retries at once).
+
+        :raises TransactionConflictError: when the key was posted with different rows.
+        :raises InsufficientJadeError: when an account that may not go negative would.
+        """
+        for attempt in range(RETRIES):
+            try:
+                return self._attempt(txn)
+            except DBAPIError as exc:
+                if not _retryable(exc) or attempt == RETRIES - 1:
+                    raise
+        raise LedgerError(f"{txn.idem_key}: not posted after {RETRIES} tries")  # pragma: no cover
+
+    def posted_sync(self, idem_key: str) -> bool:
+        """:meth:`posted` for code already off the event loop."""
         with self.store.session() as session:
             found = session.scalar(select(LedgerTxn.id).where(LedgerTxn.idem_key == idem_key))
             return found is not None
 
-    def balance(self, account: str) -> int:
-        """The sum of the account's rows."""
-        return self.balances([account])[account]
+    def balance_sync(self, account: str) -> int:
+        """:meth:`balance` for code already off the event loop."""
+        return self.balances_sync([account])[account]
 
-    def balances(self, accounts: Iterable[str]) -> dict[str, int]:
-        """The balance of each account."""
+    def balances_sync(self, accounts: Iterable[str]) -> dict[str, int]:
+        """:meth:`balances` for code already off the event loop."""
         with self.store.session() as session:
             return account_balances(session, accounts)
 

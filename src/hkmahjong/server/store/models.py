@@ -49,6 +49,7 @@ __all__ = [
     "TableSeat",
     "UTCDateTime",
     "User",
+    "UserPrefs",
     "utcnow",
 ]
 
@@ -405,3 +406,15 @@ class TableLease(Base):
     owner: Mapped[str] = mapped_column(String(64), index=True)
     epoch: Mapped[int] = mapped_column(BigInteger)
     acquired_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class UserPrefs(Base):
+    """設定 a registered player's settings (``/api/me/settings``), one JSON object."""
+
+    __tablename__ = "user_prefs"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    prefs: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
