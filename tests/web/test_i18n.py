@@ -24,6 +24,8 @@ PAGES = [
     "/login",
     "/register",
     "/practice",
+    "/practice?preset=ml",
+    "/tables/new",
     "/rules",
     "/rules?preset=ml",
     "/tutorial",

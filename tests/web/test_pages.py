@@ -21,6 +21,7 @@ PAGES = [
     "/login",
     "/register",
     "/practice",
+    "/tables/new",
     "/rules",
     "/tutorial",
     "/calculator",
@@ -216,3 +217,49 @@ def test_guest_button_posts_to_guest_and_lands_on_practice(client: TestClient) -
     assert r.url.path == "/practice"
     assert tr("zh-Hant", "guest") in r.text
     assert 'data-testid="practice-link"' in client.get("/").text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_unknown_table_is_a_404_page(client: TestClient, lang: str) -> None:
+    """Issue 30 item 10: not an empty board saying the others are thinking."""
+    r = client.get("/table/no-such-table", params={"lang": lang})
+    assert r.status_code == 404
+    assert tr(lang, "not_found") in r.text and 'id="table-app"' not in r.text
+
+
+def test_practice_page_offers_the_lengths_of_the_chosen_ruleset(client: TestClient) -> None:
+    """The parlor's practice lengths (四圈, 八局, 十六局, 打至破產; no 單局), ml's (單局, 東圈,
+    四圈), as GET /api/table-options gives them; bot levels as the API takes them."""
+    options = client.get("/api/table-options", params={"kind": "practice"}).json()
+    page = client.get("/practice").text
+    shown = re.findall(r'name="length" value="([^"]+)"', page)
+    assert shown == [x["value"] for x in options["lengths"]] and "one-hand" not in shown
+    levels = re.findall(r'name="bots" value="([^"]+)"', page)
+    assert levels == [x["value"] for x in options["bot_levels"]]
+    ml = client.get("/practice", params={"preset": "ml"}).text
+    assert re.findall(r'name="length" value="([^"]+)"', ml)[0] == "one-hand"
+    assert 'value="ml" selected' in ml
+
+
+def test_leaderboard_ties_share_a_rank() -> None:
+    """Issue 30 item 8: equal ratings (as shown) share a rank, 1= 1= 3, and a tie is said."""
+    from types import SimpleNamespace
+
+    from hkmahjong.server.pages import _env
+
+    def rating(mu: float, sigma: float) -> SimpleNamespace:
+        return SimpleNamespace(mu=mu, sigma=sigma, ordinal=mu - 3 * sigma)
+
+    rows = [
+        SimpleNamespace(user_id=1, name="Ann", rating=rating(25, 8), value=12, matches=1),
+        SimpleNamespace(user_id=2, name="Bo", rating=rating(25, 8), value=12, matches=1),
+        SimpleNamespace(user_id=3, name="Cy", rating=rating(20, 8), value=-24, matches=1),
+    ]
+    for by in ("rating", "jade"):
+        html = _env().get_template("leaderboard.html").render(
+            t=lambda k, **f: tr("en", k, **f), words={}, lang_names={}, lang="en", here="/",
+            user=None, jade=None, csrf="", asset_version="x", families=[], family="parlor",
+            by=by, rows=rows, ordinal=lambda r: f"{r.ordinal:.1f}", signed=str,
+        )  # fmt: skip
+        ranks = re.findall(r'data-testid="rank"[^>]*>([^<]*)<', html)
+        assert ranks == ["1=", "1=", "3"], (by, ranks)

@@ -174,6 +174,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "Log in to play other people.",
     ),
     "col_table": ("檯", "台", "Table"),
+    "col_host": ("檯主", "台主", "Host"),
     "col_rules": ("台例", "台例", "Rules"),
     "col_stake": ("注碼（手續費）", "注码（手续费）", "Stake (fee)"),
     "stake_fee": (
@@ -1145,6 +1146,30 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "t_self_drawn": ("自摸", "自摸", "self-drawn"),
     "t_on_discard_of": ("食 {who} 出銃", "胡 {who} 出铳", "on {who}'s discard"),
     "t_robbing_of": ("搶 {who} 嘅槓", "抢 {who} 的杠", "robbing {who}'s kong"),
+    "t_on_your_discard": ("食你出銃", "胡你出铳", "on your discard"),
+    "t_robbing_you": ("搶你嘅槓", "抢你的杠", "robbing your kong"),
+    "t_claim_tile": (
+        "{who} 打出 {tile}：要唔要？",
+        "{who} 打出 {tile}：要不要？",
+        "{who} discarded {tile}: claim it?",
+    ),
+    "wclose_4401": (
+        "未登入：請先登入或者用訪客身份玩",
+        "未登录：请先登录或以访客身份玩",
+        "not signed in: log in or play as a guest first",
+    ),
+    "wclose_4403": (
+        "冇權睇呢張檯（私人檯要邀請連結）",
+        "没有权限看这张台（私人台要邀请链接）",
+        "you may not watch this table (a private table needs its invite link)",
+    ),
+    "wclose_4404": ("搵唔到呢張檯", "找不到这张台", "there is no such table"),
+    "wclose_4409": (
+        "你喺另一個視窗打開咗呢張檯",
+        "你在另一个窗口打开了这张台",
+        "this table was opened in another window",
+    ),
+    "wclose_4429": ("旁觀人數已滿", "旁观人数已满", "too many people are watching"),
     "t_liable": ("{who} 包牌", "{who} 包牌", "{who} is liable"),
     "t_hands": ("各家手牌", "各家手牌", "Everyone's hand"),
     "t_payments": ("找數", "找数", "Payments"),
@@ -1803,18 +1828,23 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "txk_refund": ("退款", "退款", "refund"),
     "lb_title": ("排行榜", "排行榜", "Leaderboard"),
     "lb_intro": (
-        "等級分用 OpenSkill 的 Plackett–Luce 模型，每場對局完場後按名次更新；顯示的分數是 μ − 3σ，"
-        "新玩家由 0 開始，打得多、贏得多就升。玉是該系列台例對局中贏輸的玉（已扣手續費）。"
+        "等級分用 OpenSkill 的 Plackett–Luce 模型，每場對局完場後按名次更新；顯示的分數是 μ − 3σ"
+        "（μ 係估計實力，σ 係幾唔肯定：打得少，σ 大，分數就保守啲），"
+        "新玩家由 0 開始，打得多、贏得多就升；同分嘅並列同一名次（例如 1=）。玉是該系列台例對局中贏輸的玉（已扣手續費）。"
         "每個電腦級別亦有等級分，方便比較。",
-        "等级分用 OpenSkill 的 Plackett–Luce 模型，每场对局完场后按名次更新；显示的分数是 μ − 3σ，"
-        "新玩家由 0 开始，打得多、赢得多就升。玉是该系列台例对局中输赢的玉（已扣手续费）。"
+        "等级分用 OpenSkill 的 Plackett–Luce 模型，每场对局完场后按名次更新；显示的分数是 μ − 3σ"
+        "（μ 是估计实力，σ 是有多不确定：打得少，σ 大，分数就保守一些），"
+        "新玩家由 0 开始，打得多、赢得多就升；同分的并列同一名次（例如 1=）。玉是该系列台例对局中输赢的玉（已扣手续费）。"
         "每个电脑级别亦有等级分，方便比较。",
         "The rating is OpenSkill's Plackett–Luce model, updated by the places after every online "
-        "match; shown is μ − 3σ, which starts at 0 and rises as you play and win. Jade is what "
+        "match; shown is μ − 3σ (μ the estimated skill, σ how unsure it is: few matches, a large "
+        "σ and a cautious rating), which starts at 0 and rises as you play and win; equal "
+        "ratings share a rank (1=). Jade is what "
         "was won less lost (fees included) at that family's online tables. Each bot level is "
         "rated too, for comparison.",
     ),
     "lb_family": ("台例系列", "台例系列", "Ruleset family"),
+    "lb_tied": ("同分並列", "同分并列", "tied"),
     "lb_by_rating": ("按等級分", "按等级分", "By rating"),
     "lb_by_jade": ("按玉", "按玉", "By jade"),
     "lb_empty": ("暫時未有記錄。", "暂时没有记录。", "Nothing recorded yet."),

@@ -14,6 +14,7 @@ import hashlib
 import json
 import mimetypes
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -135,7 +136,15 @@ def _env() -> Environment:
     )
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": True}
     env.globals["tile_name"] = tile_name
+    env.filters["iso_utc"] = iso_utc
     return env
+
+
+def iso_utc(at: datetime) -> str:
+    """A stored time as ISO 8601 in UTC with its zone (the store keeps naive UTC times), for a
+    ``<time datetime>`` the page shows in the browser's own zone."""
+    aware = at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+    return aware.isoformat().replace("+00:00", "Z")
 
 
 def tile_name(code: str | Tile) -> str:

@@ -126,11 +126,13 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Any]:
-    """``new_page(lang="en", phone=False)``: a page in a fresh browser context (own cookies)."""
+    """``new_page(lang="en", phone=False, tz=None)``: a page in a fresh browser context (own
+    cookies), in time zone ``tz`` (default UTC)."""
     contexts: list[Any] = []
 
-    def make(lang: str | None = None, phone: bool = False) -> Any:
+    def make(lang: str | None = None, phone: bool = False, tz: str | None = None) -> Any:
         ctx = browser.new_context(
+            timezone_id=tz or "UTC",
             viewport=PHONE if phone else DESKTOP,
             device_scale_factor=1,
             base_url=server.url,

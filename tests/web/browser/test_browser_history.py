@@ -6,6 +6,7 @@ in 繁 / 简 / English, on a desktop and a phone. Screenshots: ``history-*.png``
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -54,9 +55,13 @@ def test_a_played_hand_shows_on_the_players_record_match_page_and_leaderboard(
     assert names == ["Ah Ming"]
 
     for lang in LANGS:
-        phone = new_page(lang, phone=True)
+        phone = new_page(lang, phone=True, tz="Asia/Hong_Kong")
         phone.goto("/players/Ah%20Ming")
         check_script(phone, lang)
+        # times in the browser's zone (Hong Kong, UTC+8), not UTC
+        when = phone.locator("[data-testid=matches] time[data-local]").first
+        at = datetime.fromisoformat(str(when.get_attribute("datetime")).replace("Z", "+00:00"))
+        assert f"{at + timedelta(hours=8):%H:%M}" in when.inner_text(), when.inner_text()
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the record is {width} px wide on a 390 px phone"
         shot(phone, f"history-player-{lang}-phone", full_page=True)

@@ -39,6 +39,18 @@ export function tileName(code) {
   return `${BONUS_ZH[i]} ${BONUS_EN[i]}`;
 }
 
+/** A tile's name in the page's language alone: 五筒 / 五筒 / "5 dots", 發 / 发 / "green dragon". */
+export function tileWord(code, l = lang()) {
+  if (l === "en") return tileName(code).split(" ").slice(1).join(" ");
+  const n = Number(code[0]);
+  const s = code[1];
+  const hans = l === "zh-Hans" ? 1 : 0;
+  if (SUIT[s]) return `${NUMERALS[n - 1]}${SUIT[s][hans]}`;
+  if (s === "z") return HONOURS[l === "zh-Hans" ? "zh-Hans" : "zh-Hant"][n - 1];
+  const word = tileName(code).split(" ")[0]; // 梅蘭菊竹春夏秋冬: one script but 蘭 (兰)
+  return hans ? word.replace("蘭", "兰") : word;
+}
+
 /** An <img> of tile `code` ("5p", "7z", "2f" or "back"), with its name as alt text and title. */
 export function tileImg(code, cls = "") {
   const img = document.createElement("img");
@@ -84,6 +96,24 @@ export async function postJSON(url, body) {
   try { data = await res.json(); } catch { data = null; }
   return { ok: res.ok, status: res.status, data };
 }
+
+// Times: the server writes UTC (<time datetime="…Z" data-local>); the page shows them in the
+// browser's own zone, in its language (the UTC text stays for a page without scripts).
+const LOCALE = { "zh-Hant": "zh-HK", "zh-Hans": "zh-CN", en: "en-GB" };
+const TIME_FORMAT = {
+  short: { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hour12: false },
+  full: { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hour12: false },
+};
+export function localTimes(root = document) {
+  for (const node of root.querySelectorAll("time[data-local]")) {
+    const at = new Date(node.getAttribute("datetime"));
+    if (Number.isNaN(at.getTime())) continue;
+    const locale = LOCALE[lang()] || "en-GB";
+    node.textContent = new Intl.DateTimeFormat(locale, TIME_FORMAT[node.dataset.local] || TIME_FORMAT.full).format(at);
+    node.title = new Intl.DateTimeFormat(locale, { ...TIME_FORMAT.full, timeZoneName: "short" }).format(at);
+  }
+}
+localTimes();
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});

@@ -153,7 +153,9 @@ export function renderResult(B) {
     for (const w of res.wins) {
       const sec = el("section", { class: "win", "data-testid": "win" });
       const robbed = w.score.items.some((x) => x.id === "ROBBING_KONG");
-      const how = w.self_drawn ? t("t_self_drawn") : t(robbed ? "t_robbing_of" : "t_on_discard_of", { who: nameAt(B, w.discarder) });
+      const how = w.self_drawn ? t("t_self_drawn")
+        : isYou(B, w.discarder) ? t(robbed ? "t_robbing_you" : "t_on_your_discard")
+        : t(robbed ? "t_robbing_of" : "t_on_discard_of", { who: nameAt(B, w.discarder) });
       const winner = isYou(B, w.seat) ? t("t_you_win") : t("t_wins", { who: nameAt(B, w.seat) });
       sec.append(el("h3", { text: `${winner} · ${how}` }));
       const row = el("div", { class: "handrow" });

@@ -35,7 +35,7 @@ function show(tables) {
       else { errBox.textContent = t("create_error", { why: res.data?.detail?.message || `HTTP ${res.status}` }); errBox.hidden = false; }
     });
     body.append(el("tr", { "data-table": tb.id },
-      el("td", { text: tb.id }),
+      el("td", { class: "host", title: tb.id, text: (tb.players.find((p) => p.kind === "human") || {}).name || "—" }),
       el("td", { text: rulesName(tb.rules), title: tb.rules.digest }),
       el("td", { "data-testid": "stake", text: price(tb) }),
       el("td", { text: lengthName(tb.length) }),

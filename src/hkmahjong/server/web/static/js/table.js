@@ -2,7 +2,7 @@
 // Every name and text from the server is set with textContent (never as HTML).
 // A visitor not seated at the table is a spectator (旁觀): public information only, behind the
 // table by its delay; the board (board.js) is drawn the same way for both.
-import { el, lang, postJSON, t, tileImg, words } from "./app.js";
+import { el, lang, postJSON, t, tileImg, tileWord, words } from "./app.js";
 import {
   SEATS, fanLabel, nameAt as boardName, removeOne, renderBoard, sortTiles, youOf,
 } from "./board.js";
@@ -43,7 +43,8 @@ function connect() {
     S.ws = null;
     if ([4401, 4403, 4404, 4409, 4429].includes(e.code) || S.closed) {
       S.closed = true;
-      setStatus(t("t_closed", { why: e.reason || String(e.code) }), "error");
+      const known = `wclose_${e.code}`; // the close reason is English: say it in the page's language
+      setStatus(t("t_closed", { why: known in words() ? t(known) : (e.reason || String(e.code)) }), "error");
       render();
       return;
     }
@@ -497,7 +498,12 @@ function renderControls() {
       box.append(el("span", { "data-testid": "prompt-text", text: t("t_rob_on", { who: nameAt(S.view.pending_from) }) }));
     } else if ((S.view && S.view.phase === "claim") || (prompt.clock && prompt.clock.kind === "claim")) {
       const who = S.view && S.view.pending_from ? nameAt(S.view.pending_from) : (S.lastDiscard ? nameAt(SEATS[S.lastDiscard.seat]) : "");
-      box.append(el("span", { "data-testid": "prompt-text", text: t("t_claim_on", { who }) }));
+      const tile = S.view && S.view.pending_tile;
+      if (tile) {
+        // the prompt names the tile (its name in words, and its picture beside)
+        const [before, after] = t("t_claim_tile", { who, tile: "\u0000" }).split("\u0000");
+        box.append(el("span", { "data-testid": "prompt-text", class: "prompt-tile" }, before, el("b", { text: tileWord(tile) }), " ", tileImg(tile, "tile-sm"), after));
+      } else box.append(el("span", { "data-testid": "prompt-text", text: t("t_claim_on", { who }) }));
     } else if (discards.length) {
       box.append(el("span", { "data-testid": "prompt-text", text: t("t_your_turn") }));
     }
