@@ -1101,6 +1101,20 @@ WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "werr_internal": ("伺服器出錯，請重試", "服务器出错，请重试", "the server failed; try again"),
     "werr_not_seated": ("旁觀者唔可以出牌", "旁观者不能出牌", "spectators cannot act"),
+    "werr_bad_json": ("收到嘅訊息唔係 JSON", "收到的消息不是 JSON", "the message is not JSON"),
+    "werr_bad_message": ("收到嘅訊息格式唔啱", "收到的消息格式不对", "the message is malformed"),
+    "werr_too_large": ("訊息太長", "消息太长", "the message is too long"),
+    "werr_proto": (
+        "版本唔夾，請重新載入頁面",
+        "版本不匹配，请重新加载页面",
+        "the page is out of date; reload it",
+    ),
+    "werr_hello_first": ("仲連緊線，請等等", "还在连线，请稍等", "still connecting; wait a moment"),
+    "werr_commit_failed": (
+        "儲存唔到，動作冇生效：請再決定一次",
+        "保存失败，动作没有生效：请再决定一次",
+        "could not be saved, so it did not happen: decide again",
+    ),
     "t_error": ("錯誤：{why}", "错误：{why}", "Error: {why}"),
     # -- spectators (旁觀)
     "t_watching": ("旁觀中", "旁观中", "Watching"),
