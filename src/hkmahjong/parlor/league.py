@@ -386,7 +386,7 @@ class Round:
 @dataclass(frozen=True)
 class Decision:
     """記錄 a decision about the league and why (seed 002: the platform's decisions are final;
-    RULES.md §13: each logged with its reason)."""
+    docs/rules.md §13: each logged with its reason)."""
 
     at: datetime
     kind: str
