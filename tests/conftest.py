@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench.serving import Served, start_serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,3 +56,19 @@ def _private_data_dir(
     path = tmp_path_factory.mktemp("hkmj-data")
     monkeypatch.setenv("HKMJ_DATA_DIR", str(path))
     return path
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., Served]]:
+    """Start ``hkmj serve`` processes (:func:`bench.serving.start_serve`: the address read with a
+    timeout, never a ``readline()`` that can block forever); each is stopped after the test."""
+    started: list[Served] = []
+
+    def start(data_dir: Path | None, *extra: str, **kwargs: object) -> Served:
+        served = start_serve(data_dir, *extra, **kwargs)  # type: ignore[arg-type]
+        started.append(served)
+        return served
+
+    yield start
+    for served in reversed(started):
+        served.stop()

@@ -4,62 +4,29 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
+
+from bench.serving import start_serve
 
 from hkmahjong.entry import main
 
 
 def start_server(data_dir: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
-    """Start ``hkmj serve --port 0`` and return the process and the URL it printed."""
-    env = {**os.environ, "HKMJ_SECRET": "serve-test-secret-0123456789"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "hkmahjong.entry",
-            "serve",
-            "--port",
-            "0",
-            "--data-dir",
-            str(data_dir),
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 60
-    line = ""
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if "open http" in line or not line:
-            break
-    if "open http" not in line:
-        proc.kill()
-        raise AssertionError(
-            f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
-        )
-    return proc, line.split("open ", 1)[1].split()[0]
+    """Start ``hkmj serve --port 0`` and return the process and the URL it printed (the address
+    read with a timeout: :mod:`bench.serving`)."""
+    served = start_serve(data_dir, *extra, env={"HKMJ_SECRET": "serve-test-secret-0123456789"})
+    return served.proc, served.url + "/"
 
 
-def get_json(url: str, timeout: float = 30) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return json.loads(response.read())
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+def get_json(url: str, timeout: float = 60) -> object:
+    """GET ``url`` as JSON. The server listens before it prints its address, so a request made
+    after that waits in the socket's backlog until the app has started: no polling."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return json.loads(response.read())
 
 
 def test_serve_prints_the_url_and_answers_on_sqlite(tmp_path: Path) -> None:
