@@ -8,17 +8,20 @@ import signal
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
-from bench.serving import start_serve
+from bench.serving import Served, start_serve
 
 from hkmahjong.entry import main
+
+SECRET = {"HKMJ_SECRET": "serve-test-secret-0123456789"}
 
 
 def start_server(data_dir: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     """Start ``hkmj serve --port 0`` and return the process and the URL it printed (the address
     read with a timeout: :mod:`bench.serving`)."""
-    served = start_serve(data_dir, *extra, env={"HKMJ_SECRET": "serve-test-secret-0123456789"})
+    served = start_serve(data_dir, *extra, env=SECRET)
     return served.proc, served.url + "/"
 
 
@@ -29,29 +32,24 @@ def get_json(url: str, timeout: float = 60) -> object:
         return json.loads(response.read())
 
 
-def test_serve_prints_the_url_and_answers_on_sqlite(tmp_path: Path) -> None:
-    proc, url = start_server(tmp_path / "data")
-    try:
-        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
-        health = get_json(url + "healthz")
-        assert isinstance(health, dict)
-        assert health["status"] == "ok" and health["database"] == "sqlite"
-        assert (tmp_path / "data" / "parlor.db").exists()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
-    assert proc.returncode in (0, -signal.SIGINT)  # uvicorn re-raises the signal it handled
+def test_serve_prints_the_url_and_answers_on_sqlite(
+    tmp_path: Path, serve: Callable[..., Served]
+) -> None:
+    served = serve(tmp_path / "data", env=SECRET)
+    assert served.url.startswith("http://127.0.0.1:")
+    health = get_json(served.url + "/healthz")
+    assert isinstance(health, dict)
+    assert health["status"] == "ok" and health["database"] == "sqlite"
+    assert (tmp_path / "data" / "parlor.db").exists()
+    code = served.stop(signal.SIGINT)
+    assert code in (0, -signal.SIGINT)  # uvicorn re-raises the signal it handled
 
 
-def test_serve_on_postgresql(tmp_path: Path, pg_url: str) -> None:
-    proc, url = start_server(tmp_path / "data", "--db", pg_url.replace("+psycopg", ""))
-    try:
-        health = get_json(url + "healthz")
-        assert isinstance(health, dict) and health["database"] == "postgresql"
-        assert not (tmp_path / "data" / "parlor.db").exists()
-    finally:
-        proc.kill()
-        proc.wait(timeout=30)
+def test_serve_on_postgresql(tmp_path: Path, pg_url: str, serve: Callable[..., Served]) -> None:
+    served = serve(tmp_path / "data", "--db", pg_url.replace("+psycopg", ""), env=SECRET)
+    health = get_json(served.url + "/healthz")
+    assert isinstance(health, dict) and health["database"] == "postgresql"
+    assert not (tmp_path / "data" / "parlor.db").exists()
 
 
 def test_serve_without_the_extra_says_how_to_install(capsys: object, monkeypatch: object) -> None:
