@@ -11,7 +11,7 @@ import asyncio
 import json
 from typing import Any
 
-from tests.parlor.tablekit import FAST, Client, act, drive, funded_ledger, make_table, settle
+from tests.parlor.tablekit import FAST, Client, act, drive, funded_ledger, idle, make_table, settle
 
 from hkmahjong.parlor.ledger import FEES, MemoryLedger, transfer
 from hkmahjong.parlor.lobby import Lobby
@@ -230,7 +230,7 @@ def test_a_log_that_does_not_replay_aborts_the_table_and_refunds_once() -> None:
         assert await lobby.start(watch=False) == [table.public_id]
         again = lobby.get(table.public_id)
         assert again is not None and again.broken is not None
-        await again.idle()
+        await idle(again)
         assert again.status == "aborted" and store.rows[table.id].status == "aborted"
         assert any(k == "aborted" and "does not replay" in why for _, k, why in store.audits)
         assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
@@ -243,7 +243,7 @@ def test_a_log_that_does_not_replay_aborts_the_table_and_refunds_once() -> None:
         await lobby.start(watch=False)
         third = lobby.get(table.public_id)
         assert third is not None
-        await third.idle()
+        await idle(third)
         assert third.status == "aborted"
         assert (jade(ledger), len(ledger.transactions())) == before
         await lobby.stop()

@@ -602,32 +602,6 @@ class Table:
         self.gallery = self._new_gallery()
         self._changed()
 
-    async def idle(self) -> None:
-        """Wait until every queued message is handled and nothing is being computed off the
-        loop (tests: the actor then waits on its clock).
-
-        The actor may be waiting on a database thread (a log append) or a bot's decision: after
-        the first thousand turns of the loop this polls every millisecond, for up to 60 s of
-        the loop's time.
-
-        :raises MahjongError: when the actor is still busy after that.
-        """
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 60
-        spins = 0
-        while True:
-            await asyncio.sleep(0 if spins < 1000 else 0.001)
-            spins += 1
-            if self.queue.empty() and not self._busy and not self._work and not self._soon:
-                return
-            if loop.time() > deadline:
-                break
-        stack = self._task.get_stack() if self._task is not None else []
-        raise MahjongError(
-            f"table {self.public_id} did not become idle in 60 s: {stack} "
-            f"q={self.queue.qsize()} busy={self._busy} work={len(self._work)}"
-        )
-
     async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``fn`` inside the actor (serialised with everything else); its result.
 
