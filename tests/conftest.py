@@ -25,6 +25,32 @@ def load_script(relpath: str, name: str) -> ModuleType:
     return module
 
 
+POSTGRES_FIXTURES = frozenset({"pg_url", "pg_client"})
+"""Fixtures that need the local PostgreSQL (a test parametrised ``"postgresql"`` needs it too)."""
+REDIS_FILES = ("test_cluster_",)
+"""Test files (tests/server) whose tests need Redis as well as PostgreSQL: the cluster."""
+TORCH_FILES = frozenset({"test_train_sb3.py", "test_backend_ray.py"})
+"""Test files that need the rl or ray extra (torch; Ray)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark what each test needs beyond Python and SQLite (``postgres``, ``redis``, ``torch``), so
+    that ``make quick`` can leave those out by marker (``-m "not postgres and …"``) while ``make
+    test`` runs everything."""
+    for item in items:
+        name = item.path.name
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if POSTGRES_FIXTURES.intersection(getattr(item, "fixturenames", ())) or (
+            "postgresql" in params.values()
+        ):
+            item.add_marker(pytest.mark.postgres)
+        if name.startswith(REDIS_FILES):
+            item.add_marker(pytest.mark.postgres)
+            item.add_marker(pytest.mark.redis)
+        if name in TORCH_FILES:
+            item.add_marker(pytest.mark.torch)
+
+
 @pytest.fixture(scope="session")
 def script() -> Callable[[str, str], ModuleType]:
     """:func:`load_script` for tests: ``script("tools/golden.py", "golden_tool")``."""
