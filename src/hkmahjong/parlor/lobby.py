@@ -27,6 +27,7 @@ from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopClock
 from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
+from hkmahjong.parlor.policy import listed_in_lobby
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableRow, TableStore
 from hkmahjong.parlor.stakes import stake_for
 from hkmahjong.parlor.table import Table
@@ -362,7 +363,9 @@ class Lobby:
     def _entry(table: Table) -> JSON | None:
         """A table as the lobby lists it, or None when it is not listed."""
         config = table.config
-        if not table.open or config.kind != "online" or config.private or config.league:
+        if not table.open or not listed_in_lobby(
+            config.kind, private=config.private, league=config.league
+        ):
             return None
         info = table.info().to_json()
         del info["you"]
@@ -409,7 +412,7 @@ class Lobby:
     def _changed(self, table: Table) -> None:
         self._track_waiting(table)
         config = table.config
-        if config.kind != "online" or config.private or config.league:
+        if not listed_in_lobby(config.kind, private=config.private, league=config.league):
             return
         entry = self._entry(table) if self.tables.get(table.public_id) is table else None
         if self._listed.get(table.public_id) == entry:

@@ -46,8 +46,8 @@ from hkmahjong.engine.runner import MatchRunner, StepResult
 from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.errors import IllegalActionError, MahjongError
 from hkmahjong.parlor import inbox as ib
+from hkmahjong.parlor import policy, stakes
 from hkmahjong.parlor import protocol as proto
-from hkmahjong.parlor import stakes
 from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
 from hkmahjong.parlor.gallery import CLOSE_FULL, DEFAULT_LIMIT, Gallery, Point
 from hkmahjong.parlor.history import (
@@ -1805,7 +1805,9 @@ class Table:
             return have
         if self.status != "waiting":
             raise TableError("started", f"the table is {self.status}; no seat can be taken")
-        if self.row.private and invite != self.row.invite_token:
+        if not policy.sees_table(
+            self.row.private, seated=False, invite=invite, token=self.row.invite_token
+        ):
             raise TableError("invite", "this table is private: its invite link is needed")
         free = [s for s in self.seats if s.kind == "empty"]
         if not free:

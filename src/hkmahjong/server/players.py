@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from hkmahjong.parlor import policy
 from hkmahjong.parlor.history import Stats, fan_names
 from hkmahjong.parlor.rating import Rating
 from hkmahjong.server import i18n
@@ -168,7 +169,7 @@ def hand_rows(lines: list[HandLine], lang: str, viewer_is_player: bool) -> list[
                 if win.get("seat") == seat:
                     fans = i18n.tr(lang, "comma").join(n for n, _, _ in _fan_items(win, lang))
         link = None
-        if viewer_is_player or not line.private:
+        if policy.sees_table(line.private, seated=viewer_is_player):
             link = f"/matches/{line.table}#hand-{line.hand + 1}"
         out.append(
             HandRow(line, hand_label(line.detail, lang), result_text(line, lang), fans, link)
@@ -469,7 +470,11 @@ def match_page(request: Request, public_id: str) -> HTMLResponse:
     table_id, status, private, config = found
     viewer = current_user(request)
     users = history.seated(table_id)
-    if private and not (viewer is not None and (viewer.id in users or viewer.is_admin)):
+    if not policy.sees_table(
+        private,
+        seated=viewer is not None and viewer.id in users,
+        admin=viewer is not None and viewer.is_admin,
+    ):
         return _missing(request)
     results = history.match_results(table_id)
     details = history.hand_details(table_id)

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from hkmahjong.parlor.history import MatchTally, TableFacts, TableResults, Tally
+from hkmahjong.parlor.policy import pooled_ratings, rated_match
 from hkmahjong.parlor.rating import Rating, rate, subject_of
 from hkmahjong.server.names import lookup_key
 from hkmahjong.server.store.db import Store
@@ -157,9 +158,7 @@ def _keep_match(session: Session, table_id: int, results: TableResults, at: date
     assert match is not None
     before: list[Rating | None] = [None] * 4
     after: list[Rating | None] = [None] * 4
-    if facts.kind == "online" and all(
-        u is not None or b for u, b in zip(facts.user_ids, facts.bots, strict=True)
-    ):
+    if rated_match(facts.kind, facts.user_ids, facts.bots):
         subjects = [subject_of(u, b) for u, b in zip(facts.user_ids, facts.bots, strict=True)]
         current = _lock_ratings(session, facts, subjects)
         before = [current[s][0] for s in subjects]
@@ -238,11 +237,9 @@ def _save_ratings(
     new: Sequence[Rating],
     at: datetime,
 ) -> None:
-    """Store each subject's new rating; a bot level seated several times in the match takes the
-    mean of its seats' new ratings."""
-    grouped: dict[str, list[Rating]] = {}
-    for subject, rating in zip(subjects, new, strict=True):
-        grouped.setdefault(subject, []).append(rating)
+    """Store each subject's new rating (a bot level seated several times in the match: the
+    parlor's pooling, :func:`hkmahjong.parlor.policy.pooled_ratings`)."""
+    grouped = pooled_ratings(subjects, new)
     rows = {
         r.subject: r
         for r in session.scalars(
@@ -251,11 +248,9 @@ def _save_ratings(
             )
         )
     }
-    for subject, ratings in grouped.items():
-        mu = sum(r.mu for r in ratings) / len(ratings)
-        sigma = sum(r.sigma for r in ratings) / len(ratings)
+    for subject, rating in grouped.items():
         row = rows[subject]
-        row.mu, row.sigma, row.ordinal = mu, sigma, Rating(mu, sigma).ordinal
+        row.mu, row.sigma, row.ordinal = rating.mu, rating.sigma, rating.ordinal
         row.matches += 1
         row.updated_at = at
 
