@@ -24,6 +24,7 @@ from typing import Any
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.errors import MahjongError
 from hkmahjong.parlor import protocol as proto
+from hkmahjong.parlor.accounts import user_account
 from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopClock
 from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
@@ -314,7 +315,7 @@ class Lobby:
 
     async def _check_balance(self, user_id: int, buy_in: int) -> None:
         if buy_in and self.ledger is not None:
-            have = await self.ledger.balance(f"user:{user_id}")
+            have = await self.ledger.balance(user_account(user_id))
             if have < buy_in:
                 raise TableError("balance", f"the buy-in is {buy_in} jade; you have {have}")
 

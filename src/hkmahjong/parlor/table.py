@@ -45,9 +45,10 @@ from hkmahjong.engine.players import Controller
 from hkmahjong.engine.runner import MatchRunner, StepResult
 from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.errors import IllegalActionError, MahjongError
+from hkmahjong.parlor import accounts, policy, stakes
 from hkmahjong.parlor import inbox as ib
-from hkmahjong.parlor import policy, stakes
 from hkmahjong.parlor import protocol as proto
+from hkmahjong.parlor.accounts import TxnKind
 from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
 from hkmahjong.parlor.gallery import CLOSE_FULL, DEFAULT_LIMIT, Gallery, Point
 from hkmahjong.parlor.history import (
@@ -441,11 +442,11 @@ class Table:
 
     @property
     def _buy_in_key(self) -> str:
-        return f"buyin:table:{self.id}"
+        return accounts.buy_in_key(self.id)
 
     @property
     def _refund_key(self) -> str:
-        return f"refund:table:{self.id}"
+        return accounts.refund_key(self.id)
 
     async def _posted(self, key: str) -> bool:
         return self.ledger is not None and await self.ledger.posted(key)
@@ -1556,7 +1557,7 @@ class Table:
         short = await self._short_of_buy_in()
         if not short:
             try:
-                await self._post(self._buy_in_key, "buy_in", amounts, "入場 buy-in")
+                await self._post(self._buy_in_key, TxnKind.BUY_IN, amounts, "入場 buy-in")
             except InsufficientJadeError:  # spent elsewhere since the check: look again
                 short = await self._short_of_buy_in()
                 if not short:
@@ -1688,7 +1689,7 @@ class Table:
         amounts = stakes.hand_move(self.id, stake, before, after)
         if amounts:
             await self._post(
-                f"hand:table:{self.id}:{n}", "settle", amounts, f"第{n + 1}局 hand {n}"
+                accounts.hand_key(self.id, n), TxnKind.SETTLE, amounts, f"第{n + 1}局 hand {n}"
             )
 
     async def _match_ended(self) -> None:
@@ -1701,7 +1702,9 @@ class Table:
             owners = [s.user_id if s.human else None for s in self.seats]
             amounts = stakes.release(self.id, stake, totals, owners)
             if amounts:
-                await self._post(f"release:table:{self.id}", "release", amounts, "散場 release")
+                await self._post(
+                    accounts.release_key(self.id), TxnKind.RELEASE, amounts, "散場 release"
+                )
             seats = [runner.seat_of(p).letter for p in range(4)]
             settlement = stakes.settlement_json(stake, totals, seats)
         seed = runner.record.match_seed.hex() if runner.record.match_seed else ""
@@ -1753,17 +1756,21 @@ class Table:
         if not self._priced or not self._bought_in:
             return None
         assert self.ledger is not None
-        if await self._posted(self._refund_key) or await self._posted(f"release:table:{self.id}"):
+        if await self._posted(self._refund_key) or await self._posted(
+            accounts.release_key(self.id)
+        ):
             return None
         stake, fee = self.config.stake or 0, self.config.fee
         owners = [s.user_id if s.human else None for s in self.seats]
         for attempt in range(3):
-            accounts = [stakes.escrow_of(self.id, p) for p in range(4)]
-            balances = await self.ledger.balances(accounts)
-            held = [balances[a] for a in accounts]
+            escrows = [stakes.escrow_of(self.id, p) for p in range(4)]
+            balances = await self.ledger.balances(escrows)
+            held = [balances[a] for a in escrows]
             amounts = stakes.refund(self.id, stake, held, owners, fee)
             try:
-                await self._post(self._refund_key, "refund", amounts, f"退款 refund: {reason}")
+                await self._post(
+                    self._refund_key, TxnKind.REFUND, amounts, f"退款 refund: {reason}"
+                )
             except InsufficientJadeError:  # a hand's move landed since the read (a live server)
                 if attempt == 2:
                     raise

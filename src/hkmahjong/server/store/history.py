@@ -25,6 +25,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from hkmahjong.parlor import accounts
 from hkmahjong.parlor.history import MatchTally, TableFacts, TableResults, Tally
 from hkmahjong.parlor.policy import pooled_ratings, rated_match
 from hkmahjong.parlor.rating import Rating, rate, subject_of
@@ -618,8 +619,8 @@ class SqlHistory:
         """The match's jade ledger transactions: buy-in, each hand's escrow move, the release or
         refund (their idempotency keys name the table)."""
         t = int(table_id)
-        keys = [f"buyin:table:{t}", f"release:table:{t}", f"refund:table:{t}"]
-        lo, hi = f"hand:table:{t}:", f"hand:table:{t};"
+        keys = [accounts.buy_in_key(t), accounts.release_key(t), accounts.refund_key(t)]
+        lo, hi = accounts.hand_keys_range(t)
         with self.store.session() as s:
             txns = list(
                 s.scalars(
@@ -648,7 +649,9 @@ class SqlHistory:
         """The user's jade balance after each ledger transaction that moved it, oldest first,
         and the times of the first and the last (the amounts alone are read for all of them)."""
         with self.store.session() as s:
-            account = s.scalar(select(Account.id).where(Account.key == f"user:{int(user_id)}"))
+            account = s.scalar(
+                select(Account.id).where(Account.key == accounts.user_account(user_id))
+            )
             if account is None:
                 return JadeSeries([], None, None)
             rows = s.execute(
