@@ -1786,7 +1786,7 @@ def tr(lang: str, key: str, **fmt: object) -> str:
 
 SWITCH_DOCS: dict[str, tuple[str, str]] = {
     # switch: (zh-Hant, zh-Hans): the rules page's description of each house-rule switch (台例開關),
-    # worded from RULES.md and the seeds it cites (English: ``rules.ruleset.field_doc``).
+    # worded from docs/rules.md and the seeds it cites (English: ``rules.ruleset.field_doc``).
     "seven_pairs": (
         "七對子可以食糊（W2 自訂牌型；P 指七對子並非港式麻雀的胡牌：關）。",
         "七对子可以胡牌（W2 自订牌型；P 指七对子并非港式麻雀的胡牌：关）。",
