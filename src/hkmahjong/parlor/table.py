@@ -1666,6 +1666,7 @@ class Table:
         self._broadcasting = True
         await self._broadcast(step)
         self._broadcasting = False
+        log.info("table %s: hand %d started", self.public_id, len(runner.record.hands) - 1)
 
     def _schedule_next_hand(self, *, first: bool) -> None:
         if self._next_hand is not None:
@@ -1758,6 +1759,9 @@ class Table:
         record = f"/api/tables/{self.public_id}/record"
         self._emit_all(lambda v: proto.match_end_msg(v, totals, settlement, seed, record))
         await self._set_table_status("finished")
+        log.info(
+            "table %s: match finished after %d hand(s)", self.public_id, len(runner.record.hands)
+        )
 
     async def _set_table_status(self, status: str) -> None:
         if self.status == status:

@@ -15,8 +15,9 @@ whose actor logged it) and ``player`` (the user id whose message the table was h
 What never reaches a log: session tokens and cookies, CSRF tokens, bearer tokens and passwords
 (:func:`scrub` removes any that a message would carry), and any tile a seat holds concealed —
 the server's own messages name tables, players and actions' kinds, never a view; the loggers
-that would print frames or SQL parameters at debug level (``websockets``, ``sqlalchemy``,
-``multipart``) are held at INFO or above whatever the level (``tests/ops/test_logs.py`` plays a
+that would print frames, SQL parameters or form fields (``websockets`` at debug, ``sqlalchemy``
+at info, ``multipart``) are held above those levels whatever the server's level, and the
+frame traces websockets logs at debug on uvicorn's logger are dropped (:class:`NoFrames`) (``tests/ops/test_logs.py`` plays a
 hand at debug level and checks).
 """
 
@@ -57,8 +58,17 @@ _SECRETS = re.compile(
     r"(['\"]?\s*[=:]\s*['\"]?)[^\s;,&'\"}]+"
 )
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+")
-QUIET = ("websockets", "sqlalchemy", "multipart", "python_multipart", "httpcore", "httpx")
-"""Loggers that print frames, SQL parameters or form fields at debug level: kept at INFO+."""
+QUIET = {
+    "websockets": logging.INFO,
+    "sqlalchemy": logging.WARNING,
+    "multipart": logging.WARNING,
+    "python_multipart": logging.WARNING,
+    "httpcore": logging.WARNING,
+    "httpx": logging.WARNING,
+}
+"""Loggers that print frames (websockets: at debug), SQL and its parameters (SQLAlchemy: at
+info — a new table's match seed, a session's token hash) or form fields (multipart), held at
+these levels or above whatever the server's level."""
 _ACCESS = logging.getLogger("hkmahjong.access")
 _PLAIN = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {
     "message",
@@ -75,6 +85,18 @@ def scrub(text: str) -> str:
         return text
     text = _SECRETS.sub(lambda m: m.group(1) + m.group(2) + "***", text)
     return _BEARER.sub(lambda m: m.group(1) + " ***", text)
+
+
+_TRACES = frozenset({"< %s", "> %s", "< %s: %s", "> %s: %s"})
+
+
+class NoFrames(logging.Filter):
+    """Drops the websockets library's frame and handshake traces (``< TEXT '…'``, ``< Cookie:
+    …`` at debug, logged on whatever logger uvicorn hands it, ``uvicorn.error``): a frame to a
+    seat holds its concealed tiles, a handshake the session cookie."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno <= logging.DEBUG and record.msg in _TRACES)
 
 
 def _fields(record: logging.LogRecord) -> dict[str, Any]:
@@ -152,14 +174,15 @@ def configure(level: str = "warning", fmt: str = "auto", stream: TextIO | None =
         fmt = "text" if stream.isatty() else "json"
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter() if fmt == "json" else HumanFormatter())
+    handler.addFilter(NoFrames())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
     number = logging.getLevelName(level.upper())
     root.setLevel(number)
-    for name in QUIET:
-        logging.getLogger(name).setLevel(max(number, logging.INFO))
+    for name, least in QUIET.items():
+        logging.getLogger(name).setLevel(max(number, least))
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"):
         logger = logging.getLogger(name)
         logger.handlers.clear()
