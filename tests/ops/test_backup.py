@@ -6,16 +6,22 @@ anything and a backup of a schema this release does not know."""
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
+import pytest
+from sqlalchemy import create_engine, text
 from tests.ops.conftest import SECRET, Seat, register, start_server
 
 from hkmahjong.parlor import stakes
+
+pytestmark = pytest.mark.slow
 
 GRANT = 10_000
 STAKE = 1024
@@ -36,12 +42,41 @@ def csrf(http: httpx.Client) -> dict[str, str]:
     return {"X-CSRF-Token": str(http.get("/api/me").json()["csrf"])}
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def places(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[list[str]]]:
+    """Three databases, as ``hkmj`` options: the played one, the restored one, a third."""
+    if request.param == "sqlite":
+        yield [["--data-dir", str(tmp_path / name)] for name in ("data", "fresh", "third")]
+        return
+    admin_url = os.environ.get(
+        "HKMJ_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+    )
+    names = [f"hkmj_ops_{os.getpid()}_{secrets.token_hex(3)}_{i}" for i in range(3)]
+    engine = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            for name in names:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+        base = admin_url.rsplit("/", 1)[0].replace("+psycopg", "")
+        yield [
+            ["--data-dir", str(tmp_path / f"d{i}"), "--db", f"{base}/{name}"]
+            for i, name in enumerate(names)
+        ]
+    finally:
+        with engine.connect() as conn:
+            for name in names:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        engine.dispose()
+
+
 def test_backup_while_playing_then_restore_resumes_the_table(
-    tmp_path: Path, seat_at: Callable[[str, str, str], Seat]
+    tmp_path: Path, places: list[list[str]], seat_at: Callable[[str, str, str], Seat]
 ) -> None:
-    data, fresh = tmp_path / "data", tmp_path / "fresh"
+    played, restored, third = places
+    data = Path(played[1])
+    sqlite = len(played) == 2
     dest = tmp_path / "backups" / "parlor-backup.db"
-    served = start_server(data)
+    served = start_server(data, *played[2:])
     try:
         http = register(served.url, "backup kim")
         body = {"kind": "online", "rules": {"preset": "ml"}, "level": 1, "length": "one-hand"}
@@ -54,36 +89,36 @@ def test_backup_while_playing_then_restore_resumes_the_table(
         seat = seat_at(served.url, table, cookie)
         seat.play(max_actions=3)
         # (the servers here take HKMJ_SECRET; a data directory's own secret file goes along)
+        data.mkdir(parents=True, exist_ok=True)
         (data / "secret").write_text("file-secret-" + "y" * 32, encoding="utf-8")
-        done = admin("--data-dir", str(data), "backup", str(dest))  # the server is running
+        done = admin(*played, "backup", str(dest))  # the server is running
         assert done.returncode == 0, done.stderr
         assert "backed up" in done.stdout and dest.exists()
-        assert (dest.with_name(dest.name + ".secret")).stat().st_mode & 0o777 == 0o600
-        acted_before = seat.acted
-        again = admin("--data-dir", str(data), "backup", str(dest))
+        if sqlite:
+            assert (dest.with_name(dest.name + ".secret")).stat().st_mode & 0o777 == 0o600
+        again = admin(*played, "backup", str(dest))
         assert again.returncode == 2 and "exists" in again.stderr
         http.close()
     finally:
         assert served.stop() == 0
-    with sqlite3.connect(dest) as conn:
-        lines = conn.execute("SELECT count(*) FROM table_log").fetchone()[0]
-    assert lines >= 1 + 1 + acted_before  # header, the hand, the person's actions at least
 
-    done = admin("--data-dir", str(fresh), "restore", str(dest))
+    done = admin(*restored, "restore", str(dest))
     assert done.returncode == 0, done.stderr
     assert "verified: 1 table log(s) replayed (0 finished" in done.stdout, done.stdout
     assert "ledger transaction(s) balanced" in done.stdout
-    assert (fresh / "secret").read_bytes() == (data / "secret").read_bytes()
-    refused = admin("--data-dir", str(fresh), "restore", str(dest))
+    if sqlite:
+        fresh = Path(restored[1])
+        assert (fresh / "secret").read_bytes() == (data / "secret").read_bytes()
+    refused = admin(*restored, "restore", str(dest))
     assert refused.returncode == 2 and "refuses to overwrite" in refused.stderr
 
-    served = start_server(fresh)
+    served = start_server(Path(restored[1]), *restored[2:])
     try:
         http = httpx.Client(base_url=served.url, timeout=60)
         for part in cookie.split("; "):
             name, _, value = part.partition("=")
             http.cookies.set(name, value)
-        assert http.get("/api/me").json()["user"]["name"] == "backup kim"  # the session came along
+        assert http.get("/api/me").json()["user"]["name"] == "backup kim"  # the session too
         seat = seat_at(served.url, table, cookie)
         seat.play(until="match_end")
         assert seat.messages[0]["t"] == "snapshot"
@@ -105,14 +140,12 @@ def test_backup_while_playing_then_restore_resumes_the_table(
     assert verify.returncode == 0, verify.stderr
     # a second backup of the finished parlor restores and verifies the finished table
     final = tmp_path / "backups" / "final.db"
-    assert admin("--data-dir", str(fresh), "backup", str(final)).returncode == 0
-    done = admin("--data-dir", str(tmp_path / "third"), "restore", str(final))
+    assert admin(*restored, "backup", str(final)).returncode == 0
+    done = admin(*third, "restore", str(final))
     assert done.returncode == 0 and "(1 finished" in done.stdout, done.stdout + done.stderr
 
 
 def test_restore_refuses_an_unknown_schema_and_a_broken_log(tmp_path: Path) -> None:
-    import pytest
-
     from hkmahjong.server.backup import BackupError, backup, restore
     from hkmahjong.server.store import Store
 
