@@ -3,8 +3,10 @@ person playing a practice hand over the table socket, and reading what the serve
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -16,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 from websockets.sync.client import ClientConnection, connect
 
 FAST_CLOCKS = json.dumps(
@@ -197,3 +200,27 @@ def scrape(url: str, headers: dict[str, str] | None = None) -> dict[str, float]:
             name, _, value = line.rpartition(" ")
             out[name] = float(value)
     return out
+
+
+PG_ADMIN_URL = os.environ.get(
+    "HKMJ_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+
+
+@contextlib.contextmanager
+def pg_databases(count: int) -> Iterator[list[str]]:
+    """``count`` new PostgreSQL databases on the local server (URLs without the driver), dropped
+    at the end."""
+    names = [f"hkmj_ops_{os.getpid()}_{secrets.token_hex(3)}_{i}" for i in range(count)]
+    engine = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            for name in names:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+        base = PG_ADMIN_URL.rsplit("/", 1)[0].replace("+psycopg", "")
+        yield [f"{base}/{name}" for name in names]
+    finally:
+        with engine.connect() as conn:
+            for name in names:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        engine.dispose()

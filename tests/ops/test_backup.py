@@ -6,8 +6,6 @@ anything and a backup of a schema this release does not know."""
 from __future__ import annotations
 
 import json
-import os
-import secrets
 import sqlite3
 import subprocess
 import sys
@@ -16,8 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
-from tests.ops.conftest import SECRET, Seat, register, start_server
+from tests.ops.conftest import SECRET, Seat, pg_databases, register, start_server
 
 from hkmahjong.parlor import stakes
 
@@ -48,25 +45,8 @@ def places(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[list
     if request.param == "sqlite":
         yield [["--data-dir", str(tmp_path / name)] for name in ("data", "fresh", "third")]
         return
-    admin_url = os.environ.get(
-        "HKMJ_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-    )
-    names = [f"hkmj_ops_{os.getpid()}_{secrets.token_hex(3)}_{i}" for i in range(3)]
-    engine = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            for name in names:
-                conn.execute(text(f'CREATE DATABASE "{name}"'))
-        base = admin_url.rsplit("/", 1)[0].replace("+psycopg", "")
-        yield [
-            ["--data-dir", str(tmp_path / f"d{i}"), "--db", f"{base}/{name}"]
-            for i, name in enumerate(names)
-        ]
-    finally:
-        with engine.connect() as conn:
-            for name in names:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        engine.dispose()
+    with pg_databases(3) as urls:
+        yield [["--data-dir", str(tmp_path / f"d{i}"), "--db", url] for i, url in enumerate(urls)]
 
 
 def test_backup_while_playing_then_restore_resumes_the_table(

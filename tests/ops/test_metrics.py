@@ -8,7 +8,14 @@ from pathlib import Path
 
 import httpx
 from fastapi.testclient import TestClient
-from tests.ops.conftest import Seat, guest_table, register, scrape, start_server
+from tests.ops.conftest import (
+    Seat,
+    guest_table,
+    pg_databases,
+    register,
+    scrape,
+    start_server,
+)
 
 from hkmahjong.server.app import create_app
 from hkmahjong.server.metrics import MetricsConfig
@@ -115,3 +122,34 @@ def test_scraped_while_a_table_plays_the_counters_move(
     posts = 'hkmj_http_requests_total{method="POST",route="/api/tables",status="200"}'
     assert after[posts] == 1
     assert after['hkmj_http_requests_total{method="POST",route="/register",status="303"}'] == 1
+
+
+def test_a_cluster_process_reports_its_cluster_metrics(tmp_path: Path) -> None:
+    """Several processes (docs/deploy.md): the cluster's own metrics, read from a real process
+    joined to the local PostgreSQL and Redis."""
+    from hkmahjong.server.cluster.node import ClusterConfig
+
+    with pg_databases(1) as (url,):
+        settings = Settings(data_dir=tmp_path / "data", db_url=url, secret="s" * 32)
+        config = ClusterConfig(
+            "redis://127.0.0.1:6379/0", f"hkmj-ops-{tmp_path.name}", 2.0, "ops-a"
+        )
+        app = create_app(settings, cluster=config, metrics=MetricsConfig(token=TOKEN))
+        with TestClient(app, base_url="http://127.0.0.1") as client:
+            token = client.get("/api/me").json()["csrf"]
+            client.post("/guest", data={"csrf": token}, follow_redirects=False)
+            token = client.get("/api/me").json()["csrf"]
+            body = {"kind": "practice", "rules": {"preset": "ml"}, "length": "one-hand",
+                    "bots": ["easy"] * 3}  # fmt: skip
+            made = client.post("/api/tables", json=body, headers={"X-CSRF-Token": token})
+            assert made.status_code == 200, made.text
+            text = client.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+    for name in (
+        "hkmj_cluster_takeovers_total 0.0",
+        "hkmj_cluster_tables_lost_total 0.0",
+        "hkmj_cluster_live_tables 1.0",
+        "hkmj_cluster_leader",
+        "hkmj_cluster_relayed_frames_sent_total",
+        'hkmj_sockets{kind="relayed_out"} 0.0',
+    ):
+        assert name in text, name
