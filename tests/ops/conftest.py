@@ -77,7 +77,7 @@ def start_server(
     printed: list[str] = []
     deadline = time.monotonic() + 120
     url = None
-    wants_metrics = "--metrics-port" in extra
+    last = "metrics:" if "--metrics-port" in extra else "cluster node" if "--redis" in extra else ""
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:
@@ -85,7 +85,7 @@ def start_server(
         printed.append(line.strip())
         if "open http" in line:
             url = line.split("open ", 1)[1].split()[0].rstrip("/")
-        if url is not None and (not wants_metrics or line.startswith("metrics:")):
+        if url is not None and line.startswith(last):
             break
     if url is None:
         proc.kill()
