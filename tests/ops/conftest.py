@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,9 +51,15 @@ class Served:
 
 
 def start_server(
-    data_dir: Path, *extra: str, env: dict[str, str] | None = None, log: Path | None = None
+    data_dir: Path,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+    hkmj: Sequence[str] = (sys.executable, "-m", "hkmahjong.entry"),
+    cwd: Path | None = None,
 ) -> Served:
-    """``hkmj serve --port 0`` on ``data_dir`` with fast table clocks; waits for ``/healthz``."""
+    """``hkmj serve --port 0`` on ``data_dir`` with fast table clocks; waits for ``/healthz``
+    (``hkmj``: the command, e.g. another installation's)."""
     full = {
         **os.environ,
         "HKMJ_SECRET": SECRET,
@@ -64,13 +70,14 @@ def start_server(
     log = log or data_dir.with_name(data_dir.name + "-stderr.log")
     log.parent.mkdir(parents=True, exist_ok=True)
     err = log.open("a", encoding="utf-8")
-    args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--port", "0"]
+    args = [*hkmj, "serve", "--port", "0"]
     proc = subprocess.Popen(
         [*args, "--data-dir", str(data_dir), *extra],
         stdout=subprocess.PIPE,
         stderr=err,
         text=True,
         env=full,
+        cwd=cwd,
     )
     err.close()
     assert proc.stdout is not None
