@@ -280,9 +280,9 @@ class Totals:
             len(done),
             counts,
             counts["good"] / len(done) if done else None,
-            sum(d.loss for d in flagged),
+            sum((d.loss for d in flagged), 0.0),
             math.sqrt(sum(d.se**2 for d in flagged)),
-            sum(d.suggested_diff for d in done),
+            sum((d.suggested_diff for d in done), 0.0),
             math.sqrt(sum(d.suggested_se**2 for d in done)),
         )
 

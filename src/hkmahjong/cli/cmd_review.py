@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         hands = [args.hand - 1]
     if args.width < 2:
         raise ReviewError("--width: at least 2 candidates (the played action and another)")
-    config = ReviewConfig(budget=args.budget, seed=args.seed, width=args.width)
+    seed: int | str = int(args.seed) if args.seed.isdigit() else args.seed
+    config = ReviewConfig(budget=args.budget, seed=seed, width=args.width)
     review = review_match(record, player, config, hands=hands, jobs=args.jobs)
     if args.json:
         json.dump(review.to_json(), sys.stdout, ensure_ascii=False)
