@@ -4,35 +4,41 @@ For a finished hand of a game record and one player, every decision that player 
 than one legal action is looked at **from that player's seat only**: the review takes the seat's
 :class:`~hkmahjong.engine.view.PlayerView` and its legal actions at that moment, never the
 state behind them, so what the other seats held and the order of the wall cannot change it
-(tested by shuffling them). The candidates are the action played, ``master``'s ranking's choice
-and its next best (``width`` in all; against a win, the best action that does not win), and
-each is valued as ``master`` values its near-tie calls (:mod:`~hkmahjong.bots.master`): the
-hidden tiles are sampled as the rivers read (確定化, ``Search.sampling`` ``"reading"``), the
-hand is rebuilt from the view and the sample, the candidate is played and the rest of the hand
-played out by ``strong`` in every seat, and the jade the hand pays the seat is the sample's
-value. Every candidate is played on the same samples (common random numbers), so the review
-measures differences, not levels: for each candidate the mean of (its jade − the played
-action's jade) over the samples and that mean's standard error.
+(tested by shuffling them). The candidates (``width``, 2 by default) are the action played and
+``master``'s ranking's choice — or, when the player chose it, the ranking's next best; against a
+win, the win and the best action that does not win. Each is valued as ``master`` values its
+near-tie calls (:mod:`~hkmahjong.bots.master`): the hidden tiles are sampled as the rivers read
+(確定化, ``master``'s reading samples), the hand is rebuilt from the view and the sample, the
+candidate is played and the rest of the hand played out by ``strong`` in every seat, and the
+jade the hand pays the seat is the sample's value. Every candidate is played on the same
+samples (common random numbers), so the review measures differences, not levels: for each
+candidate the mean of (its jade − the played action's jade) over the samples and that mean's
+standard error.
 
 The **loss** of a decision is the largest of those differences (0 when the played action has
 the best mean); its **standard error** is that candidate's. The verdict (:data:`VERDICTS`):
 
-* ``good`` whenever the loss is below ``z`` (2) standard errors — a difference inside the noise
-  is never called an error — or below the ``inaccuracy`` threshold;
+* ``good`` whenever the loss is inside its noise — not above :func:`noise_gate` standard errors
+  (``z`` = 2, widened by Student's t for few samples) — or below the ``inaccuracy`` threshold;
 * otherwise ``inaccuracy`` / ``mistake`` / ``blunder`` as the loss reaches the thresholds of
-  :class:`Thresholds`, which are fractions of the table's **unit**, what feeding a minimum-fan win
-  costs (the gun scheme's share: 12 jade in the parlor preset, 8 in qingzhang, 4 under ml), so a
-  verdict means the same at every table.
+  :class:`Thresholds`, fractions of the table's **unit**, what feeding a minimum-fan win costs
+  (:func:`deal_in_unit`: 12 jade in the parlor preset, 8 in qingzhang, 4 under ml), so a verdict
+  means the same at every table.
 
-A hand's **accuracy** is the share of its reviewed decisions judged ``good``; its **expected
-loss** is the sum of the decisions' losses with the standard error of that sum (the decisions'
-samples are independent). The same for a match over its hands.
+A decision whose loss may be real but is not yet told from noise gets more samples, in rounds of
+``budget``, up to ``extend`` rounds (a deterministic rule on the samples themselves).
+
+A hand's or a match's :class:`Totals`: the **accuracy** (share of the reviewed decisions judged
+``good``), the **loss** (summed over the decisions judged worse than good, with its standard
+error) and, unbiased because no candidate is picked by the samples, what ``master``'s ranking's
+choice would have gained over the played action, summed over every decision.
 
 The budget is a number of samples per decision (deterministic, never wall time), and everything
 is a function of the record, the player, the seed and the budget: the samples of a decision are
-drawn from a generator seeded by the seed and a digest of the view. Decisions are independent
-and picklable (:func:`review_point`), so they run in a process pool (``jobs``; the parlor's
-``Thinker`` can run :func:`review_point` the same way) with the same result.
+drawn from a generator seeded by the seed and a digest of the view, and the bots are made afresh
+for each decision. Decisions are independent and picklable (:func:`review_point`), so they run
+in a process pool (``jobs``; the parlor's ``Thinker`` can run :func:`review_point` the same way)
+with the same result.
 
 See ``docs/review.md`` for the thresholds, the calibration against the true hidden tiles and the
 figures.
@@ -87,7 +93,7 @@ __all__ = [
     "verdict_of",
 ]
 
-REVIEW_BUDGET = 8
+REVIEW_BUDGET = 6
 """Samples (determinizations) per decision by default; each candidate is played out on every
 one. Chosen so a four-hand match is reviewed for one player within a minute on the development
 machine (``bench/bench_review.py``, docs/review.md)."""
