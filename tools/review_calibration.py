@@ -5,7 +5,8 @@
     python tools/review_calibration.py --records games.jsonl          # records of your own
 
 Self-play records: one-hand matches (hand ``w`` from the seed text ``{seed}:{w}``) of the line-up
-``--bots`` (default ``easy,normal,fan,efficient``: players who make mistakes), rotated one seat a
+``--bots`` (default ``random,easy,normal,efficient``: players who make mistakes, from none
+that make sense to small ones), rotated one seat a
 hand so each bot sits everywhere; or a record stream (``hkmj arena --log``, ``hkmj sim --log``).
 Every decision of every seat (``--seats``) is reviewed as ``hkmj review`` reviews it — from the
 seat's view, on sampled hidden tiles — and then **forked from the true state**: the played
@@ -213,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: see the module docstring."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rules", default="parlor")
-    ap.add_argument("--bots", default="easy,normal,fan,efficient")
+    ap.add_argument("--bots", default="random,easy,normal,efficient")
     ap.add_argument("--hands", type=int, default=40, help="self-play hands (one-hand matches)")
     ap.add_argument("--records", default=None, help="review these records instead of self-play")
     ap.add_argument("--seats", default="ESWN", help="seats whose decisions are reviewed")

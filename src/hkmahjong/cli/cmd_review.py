@@ -142,8 +142,11 @@ def show(review: MatchReview, unit: float, out: TextIO, *, flagged: bool = False
     """The review as a terminal table: settings, each hand's decisions and totals, the match."""
     c = review.config
     t = c.thresholds
+    who = f"P{review.player + 1}"
+    if review.name != who:
+        who += f" {review.name}"
     print(
-        f"覆盤 review of P{review.player + 1} {review.name} — rules {review.rules}; "
+        f"覆盤 review of {who} — rules {review.rules}; "
         f"{c.budget} samples a decision, {c.width} candidates, seed {c.seed}",
         file=out,
     )
