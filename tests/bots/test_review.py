@@ -185,6 +185,9 @@ def test_passing_a_limit_win_is_flagged(passed_win: GameRecord) -> None:
     reviews = [review_point(p, PARLOR, ReviewConfig(budget=8)) for p in offered]
     for d in reviews:
         assert d.best.text == "win" and d.verdict == "blunder", d
+        played, best = d.why  # the advisor's words: passing stays ready (聽牌), the win completes
+        assert played.action == d.played and played.shanten_now == played.shanten == 0
+        assert played.waits and best.action == d.best and best.shanten == -1
         assert d.loss > noise_gate(2.0, d.samples) * d.se
         assert d.loss >= Thresholds().blunder * d.unit
     totals = Totals.of(reviews)
@@ -243,6 +246,8 @@ def test_cli_json_and_table(
     d = hand["decisions"][0]
     assert set(d) >= {"played", "best", "loss", "se", "samples", "verdict", "candidates"}
     assert {"action", "mean", "diff", "se", "rank"} <= set(d["candidates"][0])
+    assert d["why"][0]["action"] == d["played"]
+    assert {"shanten_now", "shanten", "waits", "route", "danger", "risk"} <= set(d["why"][0])
     # the same review as the library's
     assert data == json.loads(
         json.dumps(review_match(short_hand, 0, ReviewConfig(budget=2)).to_json())

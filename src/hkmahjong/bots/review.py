@@ -53,6 +53,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hkmahjong.bots.advice import advise
 from hkmahjong.bots.backend import Backend, imap_indexed
 from hkmahjong.bots.base import WIN_KINDS, BaseBot
 from hkmahjong.bots.danger import feeder_shares
@@ -76,6 +77,7 @@ __all__ = [
     "DecisionReview",
     "HandReview",
     "MatchReview",
+    "Reason",
     "ReviewConfig",
     "ReviewError",
     "Thresholds",
@@ -86,6 +88,7 @@ __all__ = [
     "noise_gate",
     "player_index",
     "point_at",
+    "reason_for",
     "review_hand",
     "review_match",
     "review_point",
@@ -172,6 +175,60 @@ class DecisionPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class Reason:
+    """The advisor's words for one action (:func:`~hkmahjong.bots.advice.advise`): what it does
+    to the hand, as the practice table's hints say it — never the bot's scores."""
+
+    action: Action
+    shanten_now: int
+    """向聽 before the action (-1: complete)."""
+    shanten: int
+    """向聽 after it (after a claim: after its best discard; -1 for a win)."""
+    waits: tuple[str, ...]
+    """When ready after it: the waits (MPSZ)."""
+    route: tuple[str, ...]
+    """The route's patterns (``FanId`` values; empty: any hand) and its distance below."""
+    distance: int | None
+    danger: str | None
+    """For a discard: its 放銃 risk (``SAFE`` … ``HIGH``)."""
+    risk: float | None
+    """For a discard: the jade it may be expected to cost in deal-ins."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {
+            "action": self.action.text,
+            "shanten_now": self.shanten_now,
+            "shanten": self.shanten,
+            "waits": list(self.waits),
+            "route": list(self.route),
+            "distance": self.distance,
+            "danger": self.danger,
+            "risk": None if self.risk is None else round(self.risk, 3),
+        }
+
+
+def reason_for(
+    view: PlayerView, legal: Sequence[Action], action: Action, ruleset: Ruleset
+) -> Reason | None:
+    """The advisor's reading of ``action`` at this decision (None if it cannot read it)."""
+    try:
+        a = advise(view, legal, ruleset, action=action)
+    except MahjongError:
+        return None
+    return Reason(
+        action,
+        a.shanten_now,
+        a.shanten,
+        tuple(w.tile.mpsz for w in a.waits),
+        tuple(f.value for f in a.goal.fans) if a.goal is not None else (),
+        a.goal.distance if a.goal is not None else None,
+        a.danger.level.name if a.danger is not None else None,
+        a.danger.expected_loss if a.danger is not None else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class CandidateValue:
     """One valued candidate: its mean jade over the samples, its paired difference from the
     played action (mean and standard error) and the ranking's score (``strong``'s rank points)."""
@@ -220,6 +277,8 @@ class DecisionReview:
     played): unlike :attr:`loss` no candidate is picked by the samples, so it is unbiased."""
     suggested_se: float
     note: str = ""
+    why: tuple[Reason, ...] = ()
+    """The advisor's words for the played action and, when another is better, for it."""
 
     @property
     def reviewed(self) -> bool:
@@ -246,6 +305,7 @@ class DecisionReview:
             "suggested_diff": _num(self.suggested_diff),
             "suggested_se": _num(self.suggested_se),
             "candidates": [c.to_json() for c in self.candidates],
+            "why": [r.to_json() for r in self.why],
             "note": self.note,
         }
 
@@ -575,9 +635,14 @@ def review_point(
     verdict = verdict_of(loss, se, unit, config.thresholds, n)
     ordered = tuple(sorted(values, key=lambda c: -c.diff))
     sug = next(c for c in values if c.action == suggested)
+    why = tuple(
+        r
+        for r in (reason_for(view, legal, a, ruleset) for a in dict.fromkeys((played, best.action)))
+        if r is not None
+    )
     return DecisionReview(
         point.hand, point.index, view.seat, view.tiles_left, played, best.action,
-        loss, se, n, verdict, unit, ordered, suggested, sug.diff, sug.se, note,
+        loss, se, n, verdict, unit, ordered, suggested, sug.diff, sug.se, note, why,
     )  # fmt: skip
 
 

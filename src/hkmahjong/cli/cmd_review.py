@@ -129,12 +129,22 @@ def _totals(t: Totals) -> str:
     )
 
 
+def _why(d: DecisionReview) -> str:
+    """向聽 after the played action and after the better one, when they differ."""
+    if d.best == d.played or len(d.why) < 2:
+        return ""
+    played, best = d.why[0], d.why[1]
+    if played.shanten == best.shanten:
+        return ""
+    return f"  (向聽 {played.shanten_now}→{played.shanten}, better →{best.shanten})"
+
+
 def _line(d: DecisionReview) -> str:
     best = "" if d.best == d.played else d.best.text
     return (
         f"  {d.index + 1:>3} {d.tiles_left:>4}  {d.played.text:<18} {best:<18} "
         f"{d.loss:6.1f} ±{_pm(d.se)}  {_MARK[d.verdict]:<2} {d.verdict} "
-        f"{VERDICT_ZH[d.verdict]}"
+        f"{VERDICT_ZH[d.verdict]}{_why(d)}"
     ).rstrip()
 
 
