@@ -51,8 +51,8 @@ _cache: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
 REVIEW_BUDGET = 6
 """Samples a decision of a review asked for without ``budget`` (the CLI's default)."""
 REVIEW_BUDGET_MAX = 16
-"""The most samples a decision a request may ask for (a hand's review at 16 takes ~2.5× the
-default's CPU)."""
+"""The most samples a decision a request may ask for (the review's CPU grows with it: 16 costs
+about 16/6 of the default's)."""
 REVIEW_QUEUE = 4
 """Reviews computed or waiting at once in this process; past it a request is told to retry
 (429) — a review costs seconds of a core, in a worker process at a lower priority."""
