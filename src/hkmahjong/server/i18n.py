@@ -927,14 +927,12 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "断线：网上台如果你断线超过 {grace} 秒，你的座位便会停玩；练习台一断线就暂停，等你回来。",
         "Disconnecting: at an online table, after more than {grace} seconds away your seat is sat out; a practice table pauses at once and waits for you.",
     ),
-    # ADJUST (actor workstream, issue 31 item 9): the idle rule below states today's behaviour —
-    # two own turns in a row timed out sit a seat out; a missed claim window never counts. Replace
-    # it with the exact rule the actor implements (e.g. a missed claim window counting when the
-    # next own turn is missed too) in all three languages.
+    # The idle rule as the table actor implements it (parlor/table.py ``Seat.timeouts`` and
+    # ``missed_claim``; docs/protocol.md *Timing, clocks and the online policy*, Sat out 2-3).
     "rp_idle": (
-        "冇郁：連續兩次輪到你都超時，你個位就會停玩。食、碰、上嘅機會超時唔計。",
-        "不动：连续两次轮到你都超时，你的座位便会停玩。胡、碰、上的机会超时不计。",
-        "Idle: if two of your own turns in a row run out of time, your seat is sat out. Letting a claim window run out does not count.",
+        "冇郁：連續兩次輪到你都超時，或者食、碰、槓嘅機會超時之後連跟住輪到你嗰次都超時（即係兩圈都冇任何動作），你個位就會停玩。單單一次機會超時、之後照打，唔計。",
+        "不动：连续两次轮到你都超时，或者胡、碰、杠的机会超时之后连紧接着轮到你那次也超时（即两圈都没有任何动作），你的座位便会停玩。只是一次机会超时、之后照常出牌，不算。",
+        "Idle: your seat is sat out if two of your own turns in a row run out of time, or if a claim window runs out and then your next own turn does too (two rounds without any action). A claim window alone running out, followed by a turn you play, does not count.",
     ),
     "rp_sat_out": (
         "停玩嘅位由電腦代打：每次都唔食唔碰、打出啱啱摸到嗰隻，唔會食糊；你冇返嚟之前一直係咁。",
@@ -1230,6 +1228,20 @@ WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "werr_internal": ("伺服器出錯，請重試", "服务器出错，请重试", "the server failed; try again"),
     "werr_not_seated": ("旁觀者唔可以出牌", "旁观者不能出牌", "spectators cannot act"),
+    "werr_bad_json": ("收到嘅訊息唔係 JSON", "收到的消息不是 JSON", "the message is not JSON"),
+    "werr_bad_message": ("收到嘅訊息格式唔啱", "收到的消息格式不对", "the message is malformed"),
+    "werr_too_large": ("訊息太長", "消息太长", "the message is too long"),
+    "werr_proto": (
+        "版本唔夾，請重新載入頁面",
+        "版本不匹配，请重新加载页面",
+        "the page is out of date; reload it",
+    ),
+    "werr_hello_first": ("仲連緊線，請等等", "还在连线，请稍等", "still connecting; wait a moment"),
+    "werr_commit_failed": (
+        "儲存唔到，動作冇生效：請再決定一次",
+        "保存失败，动作没有生效：请再决定一次",
+        "could not be saved, so it did not happen: decide again",
+    ),
     "t_error": ("錯誤：{why}", "错误：{why}", "Error: {why}"),
     # -- spectators (旁觀)
     "t_watching": ("旁觀中", "旁观中", "Watching"),
@@ -1906,7 +1918,7 @@ def tr(lang: str, key: str, **fmt: object) -> str:
 
 SWITCH_DOCS: dict[str, tuple[str, str]] = {
     # switch: (zh-Hant, zh-Hans): the rules page's description of each house-rule switch (台例開關),
-    # worded from RULES.md and the seeds it cites (English: ``rules.ruleset.field_doc``).
+    # worded from docs/rules.md and the seeds it cites (English: ``rules.ruleset.field_doc``).
     "seven_pairs": (
         "七對子可以食糊（W2 自訂牌型；P 指七對子並非港式麻雀的胡牌：關）。",
         "七对子可以胡牌（W2 自订牌型；P 指七对子并非港式麻雀的胡牌：关）。",

@@ -3,7 +3,7 @@
 A live table's wall comes from its secret match seed, so no test can steer a real table to a
 robbing window. Here the page is the real one (served by ``hkmj serve``) and its websocket is
 answered by the test with the protocol's own messages, built by the parlor's encoders
-(``parlor.protocol``, ``parlor.wire``) from an engine hand on a stacked wall: RULES.md §6, East
+(``parlor.protocol``, ``parlor.wire``) from an engine hand on a stacked wall: docs/rules.md §6, East
 adds a kong to its pung of 5p while South waits on 5p (the scenario of
 tests/engine/test_scenarios.py ``test_robbing_an_added_kong``). The page must say that the kong
 can be robbed (not "claim the discard"), offer only 食糊 and 過, and show the win with 搶槓 in its
