@@ -192,7 +192,10 @@ def render(request: Request, template: str, *, status_code: int = 200, **ctx: An
     base: dict[str, Any] = {
         "lang": lang,
         "t": t,
-        "words": i18n.catalogue(lang),
+        "words": {
+            **i18n.catalogue(lang),
+            **{f"preset_{name}": preset_label(name, lang) for name in preset_names()},
+        },
         "lang_names": i18n.lang_names(),
         "here": here,
         "user": who.user,

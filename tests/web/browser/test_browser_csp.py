@@ -27,6 +27,7 @@ NOT_PAGES = {
     "/sw.js",
     "/openapi.json",
     "/healthz",
+    "/metrics",  # Prometheus text (docs/operations.md), not a page
     "/me",  # a redirect to /players/{name}
 }
 """GET routes that are not pages (assets, redirects); every ``/api/…`` route is not one either."""

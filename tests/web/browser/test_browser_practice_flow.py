@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from hkmahjong.server.i18n import tr
+from hkmahjong.server.tutorial import preset_label
 
 from .conftest import shot
 from .play import RESULT, check_phone_layout, check_script, play_until_result, start_practice
@@ -113,3 +114,23 @@ def test_a_guest_plays_hand_after_hand_pauses_and_resumes(
     assert hand_no(page) == 4
     check_script(page, lang)
     shot(page, f"practice-flow-resumed-result-{lang}-{size}", full_page=True)
+
+
+def test_play_again_at_a_matchs_end_opens_the_same_practice_anew(new_page: Any) -> None:
+    """再玩一場: at the end of a practice match (a one-hand ml match), one click opens a new
+    table with the same ruleset, length and bots, and its first hand is dealt."""
+    page = new_page(lang="zh-Hans")
+    url = start_practice(page, preset="ml", length="one-hand", level="normal")
+    play_until_result([page])
+    page.locator("[data-testid=match-over]").wait_for()
+    assert page.locator("[data-testid=next-hand]").count() == 0
+    check_script(page, "zh-Hans")
+    shot(page, "practice-match-over-zh-Hans-desktop", full_page=True)
+    page.get_by_test_id("play-again").click()
+    page.wait_for_url(lambda u: "/table/" in u and u != url)
+    page.locator("#myhand button.tilebtn").first.wait_for()
+    assert hand_no(page) == 1
+    # the board names the ruleset in the page's language, not by its id
+    assert preset_label("ml", "zh-Hans") in page.locator("[data-testid=center]").inner_text()
+    levels = page.locator(".seatbox .name").all_inner_texts()
+    assert sum("normal" in name for name in levels) == 3, levels

@@ -6,7 +6,7 @@
 // hands, drawn, bottom, replay}. `table` is the protocol's table object (players, dealer, you …);
 // `hands` (seat → tiles) shows concealed hands face up (a replay); `bottom` the seat drawn at the
 // bottom when the view has none (a spectator, all hands open).
-import { el, lang, t, tileImg } from "./app.js";
+import { el, lang, t, tileImg, words } from "./app.js";
 
 export const SEATS = "ESWN";
 const ORDER = "mpszfg";
@@ -22,6 +22,12 @@ const $ = (id) => document.getElementById(id);
 
 // -- who is where ------------------------------------------------------------------------------
 /** The viewer's player number, or null (a spectator, or someone looking at a replay). */
+/** A ruleset by its name in the page's language (a preset), else its own name. */
+export function rulesLabel(rules) {
+  const key = `preset_${rules.preset || rules.name}`;
+  return key in words() ? t(key) : (rules.preset || rules.name);
+}
+
 export function youOf(B) {
   const you = B.table ? B.table.you : null;
   return typeof you === "number" ? you : null;
@@ -66,7 +72,7 @@ export function renderCenter(B) {
     el("span", { text: `${t("t_dealer")}${t("colon")}${dealer && dealer.seat ? nameAt(B, dealer.seat) : "—"}` }),
   );
   if (B.view) c.append(el("span", { "data-testid": "wall", text: t("t_wall", { n: B.view.tiles_left }) }));
-  c.append(el("span", { class: "muted", text: t("t_rules_digest", { name: tb.rules.preset || tb.rules.name, digest: tb.rules.digest }) }));
+  c.append(el("span", { class: "muted", title: tb.rules.digest, "data-testid": "rules-name", text: `${t("preset")}${t("colon")}${rulesLabel(tb.rules)}` }));
   if (tb.stake) c.append(el("span", { "data-testid": "stake", text: t("t_stake", { n: tb.stake }) }));
   if (tb.fee) c.append(el("span", { "data-testid": "fee", text: t("t_fee", { n: tb.fee }) }));
   if (tb.status === "paused") c.append(el("span", { class: "badge", text: t("t_paused") }));

@@ -107,7 +107,7 @@ function onMessage(msg) {
     return;
   }
   if (msg.t === "pong") return;
-  if (msg.t === "hint") { S.hint = msg.advice; renderHint(); return; }
+  if (msg.t === "hint") { S.hint = msg.advice; selectAdvised(); renderHint(); return; }
   if (msg.t === "snapshot") { applySnapshot(msg); render(); return; }
   if (typeof msg.v === "number") {
     if (msg.v <= S.v && msg.t !== "synced") return;
@@ -130,7 +130,16 @@ function onMessage(msg) {
       if (S.table) S.table.players[msg.player].status = msg.status;
       if (S.clock && S.table && msg.status === "sat_out" && S.table.players[msg.player].seat === S.clock.seat) S.clock = null;
       break;
-    case "table": S.table = { ...msg.table, you: msg.table.you ?? S.table?.you }; break;
+    case "table": {
+      const old = S.table;
+      S.table = { ...msg.table, you: msg.table.you ?? old?.you };
+      if (old && S.result && S.view) {
+        // between hands the board shows the hand that ended until the next one is dealt
+        S.table.dealer = old.dealer; S.table.hand_number = old.hand_number; S.table.prevailing = old.prevailing;
+        S.table.players.forEach((p, i) => { if (old.players[i]) p.seat = old.players[i].seat; });
+      }
+      break;
+    }
     case "watchers": if (S.table) S.table.watchers = msg.count; break;
     default: break;
   }
@@ -545,6 +554,18 @@ function selectedTile() {
   if (!S.selected) return null;
   const tile = S.selected.split(":").pop();
   return discardable().has(tile) ? tile : null;
+}
+
+/** The advised discard becomes the selected tile (raised, and 打出 enabled). */
+function selectAdvised() {
+  const action = S.hint && S.hint.action && S.hint.action.action;
+  const m = action && /^discard (\S+)$/.exec(action);
+  if (!m || !discardable().has(m[1])) return;
+  const { main, drawn } = handTiles();
+  if (drawn === m[1]) S.selected = `d:${drawn}`;
+  else { const k = main.indexOf(m[1]); if (k >= 0) S.selected = `m:${k}:${m[1]}`; }
+  renderHand();
+  renderControls();
 }
 
 function renderHint() {
