@@ -1,5 +1,5 @@
 // 計番器: build a hand by clicking tiles, set the situation, POST /api/score, show the result.
-import { el, postJSON, t, tileImg, lang } from "./app.js";
+import { el, postJSON, t, tileImg, tileWord, lang } from "./app.js";
 
 const state = { concealed: [], melds: [], bonus: [], history: [] };
 const fanNames = JSON.parse(document.getElementById("fan-names").textContent);
@@ -70,13 +70,13 @@ function render() {
   const chosen = winSelect.value;
   winSelect.replaceChildren(el("option", { value: "", text: t("calc_winning_auto") }));
   for (const c of [...new Set(sortTiles(state.concealed))]) {
-    winSelect.append(el("option", { value: c, text: `${c}  ${tileLabel(c)}`, selected: c === chosen }));
+    winSelect.append(el("option", { value: c, text: tileLabel(c), selected: c === chosen }));
   }
 }
 
+/** The tile's name in the page's language only (二萬 / 二万 / 2 characters). */
 function tileLabel(code) {
-  const img = tileImg(code);
-  return img.alt;
+  return tileWord(code);
 }
 
 function fanName(item) {
