@@ -78,6 +78,13 @@ def test_two_friends_and_two_bots_play_a_private_match_a_third_watches(new_page:
     assert cy.locator("[data-testid=join-table]").count() == 0  # no free seat now
     check_phone_layout(bob)
     shot(bob, "private-table-en-phone")
+    # a preset emote (no free text): Ann says 好牌！, Bob sees it beside her name
+    ann.get_by_test_id("emotes").locator("summary").click()
+    ann.locator("[data-emote=nice]").click()
+    bubble = bob.locator("[data-testid^=emote-]")
+    bubble.wait_for()
+    assert bubble.inner_text() == tr("en", "emote_nice")
+    shot(bob, "private-table-emote-en-phone")
 
     def over() -> bool:
         return all(p.locator("[data-testid=match-over]").count() for p in (ann, bob))

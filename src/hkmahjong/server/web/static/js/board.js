@@ -101,6 +101,8 @@ export function renderSeat(B, rel) {
     if (p.status && p.status !== "connected") meta.append(el("span", { class: `badge ${p.status === "away" || p.status === "sat_out" ? "away" : ""}`, "data-testid": `status-${rel}`, text: t(`st_${p.status}`) }));
   }
   if (v) meta.append(el("span", { class: "muted", text: t("t_tiles", { n: v.concealed_counts[i] }) }));
+  const said = p && B.emoteOf ? B.emoteOf(p.player) : null;
+  if (said) meta.append(el("span", { class: "bubble", "data-testid": `emote-${rel}`, role: "status", text: said }));
   if (B.clock && B.clock.seat === seat && v && v.phase !== "over") {
     meta.append(el("span", { class: "clock", "data-clock": "seat", text: "" }));
   }

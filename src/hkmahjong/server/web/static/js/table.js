@@ -141,6 +141,7 @@ function onMessage(msg) {
       break;
     }
     case "watchers": if (S.table) S.table.watchers = msg.count; break;
+    case "emote": showEmote(msg.player, msg.id); break;
     default: break;
   }
   render();
@@ -326,6 +327,36 @@ function renderTitle() {
   if (openPrompt()) want = `● ${t("t_your_turn_title")} · ${baseTitle}`;
   else if (S.startedAt && performance.now() - S.startedAt < 10000) want = `● ${t("t_table_started")} · ${baseTitle}`;
   if (document.title !== want) document.title = want;
+}
+
+// -- 表情 preset emotes (no free text is ever sent or shown) ------------------------------------------
+const EMOTES = ["hello", "nice", "thanks", "sorry", "gg", "hurry"];
+S.emotes = {}; // player → {id, until}
+
+function showEmote(player, id) {
+  if (!EMOTES.includes(id)) return;
+  S.emotes[player] = { id, until: performance.now() + 4000 };
+  setTimeout(render, 4100);
+}
+
+/** The emote a player sent in the last few seconds, as a bubble beside their name. */
+S.emoteOf = (player) => {
+  const e = S.emotes[player];
+  return e && e.until > performance.now() ? t(`emote_${e.id}`) : null;
+};
+
+function emoteBar() {
+  const bar = el("details", { class: "emotes", "data-testid": "emotes" }, el("summary", { text: t("emotes") }));
+  const row = el("div", { class: "actions" });
+  for (const id of EMOTES) {
+    row.append(el("button", { type: "button", class: "button", "data-emote": id, onclick: (e) => {
+      send({ t: "emote", id });
+      S.emoteOpen = false;
+      e.currentTarget.closest("details").open = false;
+    } }, t(`emote_${id}`)));
+  }
+  bar.append(row);
+  return bar;
 }
 
 /** A waiting table: its invite link (private), 入座 for a visitor when a seat is free, and the
@@ -540,6 +571,12 @@ function renderControls() {
     box.append(el("button", { type: "button", class: "button", "data-testid": "hint-button", onclick: () => send({ t: "hint" }) }, t("t_hint")));
   }
   if (S.table && S.table.status === "waiting" && !S.closed) box.append(...waitingPanel(watching));
+  if (S.table && !watching && !S.closed && S.table.players.some((p, i) => i !== S.table.you && p.kind === "human")) {
+    const bar = emoteBar();
+    bar.open = !!S.emoteOpen; // the controls are drawn again on every message: keep it open
+    bar.addEventListener("toggle", () => { S.emoteOpen = bar.open; });
+    box.append(bar);
+  }
   if (S.table && !watching && !S.matchEnd) {
     if (S.table.kind === "practice" && S.table.status !== "finished") {
       box.append(el("button", { type: "button", class: "button quiet", "data-testid": "pause-leave", onclick: leaveTable }, t("t_pause_leave")));
