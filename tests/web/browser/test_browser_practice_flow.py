@@ -134,3 +134,26 @@ def test_play_again_at_a_matchs_end_opens_the_same_practice_anew(new_page: Any) 
     assert preset_label("ml", "zh-Hans") in page.locator("[data-testid=center]").inner_text()
     levels = page.locator(".seatbox .name").all_inner_texts()
     assert sum("normal" in name for name in levels) == 3, levels
+
+
+def test_settings_are_kept_and_applied(new_page: Any) -> None:
+    """設定: a guest's settings are kept in the browser (a registered player's on the server) and
+    applied: large tiles make the hand bigger, and they hold after a reload."""
+    page = new_page(lang="en")
+    start_practice(page)
+    width = page.locator("#myhand img.tile").first.bounding_box()["width"]
+    page.get_by_test_id("settings").locator("summary").click()
+    page.locator("[data-pref=large_tiles]").check()
+    page.locator("[data-pref=auto_pass]").select_option("no_chow")
+    page.wait_for_function(
+        "(w) => document.querySelector('#myhand img.tile').getBoundingClientRect().width > w",
+        arg=width,
+    )
+    shot(page, "table-settings-large-en-desktop")
+    page.reload()
+    page.locator("#myhand button.tilebtn").first.wait_for()
+    page.get_by_test_id("settings").locator("summary").click()
+    assert page.locator("[data-pref=large_tiles]").is_checked()
+    assert page.locator("[data-pref=auto_pass]").input_value() == "no_chow"
+    assert page.locator("#myhand img.tile").first.bounding_box()["width"] > width
+    check_script(page, "en")

@@ -2,7 +2,7 @@
 // Every name and text from the server is set with textContent (never as HTML).
 // A visitor not seated at the table is a spectator (旁觀): public information only, behind the
 // table by its delay; the board (board.js) is drawn the same way for both.
-import { el, lang, postJSON, t, tileImg, tileWord, words } from "./app.js";
+import { csrfToken, el, lang, postJSON, t, tileImg, tileWord, words } from "./app.js";
 import {
   SEATS, fanLabel, nameAt as boardName, removeOne, renderBoard, sortTiles, youOf,
 } from "./board.js";
@@ -108,7 +108,7 @@ function onMessage(msg) {
   }
   if (msg.t === "pong") return;
   if (msg.t === "hint") { S.hint = msg.advice; selectAdvised(); renderHint(); return; }
-  if (msg.t === "snapshot") { applySnapshot(msg); render(); return; }
+  if (msg.t === "snapshot") { applySnapshot(msg); sendPrefs(); render(); return; }
   if (typeof msg.v === "number") {
     if (msg.v <= S.v && msg.t !== "synced") return;
     if (msg.t !== "synced" && msg.v !== S.v + 1 && S.v !== 0) {
@@ -118,9 +118,9 @@ function onMessage(msg) {
     S.v = msg.v;
   }
   switch (msg.t) {
-    case "synced": S.prompt = msg.prompt || null; break;
+    case "synced": S.prompt = msg.prompt || null; sendPrefs(); break;
     case "event": applyEvent(msg.event); break;
-    case "prompt": if (S.error) { S.error = null; setStatus(""); } S.prompt = msg; S.promptAt = performance.now(); S.selected = defaultSelection(); S.chowOpen = false; S.hint = null; renderHint(); break;
+    case "prompt": if (S.prefs.sound && !document.hasFocus()) beep(); else if (S.prefs.sound) beep(0.04); if (S.error) { S.error = null; setStatus(""); } S.prompt = msg; S.promptAt = performance.now(); S.selected = defaultSelection(); S.chowOpen = false; S.hint = null; renderHint(); break;
     case "done": if (S.prompt && S.prompt.v === msg.prompt) { S.prompt = null; S.hint = null; renderHint(); } break;
     case "clock": S.clock = { seat: msg.seat, kind: msg.kind, ms: msg.ms, bank_ms: msg.bank_ms, at: performance.now() }; break;
     case "hand": if (msg.hand === 0 && S.table && S.table.kind === "online") tableStarted(); startHand(msg); refreshBalance(); break;
@@ -732,5 +732,92 @@ document.addEventListener("keydown", (e) => {
   if (item) { act(item.action); e.preventDefault(); }
 });
 
+// -- 設定 settings: kept per account (PUT /api/me/settings), a guest's in this browser; the table
+// applies auto_win / auto_pass itself (sent as `prefs` after each hello), the rest is the page's.
+const PREFS_KEY = "hkmj_prefs";
+S.prefs = { auto_win: false, auto_pass: "none", sort: "suit", large_tiles: false, colour_blind: false, sound: true, animations: true };
+const registered = !!document.querySelector("[data-testid=user-name]");
+
+async function loadPrefs() {
+  try {
+    if (registered) {
+      const r = await fetch("/api/me/settings", { credentials: "same-origin" });
+      if (r.ok) Object.assign(S.prefs, await r.json());
+    } else {
+      Object.assign(S.prefs, JSON.parse(localStorage.getItem(PREFS_KEY) || "{}"));
+    }
+  } catch { /* the defaults */ }
+  applyPrefs();
+  renderSettings();
+  sendPrefs();
+}
+
+function sendPrefs() { if (S.table && youOf(S) !== null) send({ t: "prefs", ...S.prefs }); }
+
+function applyPrefs() {
+  document.body.classList.toggle("large-tiles", !!S.prefs.large_tiles);
+  document.body.classList.toggle("no-anim", !S.prefs.animations);
+}
+
+async function savePrefs() {
+  applyPrefs();
+  sendPrefs();
+  const note = $("settings-saved");
+  if (registered) {
+    const r = await fetch("/api/me/settings", {
+      method: "PUT", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
+      body: JSON.stringify(S.prefs),
+    });
+    if (!r.ok) { setStatus(t("t_error", { why: `HTTP ${r.status}` }), "error"); return; }
+  } else {
+    try { localStorage.setItem(PREFS_KEY, JSON.stringify(S.prefs)); } catch { /* private mode */ }
+  }
+  if (note) { note.hidden = false; setTimeout(() => { note.hidden = true; }, 1500); }
+  render();
+}
+
+function renderSettings() {
+  const box = $("settings-form");
+  box.replaceChildren();
+  const check = (key, label) => {
+    const input = el("input", { type: "checkbox", "data-pref": key, checked: !!S.prefs[key] });
+    input.addEventListener("change", () => { S.prefs[key] = input.checked; savePrefs(); });
+    return el("label", { class: "choice" }, input, ` ${t(label)}`);
+  };
+  const pass = el("select", { "data-pref": "auto_pass" });
+  for (const v of ["none", "no_chow", "all"]) pass.append(el("option", { value: v, selected: S.prefs.auto_pass === v, text: t(`set_pass_${v}`) }));
+  pass.addEventListener("change", () => { S.prefs.auto_pass = pass.value; savePrefs(); });
+  box.append(
+    check("auto_win", "set_auto_win"),
+    el("label", { class: "choice" }, `${t("set_auto_pass")}${t("colon")}`, pass),
+    check("large_tiles", "set_large_tiles"),
+    check("sound", "set_sound"),
+    check("animations", "set_animations"),
+    el("span", { class: "notice", id: "settings-saved", hidden: true, text: t("set_saved") }),
+  );
+}
+
+/** A short tone made in the page (Web Audio): your turn or a claim to decide. */
+let audio = null;
+function beep(gain = 0.08) {
+  try {
+    audio = audio || new AudioContext();
+    if (audio.state === "suspended") return; // no sound before the player has touched the page
+    const osc = audio.createOscillator();
+    const g = audio.createGain();
+    osc.frequency.value = 880;
+    g.gain.setValueAtTime(gain, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.18);
+    osc.connect(g).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.2);
+  } catch { /* no audio here */ }
+}
+document.addEventListener("pointerdown", () => {
+  try { audio = audio || new AudioContext(); if (audio.state === "suspended") audio.resume(); } catch { /* no audio */ }
+}, { once: true });
+
+loadPrefs();
 connect();
 render();
