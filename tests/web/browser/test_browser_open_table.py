@@ -71,6 +71,9 @@ def test_two_friends_and_two_bots_play_a_private_match_a_third_watches(new_page:
     bob.locator("#myhand button.tilebtn").first.wait_for(timeout=60_000)
     ann.locator("#myhand button.tilebtn").first.wait_for(timeout=60_000)
     assert jade(ann) == GRANT - stake  # the stake went into escrow when the match started
+    # the creator is told the table started: in the page and in the tab's title
+    assert ann.locator("#status").inner_text() == tr("zh-Hant", "t_table_started")
+    assert tr("zh-Hant", "t_table_started") in ann.title() or "●" in ann.title()
     # a third, not logged in, watches by the same link
     cy = new_page(lang="zh-Hans")
     cy.goto(invite)

@@ -84,6 +84,7 @@ function send(obj) {
 function act(action) {
   if (!openPrompt()) return;
   S.msgId += 1;
+  if (S.startedAt) { S.startedAt = null; if ($("status").textContent === t("t_table_started")) setStatus(""); }
   send({ t: "act", action, v: S.prompt.v, id: `c${S.msgId}` });
   S.sentFor = S.prompt.v;
   S.selected = null;
@@ -325,7 +326,7 @@ const baseTitle = document.title;
 function renderTitle() {
   let want = baseTitle;
   if (openPrompt()) want = `● ${t("t_your_turn_title")} · ${baseTitle}`;
-  else if (S.startedAt && performance.now() - S.startedAt < 10000) want = `● ${t("t_table_started")} · ${baseTitle}`;
+  else if (S.startedAt) want = `● ${t("t_table_started")} · ${baseTitle}`;
   if (document.title !== want) document.title = want;
 }
 
@@ -421,9 +422,8 @@ function resultActions() {
 /** The match began: an in-page notice (and the tab's title) for a seated player. */
 function tableStarted() {
   if (youOf(S) === null) return;
-  S.startedAt = performance.now();
+  S.startedAt = performance.now(); // said until the player's first decision
   setStatus(t("t_table_started"), "notice");
-  setTimeout(() => { if ($("status").textContent === t("t_table_started")) setStatus(""); render(); }, 10000);
 }
 
 function ready() {
