@@ -36,9 +36,16 @@ export function mySeat(B) {
   if (B.view && B.view.seat) return B.view.seat;
   const you = youOf(B);
   const me = you !== null && B.table ? B.table.players[you] : null;
+  if (me && !me.seat && beforeMatch(B)) return SEATS[me.player];
   return (me && me.seat) || B.bottom || "E";
 }
-export function playerAt(B, seat) { return B.table ? B.table.players.find((p) => p.seat === seat) : null; }
+/** Before the match nobody has a seat wind yet: the board shows the players by number (E = 0). */
+function beforeMatch(B) { return !!B.table && B.table.players.every((p) => !p.seat); }
+export function playerAt(B, seat) {
+  if (!B.table) return null;
+  if (beforeMatch(B)) return B.table.players[SEATS.indexOf(seat)] || null;
+  return B.table.players.find((p) => p.seat === seat) || null;
+}
 export function isYou(B, seat) { const p = playerAt(B, seat); return !!p && p.player === youOf(B); }
 export function nameAt(B, seat) {
   const p = playerAt(B, seat);
@@ -96,7 +103,7 @@ export function renderSeat(B, rel) {
   );
   if (rel !== 0 || isYou(B, seat)) meta.append(el("span", { class: "rel muted", text: t(REL_KEY[rel]) }));
   if (p && B.table.dealer === p.player) meta.append(el("span", { class: "badge", text: t("t_dealer") }));
-  if (p) {
+  if (p && p.kind !== "empty") {
     if (typeof p.jade === "number") meta.append(el("span", { class: "jade", "data-testid": `jade-${rel}`, text: t("jade_n", { n: signed(p.jade) }) }));
     if (p.status && p.status !== "connected") meta.append(el("span", { class: `badge ${p.status === "away" || p.status === "sat_out" ? "away" : ""}`, "data-testid": `status-${rel}`, text: t(`st_${p.status}`) }));
   }
