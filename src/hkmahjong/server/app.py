@@ -20,6 +20,7 @@ from pwdlib import PasswordHash
 from hkmahjong import __version__
 from hkmahjong.hand import is_complete_counts, shanten_counts
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
+from hkmahjong.parlor.environ import env_number
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Caps, Lobby
@@ -58,14 +59,7 @@ def _league_sync() -> float:
 
     :raises ValueError: when it is not a number of seconds from 0.05 to 3600.
     """
-    text = os.environ.get("HKMJ_LEAGUE_SYNC_SECONDS", "5")
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.05 <= value <= 3600:
-        raise ValueError(f"HKMJ_LEAGUE_SYNC_SECONDS={text!r}: expected seconds from 0.05 to 3600")
-    return value
+    return env_number("HKMJ_LEAGUE_SYNC_SECONDS", "5", low=0.05, high=3600, seconds=True)
 
 
 def _settle_heap() -> None:
