@@ -79,12 +79,6 @@ def test_an_owner_paused_inside_a_fenced_write_is_taken_over(faults: dict[str, A
     assert paused["finished"] == paused["verified"] == 1, paused
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 36 item 2 (the actor workstream, parlor/table.py): the table says done before "
-    "the commit, so a write the lease loss undoes was already acknowledged. Remove this marker "
-    "with that fix (strict: it fails the moment the fix lands).",
-)
 def test_no_acknowledged_action_is_undone(faults: dict[str, Any]) -> None:
     paused = faults["scenarios"]["paused"]
     assert "done_before_commit" in paused, paused

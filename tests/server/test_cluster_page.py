@@ -98,14 +98,14 @@ def test_the_page_waits_out_a_take_over_and_is_back_by_itself(
                     text("SELECT 1 FROM table_leases WHERE table_id = :t FOR SHARE"), {"t": tid}
                 )
                 a.kill()
-                page.wait_for_function("window.__closes.includes(1013)", timeout=15_000)
+                page.wait_for_function("() => window.__closes.includes(1013)", timeout=15_000)
                 time.sleep(2.5)  # several retries while the row stays locked
                 opens = page.evaluate("window.__opens")
                 hold.rollback()
                 released = time.monotonic()
-            page.wait_for_function(f"window.__opens > {opens}", timeout=10_000)
+            page.wait_for_function(f"() => window.__opens > {opens}", timeout=10_000)
             page.wait_for_function(
-                "document.getElementById('status').textContent === ''", timeout=10_000
+                "() => document.getElementById('status').textContent === ''", timeout=10_000
             )
             page.locator("#myhand button.tilebtn").first.wait_for()
             back = time.monotonic() - released

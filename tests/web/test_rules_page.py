@@ -182,13 +182,15 @@ def test_no_raw_switch_name_value_or_unexplained_source_code(client: TestClient,
 def test_when_a_seat_is_sat_out_and_how_to_come_back(client: TestClient, lang: str) -> None:
     """Seed 002 《斷線》: "如果玩家打牌時突然斷線或未能連續在兩次圈內作出任何動作,那麼玩家會自動被停玩
     … 當該已離線的玩家返回牌桌時,他/她可以繼續打麻雀" — the page says, in each language, when a
-    seat is sat out (a disconnect past the 15 s grace; idle turns, the line the actor adjusts) and
-    how to come back (回座)."""
+    seat is sat out (a disconnect past the 15 s grace; the table actor's idle rule: two own turns
+    to the clock, or a claim window and then the own turn after it) and how to come back (回座)."""
     html = _page(client, "parlor", lang)
     disconnect = _words(_clause(html, "disconnect"))
     assert "15" in disconnect
-    idle = re.search(r'<p data-clause="idle" data-adjust="idle-rule">', html)
-    assert idle is not None  # the marked line to adjust (issue 31 item 9, actor)
-    assert tr(lang, "rp_idle") in _words(_clause(html, "idle"))
+    assert "data-adjust" not in html  # issue 31 item 9: the line states the actor's exact rule
+    idle = _words(_clause(html, "idle"))
+    assert tr(lang, "rp_idle") in idle
+    # both ways of being idle are named: own turns, and a claim window followed by the own turn
+    assert {"en": "claim window", "zh-Hant": "機會超時", "zh-Hans": "机会超时"}[lang] in idle
     assert tr(lang, "rp_sit_back") in _words(_clause(html, "sit_back"))
     assert tr(lang, "rp_sat_out") in _words(_clause(html, "sat_out"))

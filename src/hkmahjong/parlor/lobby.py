@@ -30,6 +30,7 @@ from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
 from hkmahjong.parlor.policy import listed_in_lobby
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableRow, TableStore
+from hkmahjong.parlor.probes import TableProbe
 from hkmahjong.parlor.stakes import stake_for
 from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.terms import TableConfig, TableError, check_new
@@ -79,8 +80,11 @@ class Lobby:
         online_clocks: ClockSettings | None = None,
         watch_limit: int = DEFAULT_LIMIT,
         caps: Caps | None = None,
+        probe: TableProbe | None = None,
     ) -> None:
         self.store = store
+        self.probe = probe
+        """Given to every table (operators' metrics: :mod:`~hkmahjong.parlor.probes`)."""
         self.caps = caps or Caps()
         self.watch_limit = watch_limit
         self.ledger = ledger
@@ -118,6 +122,7 @@ class Lobby:
             "on_change": self._changed,
             "on_start": self.notify_players,
             "watch_limit": self.watch_limit,
+            "probe": self.probe,
         }
 
     async def start(self, *, watch: bool = True, rebuild: bool = True) -> list[str]:
@@ -172,14 +177,19 @@ class Lobby:
         self._changed(table)
         return True
 
-    async def stop(self) -> None:
-        """Stop watching and every actor (tables stay as stored)."""
+    async def stop(self, *, drain_s: float = 0.0) -> None:
+        """Stop watching and every actor (tables stay as stored); ``drain_s`` > 0: each table
+        first handles what its queue holds (its commits in flight end), all at once, for at most
+        that long (:meth:`Table.stop`)."""
         if self._watch is not None:
             self._watch.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watch
             self._watch = None
-        for table in list(self.tables.values()):
+        tables = list(self.tables.values())
+        if drain_s > 0:
+            await asyncio.gather(*(t.stop(drain_s=drain_s) for t in tables))
+        for table in tables:
             await table.stop()
 
     async def _watch_closed(self) -> None:

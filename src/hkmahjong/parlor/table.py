@@ -31,6 +31,7 @@ import json
 import logging
 import math
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -70,6 +71,7 @@ from hkmahjong.parlor.ports import (
     TableStore,
 )
 from hkmahjong.parlor.prefs import DEFAULT_PREFS, PlayerPrefs, auto_decision
+from hkmahjong.parlor.probes import NULL_PROBE, TableProbe, current_player, current_table
 from hkmahjong.parlor.ring import Ring
 from hkmahjong.parlor.seats import (
     SEARCH_LEVELS,
@@ -237,8 +239,12 @@ class Table:
         epoch: str | None = None,
         watch_limit: int = DEFAULT_LIMIT,
         thinker: Thinker | None = None,
+        probe: TableProbe | None = None,
     ) -> None:
         self.row = row
+        self.probe = probe or NULL_PROBE
+        """Where the table reports its actions, commits and bots' think times (operators'
+        metrics, :mod:`~hkmahjong.parlor.probes`)."""
         self.config = TableConfig.from_json(row.config)
         self.ruleset = self.config.ruleset
         self.store = store
@@ -475,8 +481,14 @@ class Table:
             self._task = asyncio.create_task(self.run(), name=f"table-{self.public_id}")
             await self.call(self._resume)
 
-    async def stop(self) -> None:
-        """Stop the actor (the table stays as stored)."""
+    async def stop(self, *, drain_s: float = 0.0) -> None:
+        """Stop the actor (the table stays as stored). ``drain_s`` > 0 (a graceful shutdown):
+        first let it handle every message already in its queue — an action being committed is
+        committed, and its players told — for at most that long."""
+        if self._task is not None and drain_s > 0 and not self._task.done():
+            self.queue.put_nowait(ib.Stop())
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._task), drain_s)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -500,6 +512,7 @@ class Table:
         (:meth:`_recover`). Only a recovery that itself fails — the log no longer replays — or
         the table's own work failing :data:`RECOVERY_LIMIT` times in a row aborts it.
         """
+        current_table.set(self.public_id)  # this task's log lines name the table
         while True:
             msg = await self.queue.get()
             self._busy = True
@@ -1029,10 +1042,13 @@ class Table:
         seat = self.seats[player]
         if seat.conn is not conn:
             return
+        who = current_player.set(seat.user_id)  # the log lines of its handling name the player
         try:
             await self._on_message(seat, conn, msg)
         except proto.ProtocolError as exc:
             self._reply(conn, exc.to_json())
+        finally:
+            current_player.reset(who)
 
     async def _on_message(self, seat: _Seat, conn: Connection, msg: proto.ClientMessage) -> None:
         E = proto.ErrorCode
@@ -1253,14 +1269,17 @@ class Table:
         elif seat.kind == "bot" and seat.controller is not None:
             work = self.thinker.choose(seat.controller, view, legal)
             self._work.add(work)
-            work.add_done_callback(partial(self._thought, player, token))
+            work.add_done_callback(partial(self._thought, player, token, time.perf_counter()))
         else:
             self.queue.put_nowait(ib.Decided(player, token, passive_choice(view, legal)))
 
-    def _thought(self, player: int, token: int, work: asyncio.Future[Action]) -> None:
+    def _thought(
+        self, player: int, token: int, started: float, work: asyncio.Future[Action]
+    ) -> None:
         self._work.discard(work)
         if work.cancelled():
             return
+        self.probe.thought(self.seats[player].bot_level or "?", time.perf_counter() - started)
         error = work.exception()
         action = None if error is not None else work.result()
         self.queue.put_nowait(ib.Decided(player, token, action, error))
@@ -1355,6 +1374,7 @@ class Table:
         Whether it was committed."""
         runner = self.runner
         assert runner is not None
+        started = time.perf_counter()
         try:
             step = runner.apply(seat.player, action)
         except IllegalActionError as exc:
@@ -1377,6 +1397,7 @@ class Table:
         self._close_prompt(seat, action, by, ref)
         await self._broadcast(step)
         self._broadcasting = False
+        self.probe.action(by, time.perf_counter() - started)
         return True
 
     def _facts(self) -> TableFacts:
@@ -1423,9 +1444,11 @@ class Table:
         """Append the step's record lines (with the results of a hand or match they end); on
         failure rebuild the runner from the committed log (so the step never happened) and
         return False."""
+        started = time.perf_counter()
         try:
             await self.store.append(self.id, self.seq, step.lines, self._results(step))
         except Exception as exc:
+            self.probe.commit(time.perf_counter() - started, False)
             self._commit_failures += 1
             log.warning(
                 "table %s: commit failed (%s); rebuilding from the log", self.public_id, exc
@@ -1441,6 +1464,7 @@ class Table:
             if stored is not None and stored.status not in OPEN_STATUSES:
                 await self._closed_elsewhere(stored.status)
             return False
+        self.probe.commit(time.perf_counter() - started, True)
         self.seq += len(step.lines)
         self._commit_failures = 0
         self._failures = 0
@@ -1636,6 +1660,7 @@ class Table:
         self._broadcasting = True
         await self._broadcast(step)
         self._broadcasting = False
+        log.info("table %s: hand %d started", self.public_id, len(runner.record.hands) - 1)
 
     def _schedule_next_hand(self, *, first: bool) -> None:
         if self._next_hand is not None:
@@ -1730,6 +1755,9 @@ class Table:
         record = f"/api/tables/{self.public_id}/record"
         self._emit_all(lambda v: proto.match_end_msg(v, totals, settlement, seed, record))
         await self._set_table_status(TableStatus.FINISHED)
+        log.info(
+            "table %s: match finished after %d hand(s)", self.public_id, len(runner.record.hands)
+        )
 
     async def _set_table_status(self, status: TableStatus) -> None:
         if self.status == status:

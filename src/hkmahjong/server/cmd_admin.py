@@ -57,6 +57,18 @@ def register(parser: argparse.ArgumentParser) -> None:
     _register_league(
         sub.add_parser("league", help="聯賽 leagues: create, start, cancel, show, list")
     )
+    save = sub.add_parser(
+        "backup",
+        help="back the database up to a new file, consistent while the server runs (SQLite: "
+        "the online backup API; PostgreSQL: pg_dump)",
+    )
+    save.add_argument("dest", type=Path, help="the backup file to write (must not exist)")
+    load = sub.add_parser(
+        "restore",
+        help="restore a backup into an empty database (a new data directory or database), "
+        "then replay every table's log and check the ledger",
+    )
+    load.add_argument("src", type=Path, help="a file made by `hkmj admin backup`")
     history = sub.add_parser("history", help="戰績 history: backfill it from the tables' logs")
     hsub = history.add_subparsers(dest="history_command", metavar="ACTION", required=True)
     hsub.add_parser(
@@ -137,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     settings = Settings.from_env(data_dir=args.data_dir, db_url=args.db)
+    if args.admin_command in ("backup", "restore"):
+        return _backup(settings, args)
     store = Store.open(settings.database_url)
     try:
         if args.admin_command == "users":
@@ -182,6 +196,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
     finally:
         store.close()
+    return 0
+
+
+def _backup(settings: Settings, args: argparse.Namespace) -> int:
+    """``hkmj admin backup DEST`` / ``restore SRC`` (docs/operations.md, *Backups*)."""
+    from hkmahjong.server.backup import BackupError, backup, restore
+
+    data_dir = settings.data_dir if settings.db_url is None else None
+    try:
+        if args.admin_command == "backup":
+            print(backup(settings.database_url, args.dest, data_dir))
+            return 0
+        done = restore(settings.database_url, args.src, data_dir)
+    except BackupError as exc:
+        print(f"hkmj admin {args.admin_command}: {exc}", file=sys.stderr)
+        return 2
+    print(f"restored {args.src} (schema {done.revision}); {done.verified.text}")
     return 0
 
 

@@ -410,8 +410,8 @@ CLAUSES: tuple[Section, ...] = (
         "house", (Clause("house", "香港每张麻雀台的打法都不尽相同，开台前最好先讲清楚台例。"),)
     ),
 )
-"""Seed 003's clauses in its order, then seed 002's online policies. ``idle`` is the line the
-actor workstream adjusts to its exact idle rule (issue 31 item 9; ``i18n.WORDS["rp_idle"]``)."""
+"""Seed 003's clauses in its order, then seed 002's online policies. ``idle`` states the table
+actor's exact idle rule (``i18n.WORDS["rp_idle"]``; docs/protocol.md, *Sat out*)."""
 
 
 def sections() -> tuple[Section, ...]:
