@@ -15,9 +15,16 @@ import secrets
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from hkmahjong.server.logs import request_id as _request_id
+
 __all__ = ["ServerFaults"]
 
 log = logging.getLogger(__name__)
+
+
+def request_id_now() -> str | None:
+    """The id of the request being served (set by ``RequestIds``), or None."""
+    return _request_id.get()
 
 
 class ServerFaults:
@@ -41,7 +48,8 @@ class ServerFaults:
         try:
             await self.app(scope, receive, tracking_send)
         except Exception:
-            request_id = secrets.token_hex(6)
+            # the id the request's log lines carry (hkmahjong.server.logs.RequestIds), if any
+            request_id = request_id_now() or secrets.token_hex(6)
             log.exception(
                 "request %s failed: %s %s", request_id, scope.get("method", "WS"), scope["path"]
             )
