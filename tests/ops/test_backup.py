@@ -123,6 +123,12 @@ def test_backup_while_playing_then_restore_resumes_the_table(
     assert admin(*restored, "backup", str(final)).returncode == 0
     done = admin(*third, "restore", str(final))
     assert done.returncode == 0 and "(1 finished" in done.stdout, done.stdout + done.stderr
+    if sqlite:  # --verify open: only the tables a server would rebuild (none now); the ledger
+        from hkmahjong.server.backup import restore
+
+        fourth = tmp_path / "fourth" / "parlor.db"
+        quick = restore(f"sqlite:///{fourth}", final, open_only=True)
+        assert quick.verified.tables == 0 and quick.verified.transactions >= 3
 
 
 def test_restore_refuses_an_unknown_schema_and_a_broken_log(tmp_path: Path) -> None:
