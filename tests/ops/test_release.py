@@ -223,3 +223,27 @@ def test_an_upgrade_with_a_new_migration_loses_nothing(
     kept = tmp_path / "record.jsonl"
     kept.write_text(record, encoding="utf-8")
     installed.run(str(installed.hkmj), "replay", "--verify", str(kept))
+
+
+def test_the_core_tests_pass_against_the_installed_package(installed: Installed) -> None:
+    """The scoring casebook (every fan of docs/calculator.md's cases) run by the fresh venv's
+    Python from outside the checkout: against the wheel's package."""
+    tests = installed.outside / "tests"
+    (tests / "scoring").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(ROOT / "tests" / "conftest.py", tests / "conftest.py")
+    for item in (ROOT / "tests" / "scoring").iterdir():
+        if item.is_file():
+            shutil.copy2(item, tests / "scoring" / item.name)
+    (tests / "scoring" / "test_loaded_from.py").write_text(
+        "import hkmahjong\n\n\ndef test_loaded_from_the_wheel():\n"
+        f"    assert hkmahjong.__file__.startswith({str(installed.site)!r})\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [str(installed.python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "--import-mode=importlib", "tests/scoring/test_cases.py",
+         "tests/scoring/test_loaded_from.py"],
+        cwd=installed.outside, capture_output=True, text=True, timeout=600, env=installed.env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout
