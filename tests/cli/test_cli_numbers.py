@@ -24,6 +24,11 @@ BAD_NUMBERS: list[tuple[list[str], str, list[str]]] = [
     (["replay", "rec.jsonl"], "--hand", ["0", "-2"]),
     (["replay", "rec.jsonl"], "--record", ["0", "-2"]),
     (["serve"], "--port", ["-1", "65536", "http"]),
+    (["review", "rec.jsonl"], "--hand", ["0", "-2"]),
+    (["review", "rec.jsonl"], "--record", ["0", "-2"]),
+    (["review", "rec.jsonl"], "--budget", ["0", "-1", "x", "1.5"]),
+    (["review", "rec.jsonl"], "--width", ["0", "-1"]),
+    (["review", "rec.jsonl"], "--jobs", ["0", "-1"]),
 ]
 
 

@@ -183,7 +183,7 @@ def _jade(store: Store, table_id: int, user_id: int) -> dict[str, int]:
 def test_admin_cancel_refunds_a_table_while_the_server_is_down(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """RULES.md §13: a cancelled game refunds stakes and fees, and the decision is logged with its
+    """docs/rules.md §13: a cancelled game refunds stakes and fees, and the decision is logged with its
     reason. ``hkmj admin cancel`` on the database of a stopped server; the next start leaves the
     table cancelled (not rebuilt) and pays nothing again."""
     settings = Settings(data_dir=tmp_path, secret="s" * 32)
@@ -264,7 +264,7 @@ def test_admin_cancel_while_the_server_runs_stops_the_live_table(tmp_path: Path)
 
 
 def test_a_table_whose_log_was_edited_is_aborted_and_refunded_at_start(tmp_path: Path) -> None:
-    """RULES.md §13 (an error that cannot be recovered aborts the game, refunding stakes and
+    """docs/rules.md §13 (an error that cannot be recovered aborts the game, refunding stakes and
     fees; the reason is logged): a table whose stored log no longer replays, on SQLite. A second
     start refunds nothing again."""
     settings = Settings(data_dir=tmp_path, secret="s" * 32)

@@ -53,6 +53,7 @@ from typing import Any, Protocol
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.engine.record import rules_from_spec, rules_spec
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.accounts import TxnKind, league_fees, league_pool
 from hkmahjong.parlor.ledger import (
     FEES,
     InsufficientJadeError,
@@ -142,12 +143,12 @@ class LeagueConflictError(LeagueError):
 
 def pool_of(league_id: int) -> str:
     """獎池 the prize pool account of a league: ``pool:league:5``."""
-    return f"pool:league:{int(league_id)}"
+    return league_pool(league_id)
 
 
 def escrow_of(league_id: int) -> str:
     """The account that holds a league's entry fees until it ends: ``escrow:league:5:fees``."""
-    return f"escrow:league:{int(league_id)}:fees"
+    return league_fees(league_id)
 
 
 def _aware(value: datetime, what: str) -> datetime:
@@ -386,7 +387,7 @@ class Round:
 @dataclass(frozen=True)
 class Decision:
     """記錄 a decision about the league and why (seed 002: the platform's decisions are final;
-    RULES.md §13: each logged with its reason)."""
+    docs/rules.md §13: each logged with its reason)."""
 
     at: datetime
     kind: str
@@ -591,7 +592,7 @@ def _logged(league: League, now: datetime, kind: str, reason: str, **changes: An
     return replace(league, log=(*league.log, Decision(now, kind, reason)), **changes)
 
 
-def _txn(key: str, kind: str, amounts: Mapping[str, int], memo: str) -> tuple[Transaction, ...]:
+def _txn(key: str, kind: TxnKind, amounts: Mapping[str, int], memo: str) -> tuple[Transaction, ...]:
     rows = {a: n for a, n in amounts.items() if n}
     return (Transaction.of(key, kind, rows, memo[:200]),) if len(rows) >= 2 else ()
 
@@ -642,7 +643,7 @@ def join(league: League, user_id: int, name: str, *, now: datetime) -> Step:
     after = _logged(league, now, "joined", f"{name} (user {user_id}) signed up", entrants=entrants)
     txns = _txn(
         f"league:{league.id}:entry:user:{user_id}:{entry}",
-        "league_entry",
+        TxnKind.LEAGUE_ENTRY,
         {
             user_account(user_id): -(config.entry_fee + config.stake),
             escrow_of(league.id): config.entry_fee,
@@ -683,7 +684,7 @@ def leave(league: League, user_id: int, *, now: datetime) -> Step:
     )
     txns = _txn(
         f"league:{league.id}:leave:user:{user_id}:{entrant.entry}",
-        "refund",
+        TxnKind.REFUND,
         {
             user_account(user_id): config.entry_fee + config.stake,
             escrow_of(league.id): -config.entry_fee,
@@ -727,7 +728,7 @@ def start(league: League, *, now: datetime, early: bool = False) -> Step:
     )
     txns = _txn(
         f"league:{league.id}:guarantee",
-        "league_guarantee",
+        TxnKind.LEAGUE_GUARANTEE,
         {LEAGUES: -config.guarantee, pool_of(league.id): config.guarantee},
         f"保證獎池 {config.name}",
     )
@@ -1007,12 +1008,12 @@ def _finish(league: League, now: datetime) -> Step:
         paid[escrow_of(league.id)] = -share
     txns = _txn(
         f"league:{league.id}:prizes",
-        "prize",
+        TxnKind.PRIZE,
         {**paid, **{user_account(u): a for u, a in prizes.items()}},
         f"聯賽獎金 {config.name}",
     ) + _txn(
         f"league:{league.id}:fees",
-        "fee",
+        TxnKind.FEE,
         {escrow_of(league.id): -fees, FEES: fees},
         f"聯賽手續費 {config.name}",
     )
@@ -1068,7 +1069,9 @@ def _roll_back(league: League, reason: str, now: datetime) -> Step:
         f"player's fee and stake refunded — {len(people)} × ({config.entry_fee} + "
         f"{config.stake}) jade",
     )
-    txns = _txn(f"league:{league.id}:rollback", "refund", amounts, f"滾回 {config.name}: {reason}")
+    txns = _txn(
+        f"league:{league.id}:rollback", TxnKind.REFUND, amounts, f"滾回 {config.name}: {reason}"
+    )
     return Step(after, txns)
 
 
@@ -1080,7 +1083,7 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
     fees = config.entry_fee * len(people)
     txns = _txn(
         f"league:{league.id}:rollout:fees",
-        "refund",
+        TxnKind.REFUND,
         {
             escrow_of(league.id): -fees,
             **{user_account(e.user_id): config.entry_fee for e in people},
@@ -1095,7 +1098,7 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
         )
         txns += _txn(
             f"league:{league.id}:rollout:guarantee",
-            "refund",
+            TxnKind.REFUND,
             {pool_of(league.id): -pool, LEAGUES: pool},
             f"滾出 {config.name}: free league, no pool paid",
         )
@@ -1107,7 +1110,10 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
             payouts += [Payout(user, "split_equal", equal)] if equal else []
             payouts += [Payout(user, "split_points", by_points)] if by_points else []
         txns += _txn(
-            f"league:{league.id}:rollout:pool", "league_split", paid, f"滾出 {config.name}: pool"
+            f"league:{league.id}:rollout:pool",
+            TxnKind.LEAGUE_SPLIT,
+            paid,
+            f"滾出 {config.name}: pool",
         )
         how = (
             f"pool {pool} split 50% equally ({pool // 2}) and 50% by table points floored at 0 "

@@ -24,9 +24,11 @@ from typing import Any
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.errors import MahjongError
 from hkmahjong.parlor import protocol as proto
+from hkmahjong.parlor.accounts import user_account
 from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopClock
 from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
+from hkmahjong.parlor.policy import listed_in_lobby
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableRow, TableStore
 from hkmahjong.parlor.probes import TableProbe
 from hkmahjong.parlor.stakes import stake_for
@@ -323,7 +325,7 @@ class Lobby:
 
     async def _check_balance(self, user_id: int, buy_in: int) -> None:
         if buy_in and self.ledger is not None:
-            have = await self.ledger.balance(f"user:{user_id}")
+            have = await self.ledger.balance(user_account(user_id))
             if have < buy_in:
                 raise TableError("balance", f"the buy-in is {buy_in} jade; you have {have}")
 
@@ -372,7 +374,9 @@ class Lobby:
     def _entry(table: Table) -> JSON | None:
         """A table as the lobby lists it, or None when it is not listed."""
         config = table.config
-        if not table.open or config.kind != "online" or config.private or config.league:
+        if not table.open or not listed_in_lobby(
+            config.kind, private=config.private, league=config.league
+        ):
             return None
         info = table.info().to_json()
         del info["you"]
@@ -419,7 +423,7 @@ class Lobby:
     def _changed(self, table: Table) -> None:
         self._track_waiting(table)
         config = table.config
-        if config.kind != "online" or config.private or config.league:
+        if not listed_in_lobby(config.kind, private=config.private, league=config.league):
             return
         entry = self._entry(table) if self.tables.get(table.public_id) is table else None
         if self._listed.get(table.public_id) == entry:

@@ -12,6 +12,7 @@ import asyncio
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hkmahjong.errors import MahjongError
@@ -28,10 +29,24 @@ __all__ = [
     "SeatRow",
     "TableClosedError",
     "TableRow",
+    "TableStatus",
     "TableStore",
 ]
 
-OPEN_STATUSES = ("waiting", "playing", "paused")
+
+class TableStatus(StrEnum):
+    """A table's status, stored as its value: waiting for players, playing, paused (a practice
+    table whose person is away), or over — finished, cancelled, aborted."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    ABORTED = "aborted"
+
+
+OPEN_STATUSES = (TableStatus.WAITING, TableStatus.PLAYING, TableStatus.PAUSED)
 """Statuses of a table that is not over (rebuilt when the server starts)."""
 
 

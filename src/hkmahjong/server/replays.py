@@ -1,5 +1,6 @@
 """牌譜 routes: a hand's replay frames (``/api/replay/{id}/{hand}``), the record to download
-(``/api/tables/{id}/record``) and the replay page (``/replay/{id}``).
+(``/api/tables/{id}/record``), a finished hand's review (``/api/review/{id}/{hand}``,
+docs/review.md) and the replay page (``/replay/{id}``).
 
 Everything comes from :mod:`hkmahjong.parlor.replays` (frames built by the engine, who may look);
 this module reads the table from the store — a finished table too, after a restart — and adapts.
@@ -9,8 +10,12 @@ A finished hand's frames never change, so they are kept in a small cache.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import gzip
 import json
+import multiprocessing
+import os
 from collections import OrderedDict
 from dataclasses import replace
 from typing import Annotated
@@ -18,6 +23,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
+from hkmahjong.bots.review import ReviewConfig, review_hand
+from hkmahjong.engine.record import GameRecord
+from hkmahjong.errors import MahjongError
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.replays import (
     ReplayError,
@@ -29,8 +37,9 @@ from hkmahjong.parlor.replays import (
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.server.auth import CurrentUser, current_user
 from hkmahjong.server.pages import render
+from hkmahjong.tiles import Wind
 
-__all__ = ["CACHE_SIZE", "router"]
+__all__ = ["CACHE_SIZE", "REVIEW_BUDGET_MAX", "REVIEW_QUEUE", "router"]
 
 router = APIRouter()
 
@@ -38,6 +47,18 @@ CACHE_SIZE = 64
 """Finished hands' frames kept (per table, hand, eye and viewer): they never change."""
 _STATUS = {"not_found": 404, "forbidden": 403, "not_over": 409, "bad_request": 422}
 _cache: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
+
+REVIEW_BUDGET = 6
+"""Samples a decision of a review asked for without ``budget`` (the CLI's default)."""
+REVIEW_BUDGET_MAX = 16
+"""The most samples a decision a request may ask for (the review's CPU grows with it: 16 costs
+about 16/6 of the default's)."""
+REVIEW_QUEUE = 4
+"""Reviews computed or waiting at once in this process; past it a request is told to retry
+(429) — a review costs seconds of a core, in a worker process at a lower priority."""
+_reviews: OrderedDict[tuple[int, int, int, int], bytes] = OrderedDict()
+_review_pool: list[concurrent.futures.ProcessPoolExecutor] = []
+_review_load = [0]
 
 
 def _fail(code: str, message: str) -> HTTPException:
@@ -161,3 +182,86 @@ async def replay_page(
         error=None,
         boot=json.dumps(boot),
     )
+
+
+def _nice_worker() -> None:
+    """A review worker runs below the server's priority: people's tables keep the CPU."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def _review_executor() -> concurrent.futures.ProcessPoolExecutor:
+    if not _review_pool:
+        _review_pool.append(
+            concurrent.futures.ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_nice_worker,
+            )
+        )
+    return _review_pool[0]
+
+
+def review_json(text: str, hand: int, player: int, budget: int) -> bytes:
+    """The review of hand ``hand`` (0-based) of the record ``text`` for ``player`` as JSON (run
+    in the review worker process; module-level, so it pickles)."""
+    record = GameRecord.loads(text, source="table record", partial=True)
+    review = review_hand(record, hand, player, ReviewConfig(budget=budget))
+    return dumps(review.to_json()).encode()
+
+
+@router.get("/api/review/{public_id}/{hand}")
+async def review_of_hand(
+    request: Request,
+    public_id: str,
+    hand: int,
+    user: Annotated[CurrentUser | None, Depends(current_user)],
+    seat: str | None = None,
+    budget: int = REVIEW_BUDGET,
+    invite: str | None = None,
+) -> Response:
+    """覆盤 the review of a finished hand (``hand`` 0-based) for the player at ``seat`` (E/S/W/N
+    in that hand; default your own seat) — ``master``'s rollouts from that seat's view only,
+    computed in a worker process off the loop (docs/review.md). Who may look is who may read the
+    record; a hand being played is never reviewed."""
+    table = await _table(request, public_id)
+    viewer = _viewer(table, user, invite)
+    try:
+        text = record_text(table, viewer)
+    except ReplayError as exc:
+        raise _fail(exc.code, exc.message) from None
+    if not 1 <= budget <= REVIEW_BUDGET_MAX:
+        raise _fail("bad_request", f"budget {budget}: from 1 to {REVIEW_BUDGET_MAX} samples")
+    record = GameRecord.loads(text, source="table record", partial=True)
+    if not 0 <= hand < len(record.hands) or record.hands[hand].result is None:
+        raise _fail("not_found", f"no finished hand {hand} at this table yet")
+    dealer = record.hands[hand].dealer
+    if seat is None:
+        if viewer is None:
+            raise _fail("bad_request", "say whose decisions: seat=E, S, W or N")
+        player = viewer
+    else:
+        try:
+            player = (dealer + int(Wind.parse(seat))) % 4
+        except MahjongError:
+            raise _fail("bad_request", f"seat {seat!r}: expected E, S, W or N") from None
+    key = (table.row.id, hand, player, budget)
+    cached = _reviews.get(key)
+    if cached is not None:
+        _reviews.move_to_end(key)
+        return _compressed(cached, request)
+    if _review_load[0] >= REVIEW_QUEUE:
+        raise HTTPException(
+            status_code=429,
+            detail={"code": "busy", "message": "reviews are busy: try again in a minute"},
+        )
+    _review_load[0] += 1
+    try:
+        future = _review_executor().submit(review_json, text, hand, player, budget)
+        body = await asyncio.wrap_future(future)
+    finally:
+        _review_load[0] -= 1
+    _reviews[key] = body
+    while len(_reviews) > CACHE_SIZE:
+        _reviews.popitem(last=False)
+    return _compressed(body, request)
