@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.ops.conftest import Seat, guest_table, start_server
 
 from hkmahjong.engine.record import iter_records, replay
-from hkmahjong.server.logs import HumanFormatter, JsonFormatter, configure, scrub
+from hkmahjong.server.logs import QUIET, HumanFormatter, JsonFormatter, configure, scrub
 from hkmahjong.tiles import Wind
 
 TILES = re.compile(r"(?<![A-Za-z0-9])([1-9]+)([mpszf])(?![A-Za-z0-9])")
@@ -88,14 +88,20 @@ def test_formats_and_scrubbing() -> None:
     assert scrub("Authorization: Bearer abc.def") == "Authorization: Bearer ***"
     assert scrub('{"password": "hunter22"}') == '{"password": "***"}'
     stream = io.StringIO()
+    names = ["", *QUIET, "uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"]
+    saved = {
+        n: (lg.level, list(lg.handlers), lg.propagate)
+        for n, lg in ((n, logging.getLogger(n)) for n in names)
+    }
     configure("info", "auto", stream)  # not a terminal: JSON
     try:
         logging.getLogger("hkmahjong.test").info("hello %d", 1)
         logging.getLogger("websockets.server").debug('> TEXT \'{"concealed": ["5m"]}\'')
         assert json.loads(stream.getvalue())["msg"] == "hello 1"
         assert logging.getLogger("websockets").getEffectiveLevel() >= logging.INFO
-    finally:
-        root = logging.getLogger()
-        for handler in list(root.handlers):
-            root.removeHandler(handler)
-        root.setLevel(logging.WARNING)
+    finally:  # the logging of this test process as it was
+        for name, (level, handlers, propagate) in saved.items():
+            logger = logging.getLogger(name)
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
+            logger.propagate = propagate
