@@ -230,7 +230,6 @@ def test_the_core_tests_pass_against_the_installed_package(installed: Installed)
     Python from outside the checkout: against the wheel's package."""
     tests = installed.outside / "tests"
     (tests / "scoring").mkdir(parents=True, exist_ok=True)
-    shutil.copy2(ROOT / "tests" / "conftest.py", tests / "conftest.py")
     for item in (ROOT / "tests" / "scoring").iterdir():
         if item.is_file():
             shutil.copy2(item, tests / "scoring" / item.name)
