@@ -14,6 +14,7 @@ from pathlib import Path
 from tests.ops.conftest import Seat, guest_table, start_server
 
 from hkmahjong.engine.record import iter_records, replay
+from hkmahjong.parlor.probes import current_player, current_table
 from hkmahjong.server.logs import QUIET, HumanFormatter, JsonFormatter, configure, scrub
 from hkmahjong.tiles import Wind
 
@@ -85,6 +86,14 @@ def test_formats_and_scrubbing() -> None:
     assert line["event"] == "login for %s with cookie hkmj_session=***"
     assert line["level"] == "warning" and line["ts"].endswith("Z")
     assert "abc123secret" not in HumanFormatter().format(record)
+    table, player = current_table.set("tQk7P2xv"), current_player.set(12)
+    try:  # inside a table's actor, handling a person's message
+        inside = json.loads(JsonFormatter().format(record))
+    finally:
+        current_table.reset(table)
+        current_player.reset(player)
+    assert inside["table"] == "tQk7P2xv" and inside["player"] == 12
+    assert "table" not in line and "player" not in line
     assert scrub("Authorization: Bearer abc.def") == "Authorization: Bearer ***"
     assert scrub('{"password": "hunter22"}') == '{"password": "***"}'
     stream = io.StringIO()
