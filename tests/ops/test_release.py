@@ -291,6 +291,11 @@ def test_the_compiled_wheel_runs_the_compiled_build(tmp_path: Path) -> None:
     )  # type: ignore[call-overload]
     assert scored.returncode == 0 and json.loads(scored.stdout)["valid_win"] is True
     where = subprocess.run(
-        [str(python), "-c", "import hkmahjong.hand.shanten as m; print(m.__file__)"], **run
+        [
+            str(python),
+            "-c",
+            "import sys, hkmahjong.hand.shanten; print(sys.modules['hkmahjong.hand.shanten'].__file__)",
+        ],
+        **run,
     )  # type: ignore[call-overload]
     assert where.stdout.startswith(str(site)) and ".so" in where.stdout, where.stdout
