@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -55,6 +57,8 @@ if TYPE_CHECKING:
     from hkmahjong.server.cluster.node import Cluster, ClusterConfig
 
 __all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
 
 STOP_DRAIN_S = 5.0
 """At a graceful stop (SIGTERM), how long each table may take to handle what its queue holds
@@ -160,7 +164,13 @@ def create_app(
             if node is not None:
                 await node.stop()  # hand every table over at once, then stop the bus
             # single process: every table's commits in flight end before the store closes
+            live, began = len(lobby.tables), time.perf_counter()
             await lobby.stop(drain_s=STOP_DRAIN_S if node is None else 0.0)
+            log.info(
+                "stopped: %d table(s) stopped in %.2f s (kept as stored; rebuilt at the next start)",
+                live,
+                time.perf_counter() - began,
+            )
             if node is not None:
                 node.close()  # the cluster's own database connections, once nothing uses them
             if owned:
