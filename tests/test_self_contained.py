@@ -31,8 +31,11 @@ SKIP_SUFFIXES = {
     ".npz",
     ".zst",
 }
-OUTSIDE = re.compile(r"\b(?:RULES|BATCH_FORMATS|DESIGN)\.md\b|\.\./shared/")
-"""The three working notes outside the repository, and any relative path into ``../shared``."""
+OUTSIDE = re.compile(
+    r"\b(?:RULES|BATCH_FORMATS|DESIGN|OWNERSHIP|GUIDE)\.md\b|\bshared/(?:seeds|RULES)"
+)
+"""The working notes outside the repository (the rules, batch-format and design notes, the team's
+guide and ownership notes), and any path into the reading material's ``shared`` folder."""
 
 
 def _files() -> list[Path]:
@@ -55,7 +58,9 @@ def test_pattern_catches_a_citation() -> None:
         "RULES" + ".md §7",
         "(BATCH_FORMATS" + ".md)",
         "DESIGN" + ".md practice 9",
-        "`../" + "shared/seeds`",
+        "`../shared" + "/seeds`",
+        "the project's `shared" + "/seeds`",
+        "OWNERSHIP" + ".md's contract",
     ):
         assert OUTSIDE.search(bad), bad
     assert not OUTSIDE.search("docs/rules.md §7, docs/dev/architecture.md practice 9")

@@ -6,10 +6,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -81,13 +83,21 @@ def start_server(
     )
     err.close()
     assert proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+
+    def drain(out: Any) -> None:  # a server that hangs before printing fails, never blocks
+        for line in out:
+            lines.put(line)
+
+    threading.Thread(target=drain, args=(proc.stdout,), daemon=True).start()
     printed: list[str] = []
     deadline = time.monotonic() + 120
     url = None
     last = "metrics:" if "--metrics-port" in extra else "cluster node" if "--redis" in extra else ""
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
             break
         printed.append(line.strip())
         if "open http" in line:

@@ -14,7 +14,8 @@ from pathlib import Path
 from tests.ops.conftest import Seat, guest_table, start_server
 
 from hkmahjong.engine.record import iter_records, replay
-from hkmahjong.server.logs import HumanFormatter, JsonFormatter, configure, scrub
+from hkmahjong.parlor.probes import current_player, current_table
+from hkmahjong.server.logs import QUIET, HumanFormatter, JsonFormatter, configure, scrub
 from hkmahjong.tiles import Wind
 
 TILES = re.compile(r"(?<![A-Za-z0-9])([1-9]+)([mpszf])(?![A-Za-z0-9])")
@@ -85,17 +86,31 @@ def test_formats_and_scrubbing() -> None:
     assert line["event"] == "login for %s with cookie hkmj_session=***"
     assert line["level"] == "warning" and line["ts"].endswith("Z")
     assert "abc123secret" not in HumanFormatter().format(record)
+    table, player = current_table.set("tQk7P2xv"), current_player.set(12)
+    try:  # inside a table's actor, handling a person's message
+        inside = json.loads(JsonFormatter().format(record))
+    finally:
+        current_table.reset(table)
+        current_player.reset(player)
+    assert inside["table"] == "tQk7P2xv" and inside["player"] == 12
+    assert "table" not in line and "player" not in line
     assert scrub("Authorization: Bearer abc.def") == "Authorization: Bearer ***"
     assert scrub('{"password": "hunter22"}') == '{"password": "***"}'
     stream = io.StringIO()
+    names = ["", *QUIET, "uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"]
+    saved = {
+        n: (lg.level, list(lg.handlers), lg.propagate)
+        for n, lg in ((n, logging.getLogger(n)) for n in names)
+    }
     configure("info", "auto", stream)  # not a terminal: JSON
     try:
         logging.getLogger("hkmahjong.test").info("hello %d", 1)
         logging.getLogger("websockets.server").debug('> TEXT \'{"concealed": ["5m"]}\'')
         assert json.loads(stream.getvalue())["msg"] == "hello 1"
         assert logging.getLogger("websockets").getEffectiveLevel() >= logging.INFO
-    finally:
-        root = logging.getLogger()
-        for handler in list(root.handlers):
-            root.removeHandler(handler)
-        root.setLevel(logging.WARNING)
+    finally:  # the logging of this test process as it was
+        for name, (level, handlers, propagate) in saved.items():
+            logger = logging.getLogger(name)
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
+            logger.propagate = propagate

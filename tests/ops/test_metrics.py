@@ -153,3 +153,36 @@ def test_a_cluster_process_reports_its_cluster_metrics(tmp_path: Path) -> None:
         'hkmj_sockets{kind="relayed_out"} 0.0',
     ):
         assert name in text, name
+
+
+def test_the_metrics_port_answers_metrics_only() -> None:
+    import asyncio
+
+    from hkmahjong.server.metrics import MetricsPort, ParlorMetrics
+
+    async def ask(port: int, request: bytes) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(request)
+        await writer.drain()
+        answer = await reader.read()
+        writer.close()
+        return answer
+
+    async def main() -> None:
+        counted = ParlorMetrics()
+        counted.action("you", 0.003)
+        listener = MetricsPort(counted, "127.0.0.1", 0)
+        port = await listener.start()
+        try:
+            ok = await ask(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert ok.startswith(b"HTTP/1.0 200 OK") and b'hkmj_actions_total{by="you"} 1.0' in ok
+            missing = await ask(port, b"GET /admin HTTP/1.1\r\n\r\n")
+            assert missing.startswith(b"HTTP/1.0 404")
+            junk = await ask(port, b"\x16\x03\x01 not http at all\r\n\r\n")
+            assert junk.startswith(b"HTTP/1.0 404")
+            head = await ask(port, b"HEAD /metrics HTTP/1.1\r\n\r\n")
+            assert head.startswith(b"HTTP/1.0 200") and b"hkmj_actions" not in head
+        finally:
+            await listener.stop()
+
+    asyncio.run(main())

@@ -69,6 +69,27 @@ def _checkout_copy(dest: Path) -> Path:
     return dest
 
 
+def _install(tmp: Path, wheel: Path) -> tuple[Path, Path, Path]:
+    """``wheel`` installed in a fresh venv under ``tmp`` (the running environment's third-party
+    packages borrowed); its python, its site-packages and a directory outside the checkout."""
+    fresh = tmp / "venv"
+    venv.EnvBuilder(with_pip=False).create(fresh)
+    python = fresh / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(site) / "borrowed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q"]
+    done = subprocess.run([*pip, str(wheel)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    outside = tmp / "elsewhere"
+    outside.mkdir()
+    return python, Path(site), outside
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     pytest.importorskip("build")
@@ -89,25 +110,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     wheels = list(dist.glob("hkmahjong-*-py3-none-any.whl"))
     assert len(wheels) == 1 and list(dist.glob("hkmahjong-*.tar.gz"))
-    fresh = tmp / "venv"
-    venv.EnvBuilder(with_pip=False).create(fresh)
-    python = fresh / "bin" / "python"
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    (Path(site) / "borrowed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q"]
-    done = subprocess.run([*pip, str(wheels[0])], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    outside = tmp / "elsewhere"
-    outside.mkdir()
+    python, site, outside = _install(tmp, wheels[0])
     yield Installed(
         python,
-        fresh / "bin" / "hkmj",
-        Path(site),
+        python.parent / "hkmj",
+        site,
         outside,
         env,
         set(zipfile.ZipFile(wheels[0]).namelist()),
@@ -223,3 +230,72 @@ def test_an_upgrade_with_a_new_migration_loses_nothing(
     kept = tmp_path / "record.jsonl"
     kept.write_text(record, encoding="utf-8")
     installed.run(str(installed.hkmj), "replay", "--verify", str(kept))
+
+
+def test_the_core_tests_pass_against_the_installed_package(installed: Installed) -> None:
+    """The scoring casebook (every fan of docs/calculator.md's cases) run by the fresh venv's
+    Python from outside the checkout: against the wheel's package."""
+    tests = installed.outside / "tests"
+    (tests / "scoring").mkdir(parents=True, exist_ok=True)
+    for item in (ROOT / "tests" / "scoring").iterdir():
+        if item.is_file():
+            shutil.copy2(item, tests / "scoring" / item.name)
+    (tests / "scoring" / "test_loaded_from.py").write_text(
+        "import hkmahjong\n\n\ndef test_loaded_from_the_wheel():\n"
+        f"    assert hkmahjong.__file__.startswith({str(installed.site)!r})\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [str(installed.python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "--import-mode=importlib", "tests/scoring/test_cases.py",
+         "tests/scoring/test_loaded_from.py"],
+        cwd=installed.outside, capture_output=True, text=True, timeout=600, env=installed.env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout
+
+
+def test_the_compiled_wheel_runs_the_compiled_build(tmp_path: Path) -> None:
+    """``HKMJ_WHEEL=compiled python -m build --wheel`` (setup.py) makes a platform wheel holding
+    the checkout's compiled build; installed outside the checkout it runs compiled. Uses the
+    checkout's own build (``make test`` makes it where a C compiler is): skipped without one."""
+    pytest.importorskip("build")
+    tool = ROOT / "tools" / "build_compiled.py"
+    check = subprocess.run([sys.executable, str(tool), "--check"], capture_output=True, text=True)
+    if check.returncode != 0:
+        pytest.skip(f"no current compiled build in the checkout: {check.stdout.strip()}")
+    source = _checkout_copy(tmp_path / "checkout")
+    shutil.copytree(
+        ROOT / "src" / "hkmahjong" / "_compiled", source / "src" / "hkmahjong" / "_compiled"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "HKMJ_BUILD")}
+    dist = tmp_path / "dist"
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist),
+         str(source)],
+        capture_output=True, text=True, timeout=300, env={**env, "HKMJ_WHEEL": "compiled"},
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    wheels = list(dist.glob("hkmahjong-*.whl"))
+    assert len(wheels) == 1 and "-py3-none-any" not in wheels[0].name, wheels
+    names = zipfile.ZipFile(wheels[0]).namelist()
+    assert "hkmahjong/_compiled/manifest.json" in names
+    python, site, outside = _install(tmp_path, wheels[0])
+    run = {"cwd": outside, "capture_output": True, "text": True, "timeout": 120, "env": env}
+    version = subprocess.run([str(python.parent / "hkmj"), "--version"], **run)  # type: ignore[call-overload]
+    assert version.returncode == 0, version.stderr
+    assert "compiled (mypyc" in version.stdout, version.stdout
+    scored = subprocess.run(
+        [str(python.parent / "hkmj"), "score", "123m456p789s 55z [777z]", "--self-drawn", "--json"],
+        **run,
+    )  # type: ignore[call-overload]
+    assert scored.returncode == 0 and json.loads(scored.stdout)["valid_win"] is True
+    where = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import sys, hkmahjong.hand.shanten; print(sys.modules['hkmahjong.hand.shanten'].__file__)",
+        ],
+        **run,
+    )  # type: ignore[call-overload]
+    assert where.stdout.startswith(str(site)) and ".so" in where.stdout, where.stdout

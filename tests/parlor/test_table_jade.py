@@ -15,7 +15,7 @@ from tests.parlor.tablekit import FAST, Client, act, drive, funded_ledger, idle,
 
 from hkmahjong.parlor.ledger import FEES, MemoryLedger, transfer
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.parlor.ports import MemoryTableStore
+from hkmahjong.parlor.ports import CANCEL_REQUEST, MemoryTableStore
 from hkmahjong.parlor.stakes import escrow_of
 from hkmahjong.parlor.table import Table, TableConfig, TableError
 
@@ -315,3 +315,30 @@ def test_fees_only_at_online_tables() -> None:
             raise AssertionError(f"accepted {bad}")
     config = TableConfig.of("online", get_preset("parlor"), stake=100, fee=10, clocks=FAST)
     assert TableConfig.from_json(config.to_json()) == config and config.buy_in == 110
+
+
+def test_an_operators_cancel_request_goes_to_the_live_tables_actor() -> None:
+    """``hkmj admin cancel`` writes a cancel request; the lobby holding the table hands it to the
+    table's own actor (Lobby.follow_requests), which refunds once and closes; once the table is
+    over, the request is not followed again."""
+
+    async def main() -> None:
+        ledger = funded_ledger(USERS)
+        table, store, clock, _ = await staked_table(ledger, length="16-hands")
+        await settle(table, clock, 1.0)
+        lobby = Lobby(store, ledger=ledger, clock=clock)
+        lobby.tables[table.public_id] = table  # the lobby holding the live table
+        assert await lobby.follow_requests() == []
+        await store.audit(table.id, CANCEL_REQUEST, "admin: the room closes")
+        await store.audit(table.id, CANCEL_REQUEST, "admin: a second request")
+        assert await drive(clock, lobby.follow_requests()) == [table.public_id]
+        assert table.status == "cancelled" and store.rows[table.id].status == "cancelled"
+        assert (table.id, "cancelled", "admin: the room closes") in store.audits
+        assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
+        assert escrows(ledger, table) == [0, 0, 0, 0]
+        count = len(ledger.transactions())
+        assert await lobby.follow_requests() == []  # over: the request is not followed again
+        assert len(ledger.transactions()) == count
+        await table.stop()
+
+    run(main())

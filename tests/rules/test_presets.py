@@ -1,4 +1,4 @@
-"""Each preset follows the seed docs/rules.md says, clause by clause; where seeds disagree, each test
+"""Each preset follows the seed docs/rules.md names for it, clause by clause; where seeds disagree, each test
 says which preset follows which seed. Seeds: W1 000, C 001, ML 002, P 003, W2 004."""
 
 from __future__ import annotations

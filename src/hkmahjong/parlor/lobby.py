@@ -198,6 +198,7 @@ class Lobby:
             await clock.sleep(WATCH_SECONDS)
             try:
                 await self.check_closed()
+                await self.follow_requests()
             except Exception:  # a database hiccup: look again next time
                 log.exception("lobby: checking the tables' statuses failed")
             try:
@@ -216,6 +217,21 @@ class Lobby:
                 await live[ident].closed_elsewhere(status)
                 closed.append(live[ident].public_id)
         return closed
+
+    async def follow_requests(self) -> list[str]:
+        """Hand every operator's cancel request for a live table here (``hkmj admin cancel``)
+        to that table's actor, which cancels it — refunds, logs, tells its seats — as its own
+        command; their public ids."""
+        live = {t.id: t for t in self.tables.values() if t.open}
+        if not live:
+            return []
+        done = []
+        for ident, reason in (await self.store.cancel_requests(list(live))).items():
+            table = live[ident]
+            if table.open:
+                await table.cancel(reason)
+                done.append(table.public_id)
+        return done
 
     def get(self, public_id: str) -> Table | None:
         """The live table, or None."""

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from hkmahjong.parlor.history import HandSummary, MatchSummary, TableFacts, TableResults
 
 __all__ = [
+    "CANCEL_REQUEST",
     "Connection",
     "LeaseLostError",
     "LogConflictError",
@@ -48,6 +49,10 @@ class TableStatus(StrEnum):
 
 OPEN_STATUSES = (TableStatus.WAITING, TableStatus.PLAYING, TableStatus.PAUSED)
 """Statuses of a table that is not over (rebuilt when the server starts)."""
+
+CANCEL_REQUEST = "cancel_request"
+"""The audit kind of an operator's request to cancel a table (``hkmj admin cancel``): the process
+whose lobby holds the table hands it to the table's actor (:meth:`Lobby.follow_requests`)."""
 
 
 class LogConflictError(MahjongError):
@@ -152,6 +157,11 @@ class TableStore(Protocol):
 
     async def audit(self, table_id: int, kind: str, reason: str) -> None:
         """Record a decision about the table (cancelled, aborted, sat out, …) and why."""
+        ...
+
+    async def cancel_requests(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The reason of the first :data:`CANCEL_REQUEST` audit entry of each of these tables
+        that has one (an operator asked to cancel it)."""
         ...
 
 
@@ -281,3 +291,11 @@ class MemoryTableStore:
     async def audit(self, table_id: int, kind: str, reason: str) -> None:
         """Keep the audit entry."""
         self.audits.append((table_id, kind, reason))
+
+    async def cancel_requests(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The reason of the first cancel request of each of these tables that has one."""
+        wanted, found = set(table_ids), dict[int, str]()
+        for table_id, kind, reason in self.audits:
+            if kind == CANCEL_REQUEST and table_id in wanted:
+                found.setdefault(table_id, reason)
+        return found

@@ -38,6 +38,7 @@ from sqlalchemy.engine import make_url
 
 from hkmahjong.engine.runner import MatchRunner
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.ports import OPEN_STATUSES
 from hkmahjong.server.store.db import MIGRATIONS, Store
 from hkmahjong.server.store.models import LedgerRow, ParlorTable, TableLog
 
@@ -181,8 +182,12 @@ def _pg_dump(url: str, dest: Path) -> str:
     return f"backed up {shown} to {dest} with pg_dump ({dest.stat().st_size:,} bytes)"
 
 
-def restore(url: str, src: Path, data_dir: Path | None = None) -> Restored:
-    """Restore the backup ``src`` into the empty database at ``url``, migrate and verify it.
+def restore(
+    url: str, src: Path, data_dir: Path | None = None, *, open_only: bool = False
+) -> Restored:
+    """Restore the backup ``src`` into the empty database at ``url``, migrate and verify it
+    (``open_only``: replay the logs of the tables not over only — the ones a server rebuilds;
+    the ledger is checked whole either way).
 
     :raises BackupError: when the target holds anything, the backup is not one (or of a schema
         this release does not know), or the restored database does not verify.
@@ -191,7 +196,7 @@ def restore(url: str, src: Path, data_dir: Path | None = None) -> Restored:
         raise BackupError(f"{src}: no such backup file")
     path = _sqlite_path(url)
     if path is None:
-        return _pg_restore(url, src)
+        return _pg_restore(url, src, open_only)
     for leftover in (path, path.with_name(path.name + "-wal")):
         if leftover.exists() and leftover.stat().st_size > 0:
             raise BackupError(
@@ -224,7 +229,7 @@ def restore(url: str, src: Path, data_dir: Path | None = None) -> Restored:
             source.close()
         store = Store.open(f"sqlite:///{staged}")  # migrated: an older backup is upgraded
         try:
-            verified = verify(store)
+            verified = verify(store, open_only=open_only)
         finally:
             store.close()
         if verified.failures:
@@ -256,7 +261,7 @@ def _failed(verified: Verified) -> str:
     )
 
 
-def _pg_restore(url: str, src: Path) -> Restored:
+def _pg_restore(url: str, src: Path, open_only: bool) -> Restored:
     tool = _tool("pg_restore")
     store = Store.open(url, migrate=False)
     try:
@@ -290,7 +295,7 @@ def _pg_restore(url: str, src: Path) -> Restored:
         if done.returncode != 0:
             raise BackupError(f"pg_restore failed ({done.returncode}): {done.stderr.strip()}")
         store.migrate()
-        verified = verify(store)
+        verified = verify(store, open_only=open_only)
     finally:
         store.close()
     if verified.failures:
@@ -308,13 +313,15 @@ def _copied_revision(dump: str) -> str | None:
     return None
 
 
-def verify(store: Store) -> Verified:
-    """Replay every table's log and check the ledger balances (see the module's docstring)."""
+def verify(store: Store, *, open_only: bool = False) -> Verified:
+    """Replay every table's log (``open_only``: of the tables not over) and check the ledger
+    balances (see the module's docstring)."""
     out = Verified()
+    query = select(ParlorTable.id, ParlorTable.public_id, ParlorTable.match_seed)
+    if open_only:
+        query = query.where(ParlorTable.status.in_(OPEN_STATUSES))
     with store.session() as session:
-        tables = session.execute(
-            select(ParlorTable.id, ParlorTable.public_id, ParlorTable.match_seed)
-        ).all()
+        tables = session.execute(query).all()
     for table_id, public_id, seed in tables:
         with store.session() as session:
             lines = list(

@@ -228,7 +228,9 @@ class RequestIds:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message = {**message, "headers": [*message.get("headers", ()), header]}
+                headers = list(message.get("headers", ()))
+                if not any(key.lower() == b"x-request-id" for key, _ in headers):
+                    message = {**message, "headers": [*headers, header]}
             await send(message)
 
         try:

@@ -375,9 +375,10 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/metrics")
-def metrics(request: Request) -> Response:
+async def metrics(request: Request) -> Response:
     """The metrics, for ``Authorization: Bearer HKMJ_METRICS_TOKEN`` only (404 without a token
-    configured, 401 with a wrong or missing one)."""
+    configured, 401 with a wrong or missing one). On the event loop (not a worker thread), as
+    the metrics port: the live state is read between two of the tables' messages."""
     state = request.app.state
     config: MetricsConfig | None = getattr(state, "metrics_config", None)
     found: ParlorMetrics | None = getattr(state, "metrics", None)
