@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run play test lint typecheck layers unit unit-pure min-versions postgres redis browser bench \
+.PHONY: run play test quick lint typecheck layers unit unit-pure min-versions postgres redis browser caddy bench \
 	rl-check build compiled pure clean cluster-demo
 
 RL_STAMP := $(VENV)/.installed-rl-stamp
@@ -64,6 +64,10 @@ redis:
 cluster-demo: $(STAMP) postgres redis
 	$(BIN)/python tools/cluster_demo.py
 
+# TLS in front (docs/operations.md): tests/ops/test_tls.py runs Debian's caddy on loopback.
+caddy:
+	tools/ensure_caddy.sh
+
 # The browser tests drive Debian's chromium: install it (and a CJK font) with apt-get when missing.
 browser:
 	sh tools/install_browser.sh
@@ -73,7 +77,7 @@ browser:
 # tests/test_build.py checks it is the one loaded); unit-pure runs the rules core, engine, bots, env
 # and terminal tests and every doctest again on pure Python. The doctests of src/ run there only:
 # collecting a module's doctests by path would load its .py beside the compiled twin.
-unit: $(RL_STAMP) build postgres redis browser
+unit: $(RL_STAMP) build postgres redis browser caddy
 	HKMJ_EXPECT_BUILD=$$($(BIN)/python tools/build_compiled.py --expect) \
 		$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
@@ -104,6 +108,15 @@ min-versions: $(STAMP)
 	rm -rf $(MIN_VENV)
 
 test: lint typecheck layers unit unit-pure min-versions
+
+# The quick loop (issue 32 item 8, README): SQLite only, pure Python, two workers; no browser, no
+# PostgreSQL or Redis, no torch or Ray, no slow end-to-end runs, nothing that needs root (the
+# markers: pyproject.toml; tests/conftest.py sets postgres / redis / torch from what a test uses).
+QUICK_MARKS := not browser and not postgres and not redis and not torch and not slow
+
+quick: $(STAMP)
+	HKMJ_BUILD=pure HKMJ_EXPECT_BUILD=pure \
+		$(BIN)/python -m pytest -n 2 -m "$(QUICK_MARKS)" tests
 
 # The RL example's smoke test and SB3's env checker alone (also part of `make test`).
 rl-check: $(RL_STAMP)

@@ -166,7 +166,7 @@ def invariant_rulesets() -> list[Ruleset]:
 def invariant_run(hands: int, roundtrip_every: int) -> dict[str, Any]:
     """Random play over every preset and a grid of switches, with checks at every step.
 
-    Checks (RULES.md §1, §9; DESIGN.md practice 7): the referee's census holds every tile kind
+    Checks (docs/rules.md §1, §9; docs/dev/architecture.md practice 7): the referee's census holds every tile kind
     exactly as often as the set has it; all 144 tiles (136 without bonus tiles) are accounted for
     in every seat's view — own concealed tiles, the others' concealed counts, melds, bonus tiles,
     unclaimed discards, tiles left and the reserved tail; seats to act have legal actions; a

@@ -89,6 +89,7 @@ from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from sqlalchemy import create_engine, text
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hkmahjong.parlor.ledger import starting_grant
 from hkmahjong.server.auth import SESSION_COOKIE, Auth, hash_token
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
@@ -96,6 +97,7 @@ from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.ledger import post_in
 from hkmahjong.server.store.models import SessionRow, User, utcnow
+from serving import ServeError, start_serve  # the bench folder is no package
 
 TARGET_TABLES = 1000
 TARGET_P99_MS = 100.0
@@ -273,38 +275,27 @@ class Server:
         cluster: tuple[str, str] | None = None,
         name: str = "server",
     ) -> None:
-        env = {**os.environ, "HKMJ_SECRET": SECRET}
-        env.pop("HKMJ_TABLE_CLOCKS", None)
+        env = {"HKMJ_SECRET": SECRET, "HKMJ_TABLE_CLOCKS": ""}  # "": the parlor's own clocks
         if clocks:
             env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
         if cluster is not None:
             env["HKMJ_REDIS_URL"], env["HKMJ_CLUSTER_PREFIX"] = cluster
-        args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--host", "127.0.0.1",
-                "--port", "0", "--data-dir", str(db.data_dir)]  # fmt: skip
+        args = ["--host", "127.0.0.1", "--port", "0", "--data-dir", str(db.data_dir)]
         if db.url is not None:
             args += ["--db", db.url]
         db.data_dir.mkdir(parents=True, exist_ok=True)  # on PostgreSQL nothing made it yet
         self.log = db.data_dir / f"{name}.log"
-        with self.log.open("ab") as err:
-            self.proc = subprocess.Popen(
-                args, stdout=subprocess.PIPE, stderr=err, text=True, env=env
-            )
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + 120
-        line = ""
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if "open http" in line or not line:
-                break
-        if "open http" not in line:
-            self.stop()
-            raise SystemExit(f"the server did not start: {self.log.read_text()[-2000:]}")
-        self.url = line.split("open ", 1)[1].split()[0].rstrip("/")
+        try:
+            self.served = start_serve(None, env=env, log=self.log, timeout=120, args=args)
+        except ServeError as exc:
+            raise SystemExit(f"the server did not start: {exc}") from None
+        self.proc = self.served.proc
+        self.url = self.served.url
         self.pid = self.proc.pid
         self.owner = ""  # the cluster's name of the process (its leases' owner)
         if cluster is not None:
             for _ in range(3):  # the "cluster node NAME: …" line
-                more = self.proc.stdout.readline()
+                more = self.served.readline(10) or ""
                 if more.startswith("cluster node "):
                     self.owner = more.split()[2].rstrip(":")
                     break

@@ -50,6 +50,7 @@ from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from sqlalchemy import create_engine, text
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hkmahjong.engine.record import GameRecord, verify
 from hkmahjong.engine.runner import MatchRunner
 from hkmahjong.parlor import stakes
@@ -59,6 +60,7 @@ from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.ledger import post_in
 from hkmahjong.server.store.models import SessionRow, User, utcnow
+from serving import ServeError, start_serve  # the bench folder is no package
 
 SECRET = "cluster-secret-" + "c" * 24
 LEVEL = 1
@@ -158,7 +160,6 @@ class Server:
         clocks: dict[str, int] | None = CLOCKS,
     ) -> None:
         env = {
-            **os.environ,
             "HKMJ_SECRET": SECRET,
             "HKMJ_REDIS_URL": redis_url,
             "HKMJ_CLUSTER_PREFIX": prefix,
@@ -168,31 +169,18 @@ class Server:
         }
         if clocks is not None:  # None: the parlor's own clocks
             env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
-        args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--host", "127.0.0.1",
-                "--port", "0", "--db", db.url.replace("+psycopg", ""), "--data-dir",
-                str(log.parent), "--log-level", "warning"]  # fmt: skip
+        args = ["--host", "127.0.0.1", "--port", "0", "--db", db.url.replace("+psycopg", ""),
+                "--data-dir", str(log.parent), "--log-level", "warning"]  # fmt: skip
         self.log = log
-        with log.open("ab") as err:
-            self.proc = subprocess.Popen(
-                args, stdout=subprocess.PIPE, stderr=err, text=True, env=env
-            )
-        assert self.proc.stdout is not None
-        line = ""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if "open http" in line or not line:
-                break
-        if "open http" not in line:
-            self.proc.kill()
-            code = self.proc.wait()
-            raise SystemExit(
-                f"a server did not start (exit {code}, said {line!r}): {log.read_text()[-2000:]}"
-            )
-        self.url = line.split("open ", 1)[1].split()[0].rstrip("/")
+        try:
+            self.served = start_serve(None, env=env, log=log, timeout=60, args=args)
+        except ServeError as exc:
+            raise SystemExit(f"a server did not start: {exc}") from None
+        self.proc = self.served.proc
+        self.url = self.served.url
         self.owner = ""
         for _ in range(3):  # the "cluster node NAME: …" line
-            more = self.proc.stdout.readline()
+            more = self.served.readline(10) or ""
             if more.startswith("cluster node "):
                 self.owner = more.split()[2].rstrip(":")
                 break

@@ -1,4 +1,4 @@
-"""The README's quick-start examples run (DESIGN.md practice 12: doctests of the quick start)."""
+"""The README's quick-start examples run (docs/dev/architecture.md practice 12: doctests of the quick start)."""
 
 from __future__ import annotations
 

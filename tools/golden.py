@@ -187,7 +187,7 @@ class Scenario:
 SCENARIOS: list[Scenario] = [
     Scenario(
         "rob_kong",
-        "搶槓 robbing an added kong — RULES.md §6 (P, W2): W robs S's 加槓 of 3s; S pays as discarder",
+        "搶槓 robbing an added kong — docs/rules.md §6 (P, W2): W robs S's 加槓 of 3s; S pays as discarder",
         deals={
             E: "3s 111p 456p 789m 246m 1z",
             S: "33s 9p 147m 258p 69s 5z 6z",
@@ -206,7 +206,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "head_bump",
-        "截糊 head bump — RULES.md §6 (P): S and W both win on E's 5z; only S (first after E) wins",
+        "截糊 head bump — docs/rules.md §6 (P): S and W both win on E's 5z; only S (first after E) wins",
         deals={
             E: "9s 1p 4p 7p 2s 3s 6s 8m 2m 3m 6m 3z 4z 6z",
             S: "111m 999m 222p 88p 55z",
@@ -218,7 +218,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "multiple_winners",
-        "一炮多響 — RULES.md §6 switch (W1/W2): the same wall; S and W both win on E's 5z",
+        "一炮多響 — docs/rules.md §6 switch (W1/W2): the same wall; S and W both win on E's 5z",
         changes={"multiple_winners": True},
         deals={
             E: "9s 1p 4p 7p 2s 3s 6s 8m 2m 3m 6m 3z 4z 6z",
@@ -231,7 +231,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "double_kong",
-        "槓上槓 consecutive kong replacements — RULES.md §8: S kongs 1m then 2m, wins on the second",
+        "槓上槓 consecutive kong replacements — docs/rules.md §8: S kongs 1m then 2m, wins on the second",
         deals={
             E: "3m 4m 6m 7m 1p 2p 3p 4p 6p 7p 1s 2s 3s 4s",
             S: "1111m 2222m 555p 9p 7z",
@@ -249,7 +249,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "kong_no_replacement",
-        "流局 kong with no replacement left — RULES.md §12: N kongs on the last tile; hand drawn",
+        "流局 kong with no replacement left — docs/rules.md §12: N kongs on the last tile; hand drawn",
         changes={"bonus_tiles": False},
         deals={N: "777z 1m 4m 7m 2p 5p 8p 3s 6s 9s 1z"},
         replacements="7z",
@@ -258,7 +258,7 @@ SCENARIOS: list[Scenario] = [
     Scenario(
         "bonus_at_deal",
         "補花 bonus replacement at the deal (a chain: 1f → 3f → 4f) and in play; S wins 花上自摸 on its "
-        "second turn — RULES.md §3.4, §4, §8",
+        "second turn — docs/rules.md §3.4, §4, §8",
         deals={
             E: "1f 2g 1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z",
             S: "4g 111p 222s 333m 55z 6z",
@@ -271,7 +271,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "eight_bonus",
-        "八仙過海 all eight bonus tiles — RULES.md §8 (P): S draws the 8th on its second turn and wins "
+        "八仙過海 all eight bonus tiles — docs/rules.md §8 (P): S draws the 8th on its second turn and wins "
         "at once, paid as a self-draw",
         deals={
             E: "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 2z 2z 3z",
@@ -285,13 +285,13 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "heavenly",
-        "天糊 heavenly hand — RULES.md §7: the dealer's first 14 tiles are complete",
+        "天糊 heavenly hand — docs/rules.md §7: the dealer's first 14 tiles are complete",
         deals={E: "123m 456m 789m 123p 55z"},
         script=[(E, "self_draw")],
     ),
     Scenario(
         "earthly",
-        "地糊 earthly hand — RULES.md §7: S wins on the dealer's first discard, before any claim",
+        "地糊 earthly hand — docs/rules.md §7: S wins on the dealer's first discard, before any claim",
         deals={
             E: "9s 1p 4p 7p 2s 3s 6s 8m 2m 3m 6m 3z 4z 6z",
             S: "123m 456m 789m 99p 8s 7s",
@@ -300,7 +300,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "liability_big_dragons",
-        "包牌 大三元 — RULES.md §10 (P): E feeds W's third dragon set; W self-draws; E pays all",
+        "包牌 大三元 — docs/rules.md §10 (P): E feeds W's third dragon set; W self-draws; E pays all",
         deals={
             E: "5z 1p 4p 7p 2s 3s 6s 8m 9m 8p 9p 2z 3z 4z",
             S: "1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 3z 4z",
@@ -320,7 +320,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "liability_big_winds",
-        "包牌 大四喜 — RULES.md §10 (P): E feeds W's fourth wind set; W self-draws; E pays all",
+        "包牌 大四喜 — docs/rules.md §10 (P): E feeds W's fourth wind set; W self-draws; E pays all",
         deals={
             E: "1z 1p 4p 7p 2s 3s 6s 8m 9m 8p 9p 5z 6z 7z",
             S: "1m 4m 7m 2p 5p 8p 3s 6s 9s 5z 6z 7z 5m",
@@ -342,7 +342,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "liability_four_kongs",
-        "包牌 十八羅漢 — RULES.md §10 (P): W has three kongs; E discards the tile W kongs for the "
+        "包牌 十八羅漢 — docs/rules.md §10 (P): W has three kongs; E discards the tile W kongs for the "
         "fourth; W wins on the replacement; E pays all",
         deals={
             E: "1p 4p 7p 2s 6s 8m 9m 8p 9p 6z 7z 1z 2z 3z",
@@ -362,7 +362,7 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         "liability_twelve_tiles",
-        "包十二張 fourth exposed set — RULES.md §10 (W1/W2 full gun, on in qingzhang): E feeds W's "
+        "包十二張 fourth exposed set — docs/rules.md §10 (W1/W2 full gun, on in qingzhang): E feeds W's "
         "fourth exposed set; W later self-draws; E pays all",
         preset="qingzhang",
         deals={
@@ -456,7 +456,7 @@ def all_transcripts() -> dict[str, str]:
         out[f"{sc.name}.txt"] = sc.render()
     fast = {"min_fan": 0}
     out["match_east_round.txt"] = match_transcript(
-        "dealer rotation across a wind round — RULES.md §2: 連莊 on a dealer win or draw, "
+        "dealer rotation across a wind round — docs/rules.md §2: 連莊 on a dealer win or draw, "
         "else the deal passes; 東風 → 南風 after four passes",
         Match(("A", "B", "C", "D"), MatchLength.EAST_ROUND, max_hands=200),
         _rules("parlor", **fast),
@@ -464,7 +464,7 @@ def all_transcripts() -> dict[str, str]:
         fast,
     )
     out["match_four_rounds.txt"] = match_transcript(
-        "four wind rounds (四圈) — RULES.md §2: the prevailing wind advances 東 → 南 → 西 → 北 each "
+        "four wind rounds (四圈) — docs/rules.md §2: the prevailing wind advances 東 → 南 → 西 → 北 each "
         "time the deal has passed all four players; the match ends after sixteen passes",
         Match(("A", "B", "C", "D"), MatchLength.FOUR_ROUNDS, max_hands=400),
         _rules("parlor", **fast),
@@ -472,7 +472,7 @@ def all_transcripts() -> dict[str, str]:
         fast,
     )
     out["match_bankruptcy.txt"] = match_transcript(
-        "bankruptcy (打到破產) — RULES.md §2, §9: play until someone is broke; a payer pays at most "
+        "bankruptcy (打到破產) — docs/rules.md §2, §9: play until someone is broke; a payer pays at most "
         "what it holds",
         Match(("A", "B", "C", "D"), MatchLength.BANKRUPTCY, starting_balance=5, max_hands=400),
         _rules("parlor", **fast),

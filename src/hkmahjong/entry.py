@@ -1,7 +1,7 @@
 """``hkmj``: the installed command — the terminal commands of :mod:`hkmahjong.cli` and the parlor
 server's (``hkmj serve``, ``hkmj admin``) of :mod:`hkmahjong.server`, in one parser.
 
-This module sits above both interface packages so that neither imports the other (DESIGN.md layers).
+This module sits above both interface packages so that neither imports the other (docs/dev/architecture.md layers).
 The server's command modules import only the standard library at load time; without the ``[server]``
 extra, ``hkmj serve`` says how to install it.
 """

@@ -1,6 +1,6 @@
 """Tiles (牌): the 34 playing kinds and the 8 bonus tiles, their names, and the MPSZ notation.
 
-MPSZ (RULES.md §1): digits followed by a suit letter — ``m`` 萬, ``p`` 筒, ``s`` 索, ``z`` honours
+MPSZ (docs/rules.md §1): digits followed by a suit letter — ``m`` 萬, ``p`` 筒, ``s`` 索, ``z`` honours
 (``1z``–``7z`` = 東 南 西 北 白 發 中), ``f`` flowers (``1f``–``4f`` = 梅 蘭 菊 竹) and ``g`` seasons
 (``1g``–``4g`` = 春 夏 秋 冬). Spaces are optional: ``"123m 456p 11z 1f"``.
 

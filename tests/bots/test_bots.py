@@ -1,6 +1,6 @@
 """Bots are legal, deterministic, explain themselves, and never attempt a win below the minimum.
 
-Rules checked: RULES.md §7 (a win must reach the table minimum; P: 三番起糊) — with
+Rules checked: docs/rules.md §7 (a win must reach the table minimum; P: 三番起糊) — with
 ``physical_table`` the engine offers 詐糊 (§11) and a bot must never take it; every preset's fan
 table is read from the ruleset (§8 "Other presets").
 """
@@ -59,7 +59,7 @@ def _play(
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bot_plays_only_legal_actions_and_never_a_false_win(name: str, preset: str) -> None:
-    """RULES.md §7/§11: physical table offers 詐糊; no bot takes it, every win reaches the minimum."""
+    """docs/rules.md §7/§11: physical table offers 詐糊; no bot takes it, every win reaches the minimum."""
     ruleset = get_preset(preset)
     for wall in range(2):
         _, state = _play([name, "fan", name, "efficient"], preset, wall, physical=True)
@@ -105,7 +105,7 @@ def test_registry_names_and_errors() -> None:
 
 
 def test_strong_discards_the_safer_of_equally_ranked_tiles() -> None:
-    """RULES.md §8 "Other presets" (ml, seed 002: the discarder pays alone): among discards the
+    """docs/rules.md §8 "Other presets" (ml, seed 002: the discarder pays alone): among discards the
     route rank leaves tied, ``strong`` (tiebreak > 0) gives up the one with the least 放銃 risk."""
     from hkmahjong.bots.strong import StrongBot, Style
 
@@ -141,7 +141,7 @@ def test_strong_discards_the_safer_of_equally_ranked_tiles() -> None:
 
 
 def test_strong_weighs_waits_by_what_they_pay() -> None:
-    """RULES.md §8 (ml, seed 002: 門風/圈風 pungs 1 fan each, 中 1 fan, relative table 2, 8, 16…):
+    """docs/rules.md §8 (ml, seed 002: 門風/圈風 pungs 1 fan each, 中 1 fan, relative table 2, 8, 16…):
     with the same waits (4s/7s, 8 copies), keeping 東東東 (門風 + 圈風 for 東 in the 東 round)
     pays more than keeping 中中中; ``wait_value`` adds its share of that difference."""
     from dataclasses import replace
@@ -187,7 +187,7 @@ def test_strong_weighs_waits_by_what_they_pay() -> None:
 
 
 def test_strong_reads_the_self_draw_fan_of_the_table_it_is_bound_to() -> None:
-    """RULES.md §8: 自摸 is worth what the table says; ``bind`` (the arena, the parlor) changes
+    """docs/rules.md §8: 自摸 is worth what the table says; ``bind`` (the arena, the parlor) changes
     the table after construction, and the wait worth must follow it."""
     from hkmahjong.bots.strong import StrongBot
     from hkmahjong.rules import FanId
@@ -199,7 +199,7 @@ def test_strong_reads_the_self_draw_fan_of_the_table_it_is_bound_to() -> None:
 
 
 def test_strong_weighs_risk_in_minimum_deal_ins_of_its_table() -> None:
-    """RULES.md §9 (full gun: the discarder alone pays; 3 shares P, 2 ML — qingzhang 2) and the
+    """docs/rules.md §9 (full gun: the discarder alone pays; 3 shares P, 2 ML — qingzhang 2) and the
     minimum (P 三番起糊: 4 a share at 3 fan; ML 1 番起糊: 2 a share): what feeding a minimum-fan
     win costs is the unit of ``strong``'s tiebreak, so the same knob weighs alike at every table;
     ``bind`` follows the table."""

@@ -14,7 +14,7 @@ Script = Callable[[str, str], ModuleType]
 
 
 def test_forks_play_both_lines_and_the_report_groups_them(script: Script) -> None:
-    """RULES.md §6 (P "放过一次食胡，亦不影响你之后再食"; ml as P): the passed line plays on; the
+    """docs/rules.md §6 (P "放过一次食胡，亦不影响你之后再食"; ml as P): the passed line plays on; the
     taken line pays the win (ml seed 002 付錢表: the discarder pays two shares, zero-sum)."""
     tool = script("tools/fork_wins.py", "fork_wins")
     ml = get_preset("ml")

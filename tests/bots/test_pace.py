@@ -1,7 +1,7 @@
 """Table pace (節奏): hand length from the table minimum, the cost of a distance step, and
 ``strong``'s speed-vs-value weight following both.
 
-Rules behind the numbers: RULES.md §7 (the table minimum: P 三番起糊, ml 1 番起糊) — a higher
+Rules behind the numbers: docs/rules.md §7 (the table minimum: P 三番起糊, ml 1 番起糊) — a higher
 minimum makes hands last longer, measured with ``tools/table_pace.py`` (docs/bots.md).
 """
 

@@ -173,10 +173,14 @@ def _paired_decisions(
     """Six parlor hands of four ``strong``: at each decision with a choice, default ``strong``'s
     and a ``style`` variant's explained decisions on the same view (and the variant)."""
     rs = get_preset("parlor")
+    # budgets that never bind: a wall-clock budget hit on a loaded machine changes a choice
+    budget = 60.0
     for h in range(6):
-        plain = StrongBot(f"{prefix}{h}", ruleset=rs)
-        reader = StrongBot(f"{prefix}{h}", ruleset=rs, style=style)
-        bots = [get_bot("strong", seed=f"s{h}:{i}", ruleset=rs) for i in range(4)]
+        plain = StrongBot(f"{prefix}{h}", ruleset=rs, time_budget=budget)
+        reader = StrongBot(f"{prefix}{h}", ruleset=rs, style=style, time_budget=budget)
+        bots = [
+            get_bot("strong", seed=f"s{h}:{i}", ruleset=rs, time_budget=budget) for i in range(4)
+        ]
         state = HandState.new(rs, seed=hand_seed(walls, h), hand_number=0)
         while not state.is_over:
             seat = state.to_act[0]

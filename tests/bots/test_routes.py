@@ -1,6 +1,6 @@
 """Route planning and the bots' shanten: distances exact, fan read from the ruleset.
 
-RULES.md §8: 番牌 (dragon / seat / prevailing wind pungs), 混一色 3, 清一色 7, 對對糊 3 in the parlor;
+docs/rules.md §8: 番牌 (dragon / seat / prevailing wind pungs), 混一色 3, 清一色 7, 對對糊 3 in the parlor;
 the ``ml`` preset has no 門前清 (seed 002). Values are taken from the presets, never restated.
 """
 
@@ -72,7 +72,7 @@ def _best(routes: list, name: str) -> tuple[int, int, int]:  # type: ignore[type
 
 
 def test_route_fan_comes_from_the_ruleset() -> None:
-    """RULES.md §8 混一色 + 番牌: the fan of a route is the preset's value, and follows a change."""
+    """docs/rules.md §8 混一色 + 番牌: the fan of a route is the preset's value, and follows a change."""
     counts = _counts("1235689p77z11z2z3z")
     parlor = get_preset("parlor")
     ctx = _ctx("parlor")
@@ -92,7 +92,7 @@ def test_route_fan_comes_from_the_ruleset() -> None:
 
 
 def test_value_honours_double_wind_and_ml_table() -> None:
-    """RULES.md §8 番牌 風: seat and prevailing wind both → 2 (雙番東); ml has no 門前清."""
+    """docs/rules.md §8 番牌 風: seat and prevailing wind both → 2 (雙番東); ml has no 門前清."""
     parlor = get_preset("parlor")
     vals = value_honours(parlor, Wind.EAST, Wind.EAST)
     assert vals[int(Tile.EAST)] == parlor.fan_value(FanId.SEAT_WIND) + parlor.fan_value(
@@ -121,7 +121,7 @@ def _situation(preset: str, counts: list[int], seat: Wind = Wind.EAST) -> Situat
 
 
 def test_value_route_trades_a_step_for_a_bigger_payout() -> None:
-    """RULES.md §8 ml (seed 002: 白 pung 1 fan, 混一色 3, relative table 2, 8, 16, 24, 32 …): the
+    """docs/rules.md §8 ml (seed 002: 白 pung 1 fan, 混一色 3, relative table 2, 8, 16, 24, 32 …): the
     ``fan`` rank keeps the faster 1-fan 白 route; counting 0.6 steps per doubling of the payout,
     the 混一色 + 白 route one step further (4 fan on a discard: 24 a share instead of 2) wins."""
     counts = _counts("112456m579p44z55z")

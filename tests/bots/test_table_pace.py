@@ -13,7 +13,7 @@ Script = Callable[[str, str], ModuleType]
 
 
 def test_self_play_records_every_discard_and_the_report_reads_them(script: Script) -> None:
-    """RULES.md §7 (ml: 1 番起糊): the minimum may be overridden; the report shows the model."""
+    """docs/rules.md §7 (ml: 1 番起糊): the minimum may be overridden; the report shows the model."""
     tool = script("tools/table_pace.py", "table_pace")
     hands = tool.collect("ml", None, 12, "pace-test", 1)
     assert len(hands) == 12

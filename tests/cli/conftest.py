@@ -136,7 +136,7 @@ def kit() -> ModuleType:
     return sys.modules[__name__]
 
 
-# Seat hands for the scenarios (RULES.md §6 claims). The human (East, dealer) discards first with
+# Seat hands for the scenarios (docs/rules.md §6 claims). The human (East, dealer) discards first with
 # Enter (the lowest tile); each bot discards its lowest tile and passes every claim.
 PUNG_OR_KONG = {
     Wind.EAST: "1m 234m 678m 555p 12s 99s",
@@ -182,7 +182,7 @@ CONCEALED_KONG_REPLACEMENTS = "9p"
 ADDED_KONG_DRAWS = "4z 3z 2z 5z 7z"
 
 # South pungs West's 1m (the human, ready on 1m/4m, lets it go), later draws the last 1m and adds
-# a kong; the human may rob it (搶槓, RULES.md §6). The human first discards 9s (selected).
+# a kong; the human may rob it (搶槓, docs/rules.md §6). The human first discards 9s (selected).
 ROB_THE_KONG = {
     Wind.EAST: "9s 23m 555z 666z 77z 789p",
     Wind.SOUTH: "11m 56789p 45678s 3z",

@@ -24,6 +24,7 @@ BAD_NUMBERS: list[tuple[list[str], str, list[str]]] = [
     (["replay", "rec.jsonl"], "--hand", ["0", "-2"]),
     (["replay", "rec.jsonl"], "--record", ["0", "-2"]),
     (["serve"], "--port", ["-1", "65536", "http"]),
+    (["serve"], "--metrics-port", ["-1", "65536", "http"]),
     (["review", "rec.jsonl"], "--hand", ["0", "-2"]),
     (["review", "rec.jsonl"], "--record", ["0", "-2"]),
     (["review", "rec.jsonl"], "--budget", ["0", "-1", "x", "1.5"]),

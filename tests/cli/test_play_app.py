@@ -66,7 +66,7 @@ def _east_melds(game: ParlorGame) -> list[tuple[MeldKind, Tile]]:
 
 @pilot_test
 async def test_pung_prompt_and_pung(kit: ModuleType) -> None:
-    """RULES.md §6 (P): a pung (碰) on another seat's discard; the prompt offers 碰 槓 過."""
+    """docs/rules.md §6 (P): a pung (碰) on another seat's discard; the prompt offers 碰 槓 過."""
     game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -87,7 +87,7 @@ async def test_pung_prompt_and_pung(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_kong_claim_on_discard(kit: ModuleType) -> None:
-    """RULES.md §6: 明槓 — three in hand plus the discard, then a replacement draw."""
+    """docs/rules.md §6: 明槓 — three in hand plus the discard, then a replacement draw."""
     game = kit.scenario_game(kit.PUNG_OR_KONG, kit.PUNG_OR_KONG_DRAWS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -104,7 +104,7 @@ async def test_kong_claim_on_discard(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_chow_prompt_offers_every_choice(kit: ModuleType) -> None:
-    """RULES.md §6: chow (上) only from 上家; three ways to chow 5p, the player picks one."""
+    """docs/rules.md §6: chow (上) only from 上家; three ways to chow 5p, the player picks one."""
     game = kit.scenario_game(kit.CHOW_THREE_WAYS, kit.CHOW_DRAWS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -147,7 +147,7 @@ async def test_chow_choice_by_mouse_and_cancel(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_concealed_kong_on_own_turn(kit: ModuleType) -> None:
-    """RULES.md §5/§6: 暗槓 of four in hand on one's own turn, with a replacement from the tail."""
+    """docs/rules.md §5/§6: 暗槓 of four in hand on one's own turn, with a replacement from the tail."""
     game = kit.scenario_game(kit.CONCEALED_KONG, replacements=kit.CONCEALED_KONG_REPLACEMENTS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -165,7 +165,7 @@ async def test_concealed_kong_on_own_turn(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_win_on_discard_shows_breakdown(kit: ModuleType) -> None:
-    """RULES.md §7/§8: 食糊 on a discard; the end of hand lists 小三元 and 混一色 (screen language)."""
+    """docs/rules.md §7/§8: 食糊 on a discard; the end of hand lists 小三元 and 混一色 (screen language)."""
     game = kit.scenario_game(kit.WIN_ON_DISCARD, kit.WIN_DRAWS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -197,7 +197,7 @@ async def test_win_on_discard_shows_breakdown(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_self_drawn_win(kit: ModuleType) -> None:
-    """RULES.md §7: 自摸 on one's own draw; the win key says 自摸 and everyone pays."""
+    """docs/rules.md §7: 自摸 on one's own draw; the win key says 自摸 and everyone pays."""
     game = kit.scenario_game(kit.SELF_DRAW, kit.SELF_DRAW_DRAWS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -241,7 +241,7 @@ async def test_illegal_input_is_a_message_not_a_crash(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_no_swap_discard_is_refused(kit: ModuleType) -> None:
-    """RULES.md §6 (W2 食替): after a chow you may not discard the tile just claimed — under W2's
+    """docs/rules.md §6 (W2 食替): after a chow you may not discard the tile just claimed — under W2's
     rules (qingzhang); the parlor lets any tile go (seed 003, issue 31 item 8)."""
     game = kit.scenario_game(kit.CHOW_THREE_WAYS, kit.CHOW_DRAWS, ruleset=get_preset("qingzhang"))
     app = kit.make_app(game)
@@ -339,7 +339,9 @@ async def test_hint_popup(kit: ModuleType) -> None:
         for wait in waits:
             assert 0 < wait.left <= 4
             assert wait.on_discard is not None and wait.self_drawn is not None
-            assert wait.self_drawn >= wait.on_discard  # 自摸 adds a fan (RULES.md §8), to the limit
+            assert (
+                wait.self_drawn >= wait.on_discard
+            )  # 自摸 adds a fan (docs/rules.md §8), to the limit
             assert f"食 {wait.on_discard}番 / 自摸 {wait.self_drawn}番" in body
         assert "first legal action" not in body  # the bot's trace: only with --debug-hints
         await pilot.press("escape")
@@ -365,7 +367,7 @@ async def test_quit_needs_two_presses(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_added_kong_on_own_turn(kit: ModuleType) -> None:
-    """RULES.md §5/§6: 加槓 — the fourth tile onto one's own exposed pung, then a replacement."""
+    """docs/rules.md §5/§6: 加槓 — the fourth tile onto one's own exposed pung, then a replacement."""
     game = kit.scenario_game(kit.PUNG_OR_KONG, kit.ADDED_KONG_DRAWS)
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -391,7 +393,7 @@ async def test_added_kong_on_own_turn(kit: ModuleType) -> None:
 
 @pilot_test
 async def test_robbing_the_kong_prompt(kit: ModuleType) -> None:
-    """RULES.md §6 (P, W2): 搶槓 — win on the tile another player adds to its pung."""
+    """docs/rules.md §6 (P, W2): 搶槓 — win on the tile another player adds to its pung."""
     game = kit.scenario_game(kit.ROB_THE_KONG, kit.ROB_DRAWS, bots=kit.south_kongs())
     app = kit.make_app(game)
     async with app.run_test() as pilot:
@@ -442,7 +444,7 @@ def test_other_languages(kit: ModuleType, lang: str, word: str) -> None:
 
 @pilot_test
 async def test_two_winners_on_one_discard(kit: ModuleType) -> None:
-    """RULES.md §6 一炮多響 switch: both winners are shown with their own hand and fan."""
+    """docs/rules.md §6 一炮多響 switch: both winners are shown with their own hand and fan."""
     ruleset = dataclasses.replace(get_preset("parlor"), multiple_winners=True)
     game = kit.scenario_game(kit.DOUBLE_WIN, bots=kit.winning_bots, ruleset=ruleset)
     app = kit.make_app(game)
@@ -454,7 +456,7 @@ async def test_two_winners_on_one_discard(kit: ModuleType) -> None:
         assert outcome is not None and outcome.winners == (Wind.SOUTH, Wind.WEST)
         assert isinstance(app.screen, HandEndScreen)
         body = str(app.screen.body)
-        for win in outcome.wins:  # on the dealer's first discard: 地糊 for both (RULES.md §7)
+        for win in outcome.wins:  # on the dealer's first discard: 地糊 for both (docs/rules.md §7)
             assert FanId.EARTHLY in win.result.fan_ids
             assert body.count(f"  {FanId.EARTHLY.zh}  ") == 2
         assert "電腦1: 1萬2萬3萬" in body and "電腦2: 1筒1筒1筒" in body

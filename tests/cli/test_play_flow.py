@@ -62,7 +62,7 @@ def test_full_seeded_hand_through_the_ui(kit: ModuleType, seed: str) -> None:
 
 
 def test_same_seed_same_deal() -> None:
-    """Determinism (DESIGN.md §9): the same --seed deals the same hand."""
+    """Determinism (docs/dev/architecture.md practice 9): the same --seed deals the same hand."""
     a = build_game(seed="42", length="east")
     b = build_game(seed="42", length="east")
     c = build_game(seed="43", length="east")

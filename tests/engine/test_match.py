@@ -1,4 +1,4 @@
-"""Match: dealer rotation (連莊), wind rounds, lengths, jade ledger, bankruptcy — RULES.md §2, §9, §11."""
+"""Match: dealer rotation (連莊), wind rounds, lengths, jade ledger, bankruptcy — docs/rules.md §2, §9, §11."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ DRAW = HandResult((0, 0, 0, 0), drawn=True)
 
 
 def test_dealer_win_keeps_the_deal() -> None:
-    """RULES.md §2 (P): the dealer wins → 連莊, seats unchanged."""
+    """docs/rules.md §2 (P): the dealer wins → 連莊, seats unchanged."""
     m = Match()
     m.record(win(E))
     assert m.dealer == 0 and m.repeat == 1 and m.seat_of(0) is E
@@ -36,14 +36,14 @@ def test_dealer_win_keeps_the_deal() -> None:
 
 
 def test_draw_keeps_the_deal() -> None:
-    """RULES.md §2 / §12: a drawn hand (流局) → the dealer stays."""
+    """docs/rules.md §2 / §12: a drawn hand (流局) → the dealer stays."""
     m = Match()
     m.record(DRAW)
     assert m.dealer == 0 and m.repeat == 1
 
 
 def test_non_dealer_win_passes_the_deal_and_rotates_seats() -> None:
-    """RULES.md §2: a non-dealer wins → the next seat deals; every seat wind moves one place."""
+    """docs/rules.md §2: a non-dealer wins → the next seat deals; every seat wind moves one place."""
     m = Match()
     m.record(win(S, discarder=W))
     assert m.dealer == 1 and m.repeat == 0
@@ -52,7 +52,7 @@ def test_non_dealer_win_passes_the_deal_and_rotates_seats() -> None:
 
 
 def test_dealer_false_win_ends_the_deal() -> None:
-    """RULES.md §2 / §11 (W1/W2): a dealer's false win ends the deal, even if the hand is drawn."""
+    """docs/rules.md §2 / §11 (W1/W2): a dealer's false win ends the deal, even if the hand is drawn."""
     m = Match()
     m.record(HandResult((-30, 10, 10, 10), drawn=True, false_winners=(E,)))
     assert m.dealer == 1
@@ -62,14 +62,14 @@ def test_dealer_false_win_ends_the_deal() -> None:
 
 
 def test_dealer_among_several_winners_stays() -> None:
-    """RULES.md §6 一炮多響 (decision): the dealer is among the winners → 連莊."""
+    """docs/rules.md §6 一炮多響 (decision): the dealer is among the winners → 連莊."""
     m = Match()
     m.record(HandResult((8, 8, -16, 0), winners=(S, E)))
     assert m.dealer == 0
 
 
 def test_prevailing_wind_advances_after_the_deal_goes_round() -> None:
-    """RULES.md §2: after the deal has passed all four players, 東風 → 南風."""
+    """docs/rules.md §2: after the deal has passed all four players, 東風 → 南風."""
     m = Match(length=MatchLength.FOUR_ROUNDS)
     for seat_winner in (S, S, S):
         m.record(win(seat_winner))
@@ -90,7 +90,7 @@ def test_prevailing_wind_advances_after_the_deal_goes_round() -> None:
     ],
 )
 def test_hand_count_lengths_count_repeated_dealer_hands(length: MatchLength, hands: int) -> None:
-    """RULES.md §2 (decision): a hand count (單局, 四局, 八局, 十六局) includes repeated dealer hands."""
+    """docs/rules.md §2 (decision): a hand count (單局, 四局, 八局, 十六局) includes repeated dealer hands."""
     m = Match(length=length)
     for _ in range(hands):
         assert not m.finished
@@ -101,7 +101,7 @@ def test_hand_count_lengths_count_repeated_dealer_hands(length: MatchLength, han
 
 
 def test_east_round_ends_when_the_deal_has_gone_round() -> None:
-    """RULES.md §2 (ML 東圈): four passes of the deal; repeated hands do not count."""
+    """docs/rules.md §2 (ML 東圈): four passes of the deal; repeated hands do not count."""
     m = Match(length=MatchLength.EAST_ROUND)
     m.record(DRAW)
     m.record(win(E))
@@ -113,7 +113,7 @@ def test_east_round_ends_when_the_deal_has_gone_round() -> None:
 
 
 def test_four_rounds_is_sixteen_passes() -> None:
-    """RULES.md §2 (P 四圈): the match ends after the 北風 round."""
+    """docs/rules.md §2 (P 四圈): the match ends after the 北風 round."""
     m = Match(length=MatchLength.FOUR_ROUNDS)
     seen = []
     while not m.finished:
@@ -124,7 +124,7 @@ def test_four_rounds_is_sixteen_passes() -> None:
 
 
 def test_ledger_follows_players_not_seats() -> None:
-    """RULES.md §9: the jade ledger is per player, per hand and in total, across seat rotation."""
+    """docs/rules.md §9: the jade ledger is per player, per hand and in total, across seat rotation."""
     m = Match(players=("A", "B", "C", "D"), length=MatchLength.EIGHT_HANDS)
     m.record(win(S, 8, discarder=E))  # B wins off A; deal passes to B
     m.record(win(E, 4))  # B (now East) self-draws
@@ -137,7 +137,7 @@ def test_ledger_follows_players_not_seats() -> None:
 
 
 def test_bankruptcy_match_ends_when_someone_is_broke() -> None:
-    """RULES.md §2 (P): play until someone is bankrupt; starting balance configurable."""
+    """docs/rules.md §2 (P): play until someone is bankrupt; starting balance configurable."""
     m = Match(length=MatchLength.BANKRUPTCY, starting_balance=50)
     assert m.seat_balances() == {E: 50, S: 50, W: 50, N: 50}
     m.record(win(S, 8, discarder=E))
@@ -148,7 +148,7 @@ def test_bankruptcy_match_ends_when_someone_is_broke() -> None:
 
 
 def test_bankruptcy_rejects_paying_more_than_held() -> None:
-    """RULES.md §9 / P: a payer never pays more than it holds — settle with seat_balances()."""
+    """docs/rules.md §9 / P: a payer never pays more than it holds — settle with seat_balances()."""
     m = Match(length=MatchLength.BANKRUPTCY, starting_balance=10)
     with pytest.raises(MatchError, match="holds 10 jade but is charged 24"):
         m.record(win(S, 8, discarder=E))
@@ -221,7 +221,7 @@ def test_invariants_under_any_sequence(seq: list[HandResult]) -> None:
 
 
 def test_bankruptcy_without_the_cap_allows_debt() -> None:
-    """RULES.md §9: a table without the bankrupt cap lets a balance go below zero; the match ends."""
+    """docs/rules.md §9: a table without the bankrupt cap lets a balance go below zero; the match ends."""
     m = Match(length=MatchLength.BANKRUPTCY, starting_balance=10)
     m.record(win(S, 8, discarder=E), allow_debt=True)
     assert m.balances[0] == -14 and m.finished

@@ -1,4 +1,4 @@
-"""Matches played through the real engine: run_match, players, bankruptcy capping — RULES.md §2, §9."""
+"""Matches played through the real engine: run_match, players, bankruptcy capping — docs/rules.md §2, §9."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def winners(seed: str) -> list[Controller]:
 
 
 def test_east_round_through_the_engine() -> None:
-    """RULES.md §2: an East round ends after four passes of the deal; the ledger sums to zero."""
+    """docs/rules.md §2: an East round ends after four passes of the deal; the ledger sums to zero."""
     match = Match(("A", "B", "C", "D"), MatchLength.EAST_ROUND, max_hands=300)
     record = run_match(match, chicken(), winners("east"), match_seed=seed_from_text("east"))
     assert match.finished and match.deals_passed == 4 and match.prevailing.zh == "南"
@@ -43,7 +43,7 @@ def test_east_round_through_the_engine() -> None:
 
 
 def test_bankruptcy_caps_payments_and_replays() -> None:
-    """RULES.md §9 (P): a payer pays what it holds; the match ends when someone is broke."""
+    """docs/rules.md §9 (P): a payer pays what it holds; the match ends when someone is broke."""
     match = Match(length=MatchLength.BANKRUPTCY, starting_balance=5, max_hands=300)
     record = run_match(match, chicken(), winners("broke"), match_seed=seed_from_text("broke"))
     assert match.finished and min(match.balances) == 0
@@ -91,7 +91,7 @@ def test_live_match_seed_comes_from_secrets() -> None:
 
 
 def test_physical_table_false_wins_move_the_deal() -> None:
-    """RULES.md §2 / §11: on a physical table a dealer's false win (詐糊) ends the deal; another
+    """docs/rules.md §2 / §11: on a physical table a dealer's false win (詐糊) ends the deal; another
     seat's false win does not; the record keeps the mode and replays exactly."""
     match = Match(length=MatchLength.OPEN, max_hands=12)
     players = [RandomPlayer(i) for i in range(4)]
@@ -114,7 +114,7 @@ def test_physical_table_false_wins_move_the_deal() -> None:
 def test_bankrupt_resettlement_keeps_who_fed_the_kong(
     script: Callable[[str, str], ModuleType],
 ) -> None:
-    """RULES.md §6 出槓 (W2 switch) with §9 bankruptcy: re-settled with balances, a win on an
+    """docs/rules.md §6 出槓 (W2 switch) with §9 bankruptcy: re-settled with balances, a win on an
     exposed kong's replacement is still paid by whoever discarded the kong tile."""
     from hkmahjong.engine.players import play_hand
     from hkmahjong.engine.record import match_result
@@ -170,7 +170,7 @@ def _false_win_state(seed: bytes) -> HandState:
 
 
 def test_bankrupt_false_win_pays_what_it_holds() -> None:
-    """RULES.md §9 (P: 打到破產, a payer who cannot cover pays what it holds) with §11 詐糊: a
+    """docs/rules.md §9 (P: 打到破產, a payer who cannot cover pays what it holds) with §11 詐糊: a
     false win the offender cannot cover is paid up to its balance, not refused."""
     from hkmahjong.engine.record import match_result
 
@@ -191,7 +191,7 @@ def test_bankrupt_false_win_pays_what_it_holds() -> None:
 
 
 def test_physical_table_bankruptcy_match_replays() -> None:
-    """RULES.md §9 / §11: a physical-table match until bankruptcy with false wins plays to its
+    """docs/rules.md §9 / §11: a physical-table match until bankruptcy with false wins plays to its
     end (false wins capped at what the offender holds) and its record verifies."""
     match = Match(length=MatchLength.BANKRUPTCY, starting_balance=40)
     players = [RandomPlayer(f"bk{i}") for i in range(4)]

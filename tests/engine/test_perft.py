@@ -1,4 +1,4 @@
-"""Engine perft (DESIGN.md practice 6): legal-action tree node counts from seeded states.
+"""Engine perft (docs/dev/architecture.md practice 6): legal-action tree node counts from seeded states.
 
 The count through ``clone()`` must equal the count through a JSON round trip at every node, and
 the leaves must hold every tile — so a copy or a reload never changes what can happen next.

@@ -1,4 +1,4 @@
-"""Random-play invariants of HandState (DESIGN.md practice 7; RULES.md §3–§12 as a whole).
+"""Random-play invariants of HandState (docs/dev/architecture.md practice 7; docs/rules.md §3–§12 as a whole).
 
 For every preset and a grid of house-rule switches, random legal players play whole hands; at
 every step: all tiles accounted for, every seat to act has legal actions, the chosen legal action
@@ -89,7 +89,7 @@ def _play(
 def test_random_play_invariants(
     grid_config: tuple[str, Ruleset, bool], scrambled: Scramble
 ) -> None:
-    """RULES.md §3–§12: conservation, legality, views, JSON and zero-sum payments hold always."""
+    """docs/rules.md §3–§12: conservation, legality, views, JSON and zero-sum payments hold always."""
     label, rs, physical = grid_config
     rng = random.Random(label)
     outcomes = {"win": 0, "draw": 0, "false": 0}

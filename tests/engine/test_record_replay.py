@@ -1,6 +1,6 @@
 """GameRecord with the real engine: deterministic sims, exact replay, fair walls, tamper detection.
 
-Issue 4 "Fair walls" / "GameRecord"; DESIGN.md practice 9 (determinism); docs/records.md.
+Issue 4 "Fair walls" / "GameRecord"; docs/dev/architecture.md practice 9 (determinism); docs/records.md.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def test_cli_sim_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_cli_sim_plays_the_whole_length(capsys: pytest.CaptureFixture[str]) -> None:
-    """RULES.md §2 match lengths: hkmj sim --length plays that length (--hands only caps it and
+    """docs/rules.md §2 match lengths: hkmj sim --length plays that length (--hands only caps it and
     the cap is reported); --length open plays exactly --hands hands (default 16)."""
     args = ["sim", "--seed", "L", "--quiet", "--rules", "ml", "--bots", "random-win"]
     assert main([*args, "--length", "8-hands"]) == 0

@@ -1,6 +1,6 @@
 """MatchRunner: a step-driven, resumable match (issue 13 item 21); run_match is a loop over it.
 
-DESIGN.md practice 14 (the table's log is its game record): each step hands out the exact record
+docs/dev/architecture.md practice 14 (the table's log is its game record): each step hands out the exact record
 lines it appended; replaying them rebuilds the runner; an illegal choice is an error.
 """
 

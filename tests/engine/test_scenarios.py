@@ -1,4 +1,4 @@
-"""Scenario tests with stacked walls: each reaches one rule of RULES.md §2–§12 and names it."""
+"""Scenario tests with stacked walls: each reaches one rule of docs/rules.md §2–§12 and names it."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def discard(state: HandState, seat: Wind, tile: str) -> None:
 
 # --- §7 heavenly and earthly hands -------------------------------------------------------------
 def test_heavenly_hand() -> None:
-    """RULES.md §7 天糊: the dealer's first 14 tiles are complete — a limit self-draw."""
+    """docs/rules.md §7 天糊: the dealer's first 14 tiles are complete — a limit self-draw."""
     st = table(
         e="123m456m789m111p99p",
         s="147m258p369s1234z",
@@ -84,7 +84,7 @@ def test_heavenly_hand() -> None:
 
 
 def test_earthly_hand_on_the_dealers_first_discard() -> None:
-    """RULES.md §7 地糊: a non-dealer wins on the dealer's first discard before any claim."""
+    """docs/rules.md §7 地糊: a non-dealer wins on the dealer's first discard before any claim."""
     st = table(
         e="9p3m6m9m3p6p1s5s9s1z2z3z5z6z",
         s="123m456m789m111p9p",
@@ -113,7 +113,7 @@ PRIORITY = {
 
 
 def test_win_beats_pung_beats_chow() -> None:
-    """RULES.md §6: win > pung/kong > chow, whatever order the seats decide in."""
+    """docs/rules.md §6: win > pung/kong > chow, whatever order the seats decide in."""
     st = table(**PRIORITY)
     play(st, E, "discard 5p")
     assert st.phase is Phase.CLAIM and set(st.to_act) == {S, W, N}
@@ -128,7 +128,7 @@ def test_win_beats_pung_beats_chow() -> None:
 
 
 def test_pung_beats_chow_and_skips_seats() -> None:
-    """RULES.md §6: pung beats chow; play continues with the claimer's 下家 (S is skipped)."""
+    """docs/rules.md §6: pung beats chow; play continues with the claimer's 下家 (S is skipped)."""
     st = table(**PRIORITY)
     play(st, E, "discard 5p")
     play(st, N, "pass")
@@ -144,7 +144,7 @@ def test_pung_beats_chow_and_skips_seats() -> None:
 
 
 def test_chow_when_nobody_else_claims_and_only_by_the_next_seat() -> None:
-    """RULES.md §6: chow only from your 上家; W passing a pung bars its pung of 5p (W2's 過水 for
+    """docs/rules.md §6: chow only from your 上家; W passing a pung bars its pung of 5p (W2's 過水 for
     pungs, on here: the parlor itself takes every discard since issue 31, seed 003)."""
     st = table(replace(PARLOR, pung_pass_rule=True), **PRIORITY)
     play(st, E, "discard 5p")
@@ -161,7 +161,7 @@ def test_chow_when_nobody_else_claims_and_only_by_the_next_seat() -> None:
 
 
 def test_decisions_are_unseen_and_survive_json() -> None:
-    """DESIGN.md practice 10: a decision in an open window is hidden and kept in the state."""
+    """docs/dev/architecture.md practice 10: a decision in an open window is hidden and kept in the state."""
     st = table(**PRIORITY)
     play(st, E, "discard 5p")
     events = st.apply(S, Action.from_text("chow 456p"))
@@ -186,7 +186,7 @@ HEAD_BUMP = {
 
 
 def test_head_bump_first_in_turn_order_wins() -> None:
-    """RULES.md §6 截糊 (P): several can win; the first in turn order after the discarder wins."""
+    """docs/rules.md §6 截糊 (P): several can win; the first in turn order after the discarder wins."""
     st = table(**HEAD_BUMP)
     play(st, E, "discard 9s")
     assert set(st.to_act) == {W, N}
@@ -198,7 +198,7 @@ def test_head_bump_first_in_turn_order_wins() -> None:
 
 
 def test_head_bump_passes_to_the_next_winner() -> None:
-    """RULES.md §6 截糊: if the first seat passes, the next seat's win stands."""
+    """docs/rules.md §6 截糊: if the first seat passes, the next seat's win stands."""
     st = table(**HEAD_BUMP)
     play(st, E, "discard 9s")
     play(st, W, "pass")
@@ -207,7 +207,7 @@ def test_head_bump_passes_to_the_next_winner() -> None:
 
 
 def test_multiple_winners_switch() -> None:
-    """RULES.md §6 一炮多響 (W1/W2 switch): every seat that wins on the discard wins, each paid."""
+    """docs/rules.md §6 一炮多響 (W1/W2 switch): every seat that wins on the discard wins, each paid."""
     rs = replace(PARLOR, multiple_winners=True)
     st = table(rs, **HEAD_BUMP)
     play(st, E, "discard 9s")
@@ -221,7 +221,7 @@ def test_multiple_winners_switch() -> None:
 
 
 def test_thirteen_orphans_is_not_head_bumped_when_exempt() -> None:
-    """RULES.md §6: 十三幺 cannot be head-bumped (W2 正統, qingzhang); in the parlor it can."""
+    """docs/rules.md §6: 十三幺 cannot be head-bumped (W2 正統, qingzhang); in the parlor it can."""
     hands = {
         "e": "1m3m6m9m3p6p2s3z4z6z5p5p8p8p",
         "s": "123m456m789m111p1m",
@@ -254,7 +254,7 @@ PASS_WIN = {
     [(PassRule.NONE, True), (PassRule.SAME_TILE, False), (PassRule.SAME_WAIT, False)],
 )
 def test_passing_a_win(rule: PassRule, offered_again: bool) -> None:
-    """RULES.md §6 過水: P — passing a win forbids nothing; W1/W2 — not that tile till your draw."""
+    """docs/rules.md §6 過水: P — passing a win forbids nothing; W1/W2 — not that tile till your draw."""
     rs = replace(PARLOR, pass_rule=rule)
     st = table(rs, draws="7m", **PASS_WIN)
     play(st, E, "discard 5p")
@@ -268,7 +268,7 @@ def test_passing_a_win(rule: PassRule, offered_again: bool) -> None:
 
 
 def test_pung_pass_rule() -> None:
-    """RULES.md §6 (W2): having passed a pung, no pung of that tile until your next draw."""
+    """docs/rules.md §6 (W2): having passed a pung, no pung of that tile until your next draw."""
     hands = {
         "e": "3s3m6m9m3p6p9p1z2z4z6z7z1p4p",
         "s": "3s147m258p9s5z2z3z4z7z",
@@ -289,7 +289,7 @@ def test_pung_pass_rule() -> None:
 
 @pytest.mark.parametrize("no_swap", [True, False])
 def test_no_swap_discard_after_a_pung(no_swap: bool) -> None:
-    """RULES.md §6 食替 (W2): after a chow or pung you may not discard the same tile."""
+    """docs/rules.md §6 食替 (W2): after a chow or pung you may not discard the same tile."""
     hands = {
         "e": "3s3m6m9m3p6p9p1z2z4z6z7z1p4p",
         "s": "147m258p9s5z2z3z4z7z1s",
@@ -331,7 +331,7 @@ def _reach_added_kong(rs: Ruleset = PARLOR) -> HandState:
 
 
 def test_robbing_an_added_kong() -> None:
-    """RULES.md §6 搶槓: an added kong can be robbed; the declarer pays as discarder, meld stays."""
+    """docs/rules.md §6 搶槓: an added kong can be robbed; the declarer pays as discarder, meld stays."""
     st = _reach_added_kong()
     play(st, E, "added_kong 5p")
     assert st.phase is Phase.ROB and st.to_act == (S,)
@@ -348,7 +348,7 @@ def test_robbing_an_added_kong() -> None:
 
 
 def test_added_kong_not_robbed_draws_a_replacement() -> None:
-    """RULES.md §6: a kong not robbed stands; the declarer draws a replacement from the tail."""
+    """docs/rules.md §6: a kong not robbed stands; the declarer draws a replacement from the tail."""
     st = _reach_added_kong()
     tail_before = st.tail
     play(st, E, "added_kong 5p")
@@ -368,7 +368,7 @@ THIRTEEN_ROB = {
 
 @pytest.mark.parametrize("switch", [True, False])
 def test_robbing_a_concealed_kong_only_for_thirteen_orphans(switch: bool) -> None:
-    """RULES.md §6: a concealed kong can be robbed only by a 十三幺 wait (P, W2; W1 fn. 8: never)."""
+    """docs/rules.md §6: a concealed kong can be robbed only by a 十三幺 wait (P, W2; W1 fn. 8: never)."""
     rs = replace(PARLOR, rob_concealed_kong_thirteen=switch)
     st = table(rs, repl="6m", **THIRTEEN_ROB)
     play(st, E, "concealed_kong 1m")
@@ -385,7 +385,7 @@ def test_robbing_a_concealed_kong_only_for_thirteen_orphans(switch: bool) -> Non
 
 
 def test_consecutive_kongs_and_no_heavenly_after_a_concealed_kong() -> None:
-    """RULES.md §8 槓上槓; §7: a dealer's concealed kong first turns 天糊 into the kong win only."""
+    """docs/rules.md §8 槓上槓; §7: a dealer's concealed kong first turns 天糊 into the kong win only."""
     st = table(
         e="1111m222m345p678s9s",
         s="147p258s369m1234z",
@@ -407,7 +407,7 @@ def test_consecutive_kongs_and_no_heavenly_after_a_concealed_kong() -> None:
 
 
 def test_bonus_replacement_after_a_kong_is_flower_win_not_kong_win() -> None:
-    """RULES.md §8: a kong → bonus → replacement win is 花上自摸, not 槓上開花 (W1/W2)."""
+    """docs/rules.md §8: a kong → bonus → replacement win is 花上自摸, not 槓上開花 (W1/W2)."""
     st = table(
         e="1111m234p567p789s5z",
         s="147p258s369m1234z",
@@ -447,7 +447,7 @@ def _to_the_last_tile() -> HandState:
 
 
 def test_kong_with_no_replacement_left_is_an_exhaustive_draw() -> None:
-    """RULES.md §12: no tile left for a kong replacement — the hand is drawn, nobody pays."""
+    """docs/rules.md §12: no tile left for a kong replacement — the hand is drawn, nobody pays."""
     st = _to_the_last_tile()
     assert "concealed_kong 7z" in texts(st, N)
     events = st.apply(N, Action.from_text("concealed_kong 7z"))
@@ -459,7 +459,7 @@ def test_kong_with_no_replacement_left_is_an_exhaustive_draw() -> None:
 
 
 def test_the_last_discard_can_only_be_won() -> None:
-    """RULES.md §12 / decision: the last discard cannot be chowed, punged or konged; then 流局."""
+    """docs/rules.md §12 / decision: the last discard cannot be chowed, punged or konged; then 流局."""
     st = _to_the_last_tile()
     assert st.hands[E][Tile.M3] >= 2
     play(st, N, "discard 3m")
@@ -468,7 +468,7 @@ def test_the_last_discard_can_only_be_won() -> None:
 
 
 def test_exhaustive_draw_with_a_reserved_tail() -> None:
-    """RULES.md §3/§12: with 14 tiles kept back the hand is drawn when only those remain."""
+    """docs/rules.md §3/§12: with 14 tiles kept back the hand is drawn when only those remain."""
     rs = replace(PARLOR, dead_wall=14)
     st = HandState.new(rs, seed=b"draw-14")
     steps = 0
@@ -493,7 +493,7 @@ def test_exhaustive_draw_with_a_reserved_tail() -> None:
 
 # --- §3/§4 bonus tiles ----------------------------------------------------------------------------
 def test_bonus_replacement_at_the_deal_in_seat_order() -> None:
-    """RULES.md §3.4: from the dealer, in order, bonus tiles are exposed and replaced from the tail."""
+    """docs/rules.md §3.4: from the dealer, in order, bonus tiles are exposed and replaced from the tail."""
     st = table(
         e="1f147m258p369s1234z",
         s="2f3f147m258p369s4z5z",
@@ -519,7 +519,7 @@ def test_bonus_replacement_at_the_deal_in_seat_order() -> None:
 
 
 def test_bonus_tile_drawn_in_play_is_exposed_and_replaced() -> None:
-    """RULES.md §4: a bonus tile is exposed as soon as drawn and replaced from the tail."""
+    """docs/rules.md §4: a bonus tile is exposed as soon as drawn and replaced from the tail."""
     st = table(
         e="1m4m7m2p5p8p3s6s9s1z2z3z4z5z",
         s="2m5m8m3p6p9p1s4s7s1z2z3z5z",
@@ -537,7 +537,7 @@ def test_bonus_tile_drawn_in_play_is_exposed_and_replaced() -> None:
 
 
 def test_eight_bonus_tiles_win_at_once() -> None:
-    """RULES.md §8 八仙過海: the eighth bonus tile wins at once, paid as a self-draw (P)."""
+    """docs/rules.md §8 八仙過海: the eighth bonus tile wins at once, paid as a self-draw (P)."""
     st = table(
         e="1m4m7m2p5p8p3s6s9s1z2z3z4z5z",
         s="1234f12g2m5m8m3p6p9p1s",
@@ -572,7 +572,7 @@ SEVEN = {
 
 
 def test_seven_bonus_win_at_the_deal_counts_earthly() -> None:
-    """RULES.md §8 花糊 (W2): seven bonus tiles may win at once; at the deal a non-dealer adds 地糊."""
+    """docs/rules.md §8 花糊 (W2): seven bonus tiles may win at once; at the deal a non-dealer adds 地糊."""
     rs = get_preset("qingzhang")
     st = table(rs, repl="9p1s4s7s2z5z6z", draws="9m", **SEVEN)
     discard(st, E, "1z")
@@ -585,7 +585,7 @@ def test_seven_bonus_win_at_the_deal_counts_earthly() -> None:
 
 
 def test_seven_bonus_win_can_be_declined() -> None:
-    """RULES.md §8 花糊 (W2): a player may decline and wait; it is not offered again at seven."""
+    """docs/rules.md §8 花糊 (W2): a player may decline and wait; it is not offered again at seven."""
     rs = get_preset("qingzhang")
     st = table(rs, repl="9p1s4s7s2z5z6z", draws="9m", **SEVEN)
     discard(st, E, "1z")
@@ -597,7 +597,7 @@ def test_seven_bonus_win_can_be_declined() -> None:
 
 
 def test_seven_bonus_is_not_a_win_in_the_parlor() -> None:
-    """RULES.md §8: 花糊 is off in the parlor (P's bonus list is complete)."""
+    """docs/rules.md §8: 花糊 is off in the parlor (P's bonus list is complete)."""
     st = table(PARLOR, repl="9p1s4s7s2z5z6z", draws="9m", **SEVEN)
     discard(st, E, "1z")
     assert "bonus_win" not in texts(st, S)
@@ -605,7 +605,7 @@ def test_seven_bonus_is_not_a_win_in_the_parlor() -> None:
 
 # --- §10 liability --------------------------------------------------------------------------------
 def test_great_dragons_liability_end_to_end() -> None:
-    """RULES.md §10 包大三元 (P): feeding the third dragon set pays the whole self-drawn win."""
+    """docs/rules.md §10 包大三元 (P): feeding the third dragon set pays the whole self-drawn win."""
     st = table(
         e="7z5m6m8m2p4p6p8p2s5s8s1z2z3z",
         s="77z66z55z123m9s1s4s7s",
@@ -653,7 +653,7 @@ def _chicken_discard(st: HandState) -> None:
 
 
 def test_win_below_minimum_is_not_offered() -> None:
-    """RULES.md §7: the parlor offers a win only when it reaches the minimum (3 fan)."""
+    """docs/rules.md §7: the parlor offers a win only when it reaches the minimum (3 fan)."""
     st = table(**CHICKEN)
     _chicken_discard(st)
     assert N not in st.to_act
@@ -663,7 +663,7 @@ def test_win_below_minimum_is_not_offered() -> None:
 
 
 def test_physical_table_false_win() -> None:
-    """RULES.md §11 詐糊: on a physical table a false win may be declared; priced by §11."""
+    """docs/rules.md §11 詐糊: on a physical table a false win may be declared; priced by §11."""
     st = table(physical=True, **CHICKEN)
     _chicken_discard(st)
     assert "false_win" in texts(st, N) and "win" not in texts(st, N)
@@ -677,7 +677,7 @@ def test_physical_table_false_win() -> None:
 
 
 def test_below_minimum_not_false_when_switched_off() -> None:
-    """RULES.md §11 switch: below the minimum is not a false win, but the player may not win again."""
+    """docs/rules.md §11 switch: below the minimum is not a false win, but the player may not win again."""
     rs = replace(PARLOR, false_win_below_minimum=False)
     st = table(rs, physical=True, **CHICKEN)
     _chicken_discard(st)
@@ -688,7 +688,7 @@ def test_below_minimum_not_false_when_switched_off() -> None:
 
 # --- §7 last tile ---------------------------------------------------------------------------------
 def test_self_draw_on_the_last_tile() -> None:
-    """RULES.md §7 海底撈月: a self-drawn win on the last tile scores it (and 自摸)."""
+    """docs/rules.md §7 海底撈月: a self-drawn win on the last tile scores it (and 自摸)."""
     rs = replace(PARLOR, bonus_tiles=False, dead_wall=64)
     draws = "1m4m7m2p5p8p3s6s9s3z4z6z7z2z3z4z6z9m1s"  # 19 draws; the 19th is North's last
     st = table(
@@ -751,7 +751,7 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
 
 
 def test_view_shows_only_what_the_seat_may_see() -> None:
-    """DESIGN.md practice 10: a view holds the seat's own tiles and public facts only."""
+    """docs/dev/architecture.md practice 10: a view holds the seat's own tiles and public facts only."""
     st = table(**PRIORITY)
     play(st, E, "discard 5p")
     view = st.view(S)

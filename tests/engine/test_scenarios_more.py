@@ -48,7 +48,7 @@ EXPOSED_KONG = {
 
 @pytest.mark.parametrize("rule", list(ExposedKongPayment))
 def test_win_on_an_exposed_kong_replacement(rule: ExposedKongPayment) -> None:
-    """RULES.md §6 出槓 (W2, C switch) and §8 槓上開花: a win on a 明槓's replacement."""
+    """docs/rules.md §6 出槓 (W2, C switch) and §8 槓上開花: a win on a 明槓's replacement."""
     rs = replace(PARLOR, payment=replace(PARLOR.payment, exposed_kong=rule))
     st = table(rs, repl="5z", **EXPOSED_KONG)
     play(st, E, "discard 9s")
@@ -78,7 +78,7 @@ SAME_WAIT = {
 
 @pytest.mark.parametrize("rule", [PassRule.SAME_WAIT, PassRule.SAME_TILE, PassRule.NONE])
 def test_same_wait_pass_allows_a_higher_scoring_tile(rule: PassRule) -> None:
-    """RULES.md §6 過水 (W1/W2): after passing a win, a higher-value tile of that wait may be won."""
+    """docs/rules.md §6 過水 (W1/W2): after passing a win, a higher-value tile of that wait may be won."""
     st = table(replace(PARLOR, pass_rule=rule), draws="9m9p", **SAME_WAIT)
     play(st, E, "discard 2z")
     play(st, S, "discard 9m")
@@ -95,7 +95,7 @@ def test_same_wait_pass_allows_a_higher_scoring_tile(rule: PassRule) -> None:
 
 
 def test_no_earthly_hand_after_the_dealers_kong() -> None:
-    """RULES.md §7 地糊 (C): not after the dealer has declared a kong."""
+    """docs/rules.md §7 地糊 (C): not after the dealer has declared a kong."""
     st = table(
         e="1111s9p3m6m9m3p6p5s9s6z7z",
         s="123m456m789m555z9p",
@@ -115,7 +115,7 @@ def test_no_earthly_hand_after_the_dealers_kong() -> None:
 
 
 def test_dealer_false_win_passes_the_deal() -> None:
-    """RULES.md §11: a false win by the dealer ends the deal (no 連莊)."""
+    """docs/rules.md §11: a false win by the dealer ends the deal (no 連莊)."""
     st = HandState.new(PARLOR, seed=b"false-dealer", physical_table=True)
     if "false_win" not in texts(st, E):
         pytest.skip("the dealer happened to be dealt a winning hand")
@@ -147,7 +147,7 @@ def test_clone_is_independent() -> None:
 def test_replaying_the_same_choices_is_deterministic(
     preset: str, seed: bytes, choices: list[int]
 ) -> None:
-    """DESIGN.md practice 9: the same seed and choices give the same events; JSON and clone agree."""
+    """docs/dev/architecture.md practice 9: the same seed and choices give the same events; JSON and clone agree."""
     rs = get_preset(preset)
     a = HandState.new(rs, seed=seed)
     b = HandState.new(rs, seed=seed)
@@ -196,7 +196,7 @@ def _pass_all(state: HandState) -> None:
     [(True, False, W), (False, True, W), (False, False, None)],
 )
 def test_fourth_wind_and_fourth_set_liability(parlor: bool, twelve: bool, liable: Wind) -> None:
-    """RULES.md §10: 包大四喜 (P) and 包十二張 (W1/W2 full gun) — the feeder pays the self-draw."""
+    """docs/rules.md §10: 包大四喜 (P) and 包十二張 (W1/W2 full gun) — the feeder pays the self-draw."""
     pay = replace(PARLOR.payment, parlor_liability=parlor, twelve_tiles=twelve)
     st = table(replace(PARLOR, payment=pay), draws="8p8s4m6m6p3p9s", **BIG_WINDS)
     play(st, E, "discard 1z")
@@ -226,7 +226,7 @@ def test_fourth_wind_and_fourth_set_liability(parlor: bool, twelve: bool, liable
 
 @pytest.mark.parametrize("switch", [True, False])
 def test_seven_bonus_win_on_a_kong_replacement(switch: bool) -> None:
-    """RULES.md §8 花糊 on a kong replacement: 4 fan self-drawn (W2), or plain 花糊 (switch off)."""
+    """docs/rules.md §8 花糊 on a kong replacement: 4 fan self-drawn (W2), or plain 花糊 (switch off)."""
     rs = replace(get_preset("qingzhang"), bonus_win_kong_replacement=switch)
     st = table(
         rs,
@@ -252,7 +252,7 @@ def test_seven_bonus_win_on_a_kong_replacement(switch: bool) -> None:
 
 
 def test_no_tile_left_to_replace_a_bonus_tile_is_an_exhaustive_draw() -> None:
-    """RULES.md §12: the last tile is a flower and nothing is left to replace it — 流局."""
+    """docs/rules.md §12: the last tile is a flower and nothing is left to replace it — 流局."""
     rs = replace(PARLOR, dead_wall=64)
     live = 144 - 53 - 64
     draws = "1m4m7m2p5p8p3s6s9s3z4z6z7z2z3z4z6z9m" + "2m5m8m3p6p9p9s8s" + "1f"
@@ -281,7 +281,7 @@ def test_no_tile_left_to_replace_a_bonus_tile_is_an_exhaustive_draw() -> None:
 
 @pytest.mark.parametrize("first_turn", [True, False])
 def test_human_hand_self_draw_in_the_first_turn(first_turn: bool) -> None:
-    """RULES.md §7 人糊 (W2 正統): a non-dealer self-draws in its first turn with no claim before."""
+    """docs/rules.md §7 人糊 (W2 正統): a non-dealer self-draws in its first turn with no claim before."""
     draws = "9p" if first_turn else "5z7m8m6z9p"
     st = table(
         e="1z2s5s8s3p6p9m2m5m8m3z4z6z7z",
@@ -307,7 +307,7 @@ def test_human_hand_self_draw_in_the_first_turn(first_turn: bool) -> None:
 
 @pytest.mark.parametrize("switch", [False, True])
 def test_double_kong_second_kong_not_from_the_replacement(switch: bool) -> None:
-    """RULES.md §8 槓上槓: switch (C, W1 fn. 17) — the second kong must come from the replacement."""
+    """docs/rules.md §8 槓上槓: switch (C, W1 fn. 17) — the second kong must come from the replacement."""
     rs = replace(PARLOR, double_kong_from_replacement=switch)
     st = table(
         rs,

@@ -1,6 +1,6 @@
 """One settlement: the engine's deltas equal the calculator's, for every kind of win (issue 13).
 
-RULES.md §9 (payments, 全銃 / 半銃), §10 (包牌), §11 (詐糊), §6 一炮多響 (W1/W2) and the
+docs/rules.md §9 (payments, 全銃 / 半銃), §10 (包牌), §11 (詐糊), §6 一炮多響 (W1/W2) and the
 bankruptcy cap (P: a payer who cannot cover pays what it holds). The engine settles a hand through
 ``engine.settle.settle_records`` and the calculator (``hkmj score`` / the batch) through
 ``scoring.batch.payment_json``; both end in ``scoring.payment.settle_hand``. These tests play
@@ -136,7 +136,7 @@ TWO_WAIT = {
 
 
 def test_co_winners_pay_each_other_nothing_under_half_gun() -> None:
-    """RULES.md §6/§9 一炮多響 under 半銃: the discarder pays two shares and the bystander one to
+    """docs/rules.md §6/§9 一炮多響 under 半銃: the discarder pays two shares and the bystander one to
     each winner; a co-winner pays no other winner (docs/payment.md decision). Issue 13 item 1:
     the engine had each winner pay the other one share."""
     st = _table(HALF_GUN_MULTI, TWO_WAIT, draws="9s")
@@ -269,7 +269,7 @@ def test_liability_wins_settle_as_the_calculator_does(
     east_waits: bool,
     east_wins: bool,
 ) -> None:
-    """RULES.md §10 包大三元 (P; W1/W2 即食即包 / 包到尾): West feeds South's third dragon set;
+    """docs/rules.md §10 包大三元 (P; W1/W2 即食即包 / 包到尾): West feeds South's third dragon set;
     South wins by self-draw or on North's discard, East perhaps on the same discard."""
     rs = _rules(choice)
     state = _table(

@@ -1,4 +1,4 @@
-"""Views are redacted folds of events (DESIGN.md practice 10).
+"""Views are redacted folds of events (docs/dev/architecture.md practice 10).
 
 Folding only the events a seat may see (``Event.for_seat``) must rebuild what its ``PlayerView``
 shows: its own concealed tiles, everyone's discards (and which were 摸切), melds, bonus tiles and
@@ -122,7 +122,7 @@ def test_views_are_folds_of_the_events_a_seat_sees(preset: str) -> None:
 
 
 def test_a_window_hides_who_else_may_claim() -> None:
-    """RULES.md §6 / issue 4 "decides without seeing the others' decisions": in a claim or robbing
+    """docs/rules.md §6 / issue 4 "decides without seeing the others' decisions": in a claim or robbing
     window a seat's view names only itself (if it must decide) in ``to_act`` — not the other seats
     that could claim (that would reveal a pair or a ready hand) — and another seat's decision does
     not change it."""

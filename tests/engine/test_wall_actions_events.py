@@ -1,4 +1,4 @@
-"""Wall, dice and deal (RULES.md §3), action text forms, event visibility (DESIGN.md practice 10)."""
+"""Wall, dice and deal (docs/rules.md §3), action text forms, event visibility (docs/dev/architecture.md practice 10)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from hkmahjong.tiles import Tile, Wind, counts34, parse_tiles
 
 
 def test_shuffle_and_dice_are_deterministic_permutations() -> None:
-    """RULES.md §3.1: 144 tiles shuffled; the same seed gives the same wall and dice."""
+    """docs/rules.md §3.1: 144 tiles shuffled; the same seed gives the same wall and dice."""
     a, b = shuffled_tiles(b"seed-1"), shuffled_tiles(b"seed-1")
     assert a == b and sorted(a) == full_tile_set()
     assert shuffled_tiles(b"seed-2") != a
@@ -37,7 +37,7 @@ def test_shuffle_and_dice_are_deterministic_permutations() -> None:
 
 
 def test_the_written_out_shuffle_is_random_shuffle() -> None:
-    """RULES.md §3.1, issue 16: the engine's shuffle (written out, no call per tile) gives the
+    """docs/rules.md §3.1, issue 16: the engine's shuffle (written out, no call per tile) gives the
     walls ``random.Random.shuffle`` gives, for 500 seeds with and without bonus tiles."""
     for i in range(500):
         seed = f"shuffle-{i}".encode()
@@ -59,7 +59,7 @@ def test_the_written_out_shuffle_is_random_shuffle() -> None:
     ],
 )
 def test_wall_break_by_dice(dice: tuple[int, int, int], wall_seat: Wind, first_stack: int) -> None:
-    """RULES.md §3.2: the dice total picks the wall counting the dealer as 1, and the break."""
+    """docs/rules.md §3.2: the dice total picks the wall counting the dealer as 1, and the break."""
     tiles = full_tile_set()  # position i holds a known tile
     wall, text = build_wall(tiles, dice)
     assert wall_seat.zh in text
@@ -70,7 +70,7 @@ def test_wall_break_by_dice(dice: tuple[int, int, int], wall_seat: Wind, first_s
 
 
 def test_build_wall_rejects_bad_input() -> None:
-    """RULES.md §3: a wall has 144 (or 136) tiles and three dice of 1–6."""
+    """docs/rules.md §3: a wall has 144 (or 136) tiles and three dice of 1–6."""
     with pytest.raises(WallError, match="144"):
         build_wall(full_tile_set()[:100], (1, 2, 3))
     with pytest.raises(WallError, match="dice"):
@@ -78,7 +78,7 @@ def test_build_wall_rejects_bad_input() -> None:
 
 
 def test_deal_is_4_4_4_then_the_jump() -> None:
-    """RULES.md §3.3: 4-4-4 from the dealer, then the dealer takes two (the jump), others one."""
+    """docs/rules.md §3.3: 4-4-4 from the dealer, then the dealer takes two (the jump), others one."""
     assert [len(p) for p in DEAL_POSITIONS] == [14, 13, 13, 13]
     assert DEAL_POSITIONS[0][:4] == (0, 1, 2, 3) and DEAL_POSITIONS[1][:4] == (4, 5, 6, 7)
     assert DEAL_POSITIONS[0][12:] == (48, 52) and DEAL_POSITIONS[3][12] == 51
@@ -112,7 +112,7 @@ def test_stacked_wall_places_deal_draws_and_replacements() -> None:
 
 
 def test_new_rejects_a_wall_that_is_not_the_tile_set() -> None:
-    """RULES.md §1: 144 tiles; a stacked wall must be exactly the set."""
+    """docs/rules.md §1: 144 tiles; a stacked wall must be exactly the set."""
     bad = full_tile_set()
     bad[0] = Tile.M2
     with pytest.raises(WallError, match="exactly"):
@@ -181,7 +181,7 @@ def test_event_visibility_and_redaction() -> None:
 
 
 def test_opening_events_hide_other_deals() -> None:
-    """RULES.md §3 / practice 10: each seat sees only its own deal."""
+    """docs/rules.md §3 / practice 10: each seat sees only its own deal."""
     state = HandState.new(get_preset("parlor"), seed=b"events")
     deals = [e for e in state.initial_events if e.kind is EventKind.DEAL]
     assert len(deals) == 4

@@ -48,7 +48,7 @@ def _check_all_seats(e: Any) -> None:
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_aec_planes_equal_view_planes_every_seat_every_step(rules: str) -> None:
-    """RULES.md §5 (claims 上 碰 槓), §6 (kongs, 搶槓), 補花: the env's fast planes equal
+    """docs/rules.md §5 (claims 上 碰 槓), §6 (kongs, 搶槓), 補花: the env's fast planes equal
     observation(view) for all four seats after every action, across hands of an episode."""
     seen: Counter[str] = Counter()
     e = raw_env(rules=rules, hands=3)
@@ -134,7 +134,7 @@ class _Table:
 
 @pytest.mark.parametrize("robbed", [True, False])
 def test_added_kong_robbing_window_planes(robbed: bool) -> None:
-    """RULES.md §6 搶槓: through a pung, an added kong, its robbing window and a rob or a pass."""
+    """docs/rules.md §6 搶槓: through a pung, an added kong, its robbing window and a rob or a pass."""
     t = _Table(draws="9s8s1m2m4m7m5p", **ROB)
     t.discard("E", "3m")
     t.discard("S", "9s")
@@ -154,7 +154,7 @@ def test_added_kong_robbing_window_planes(robbed: bool) -> None:
 
 @pytest.mark.parametrize("may_rob", [True, False])
 def test_concealed_kong_planes(may_rob: bool) -> None:
-    """RULES.md §6: a concealed kong robbed for 十三幺 (the kong falls back into the hand), or,
+    """docs/rules.md §6: a concealed kong robbed for 十三幺 (the kong falls back into the hand), or,
     where that rob is not played, standing with a replacement draw."""
     rules = replace(get_preset("parlor"), rob_concealed_kong_thirteen=may_rob)
     t = _Table(repl="6m", rules=rules, **THIRTEEN_ROB)

@@ -1,4 +1,4 @@
-"""Arrangements and win detection (RULES.md §7: four sets and a pair, 十三幺, 七對子 by switch)."""
+"""Arrangements and win detection (docs/rules.md §7: four sets and a pair, 十三幺, 七對子 by switch)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def texts(hand: str, **kw: bool) -> list[str]:
 
 
 def test_regular_arrangement_rules_7() -> None:
-    """RULES.md §7: a complete hand is four sets and a pair."""
+    """docs/rules.md §7: a complete hand is four sets and a pair."""
     assert texts("123m456p789s11122z") == ["123m 456p 789s 111z 22z"]
     assert is_complete(H("123m456p789s11122z"))
 
@@ -71,7 +71,7 @@ def test_four_concealed_copies_are_not_a_kong() -> None:
 
 
 def test_thirteen_orphans_rules_7() -> None:
-    """RULES.md §7 / W2 十三幺: its own shape — twelve singles and the pair; no melds."""
+    """docs/rules.md §7 / W2 十三幺: its own shape — twelve singles and the pair; no melds."""
     [arr] = arrangements(H("19m19p19s1234567z9s"))
     assert arr.shape is Shape.THIRTEEN_ORPHANS
     assert arr.pair == Group(GroupKind.PAIR, Tile.S9)
@@ -84,7 +84,7 @@ def test_thirteen_orphans_rules_7() -> None:
 
 
 def test_seven_pairs_only_by_switch_rules_7() -> None:
-    """RULES.md §7: 七對子 is not a win in the parlor; with the switch, seven distinct pairs."""
+    """docs/rules.md §7: 七對子 is not a win in the parlor; with the switch, seven distinct pairs."""
     hand = H("1155m2288p3399s11z")
     assert not is_complete(hand) and arrangements(hand) == []
     assert is_complete(hand, seven_pairs=True)

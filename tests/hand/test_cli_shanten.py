@@ -1,4 +1,4 @@
-"""``hkmj shanten``: readable output and the JSON Lines batch format (BATCH_FORMATS.md)."""
+"""``hkmj shanten``: readable output and the JSON Lines batch format (docs/hand.md)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def run_lines(lines: list[str], seven_pairs: bool = False) -> list[dict[str, obj
 
 
 def test_jsonl_format() -> None:
-    """Output keys and values follow BATCH_FORMATS.md; melds as objects."""
+    """Output keys and values follow docs/hand.md; melds as objects."""
     [a, b, c] = run_lines(
         [
             '{"id": "h1", "hand": "123m456p789s1234z"}',

@@ -1,4 +1,4 @@
-"""Exhaustive single-suit checks (python-chess perft style; DESIGN.md practice 6).
+"""Exhaustive single-suit checks (python-chess perft style; docs/dev/architecture.md practice 6).
 
 Every single-suit count vector (each rank 0-4, 0-14 tiles: 405,350 number-suit vectors) is
 summarised by the fast code into aggregate counts pinned in ``data/single_suit_aggregates.json``;
@@ -56,7 +56,7 @@ def fast_arrangements(c: tuple[int, ...]) -> list[tuple[tuple[str, int], ...]]:
 
 
 def test_oracle_sanity() -> None:
-    """The oracle itself on hand-checked cases (RULES.md §7: four sets and a pair)."""
+    """The oracle itself on hand-checked cases (docs/rules.md §7: four sets and a pair)."""
     assert oracle.oracle_profile((1, 1, 1, 0, 0, 0, 0, 0, 0))[2] == 0
     assert oracle.oracle_profile((1, 1, 0, 0, 0, 0, 0, 0, 0))[2] == 1
     assert oracle.oracle_profile((0,) * 9)[9] == 14

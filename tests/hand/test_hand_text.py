@@ -1,4 +1,4 @@
-"""Melds and whole hands: text form round trips, status flags, errors (RULES.md §1, §6)."""
+"""Melds and whole hands: text form round trips, status flags, errors (docs/rules.md §1, §6)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from hkmahjong.tiles import BONUS_KINDS, KINDS, Tile, parse_tiles
     ],
 )
 def test_meld_text(text: str, kind: MeldKind, first: Tile, source: int | None) -> None:
-    """RULES.md §6: chow, pung, exposed/added/concealed kong; who it was claimed from."""
+    """docs/rules.md §6: chow, pung, exposed/added/concealed kong; who it was claimed from."""
     meld = Meld.from_text(text)
     assert (meld.kind, meld.first, meld.source) == (kind, first, source)
     assert Meld.from_text(meld.text) == meld

@@ -1,4 +1,4 @@
-"""Shanten, waits and useful tiles (RULES.md §7; the exact definition in docs/hand.md)."""
+"""Shanten, waits and useful tiles (docs/rules.md §7; the exact definition in docs/hand.md)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_meld_copies_cap_the_waits() -> None:
 
 
 def test_thirteen_orphans_rules_7() -> None:
-    """RULES.md §7 十三幺: thirteen-sided wait; none with melds."""
+    """docs/rules.md §7 十三幺: thirteen-sided wait; none with melds."""
     hand = H("19m19p19s1234567z")
     assert shanten(hand) == 0
     assert waits(hand) == [Tile(t) for t in (0, 8, 9, 17, 18, 26, *range(27, 34))]
@@ -66,7 +66,7 @@ def test_thirteen_orphans_rules_7() -> None:
 
 
 def test_seven_pairs_by_switch_rules_7() -> None:
-    """RULES.md §7: 七對子 counts only with the switch; four of a kind is not two pairs."""
+    """docs/rules.md §7: 七對子 counts only with the switch; four of a kind is not two pairs."""
     hand = H("1155m2288p3399s1z")
     assert shanten(hand) > 0
     assert shanten(hand, seven_pairs=True) == 0

@@ -30,6 +30,32 @@ FAST = ClockSettings(
 )
 
 
+async def idle(table: Table) -> None:
+    """Wait until every queued message of ``table`` is handled and nothing is being computed off
+    the loop (the actor then waits on its clock). A test's helper, not the table's: it reads the
+    actor's queue and its work in flight.
+
+    The actor may be waiting on a database thread (a log append) or a bot's decision: after the
+    first thousand turns of the loop this polls every millisecond, for up to 60 s of the loop's
+    time; then it fails with the actor's stack.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    spins = 0
+    while True:
+        await asyncio.sleep(0 if spins < 1000 else 0.001)
+        spins += 1
+        if table.queue.empty() and not table._busy and not table._work and not table._soon:
+            return
+        if loop.time() > deadline:
+            break
+    stack = table._task.get_stack() if table._task is not None else []
+    raise AssertionError(
+        f"table {table.public_id} did not become idle in 60 s: {stack} "
+        f"q={table.queue.qsize()} busy={table._busy} work={len(table._work)}"
+    )
+
+
 def funded_ledger(grants: dict[str, int]) -> MemoryLedger:
     """The parlor's in-memory ledger with these starting grants."""
     ledger = MemoryLedger()
@@ -118,14 +144,14 @@ def first_discard_or_pass(legal: Sequence[dict[str, Any]]) -> str:
 
 async def settle(table: Table, clock: FakeClock, seconds: float = 0.0, step: float = 0.05) -> None:
     """Let the table run for ``seconds`` of virtual time (in small steps), then until idle."""
-    await table.idle()
+    await idle(table)
     t = 0.0
     while t < seconds:
         clock.advance(step)
         t += step
         await asyncio.sleep(0)
-        await table.idle()
-    await table.idle()
+        await idle(table)
+    await idle(table)
 
 
 async def drive(clock: FakeClock, coro: Awaitable[T], step: float = 0.05) -> T:

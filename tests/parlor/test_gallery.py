@@ -9,7 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from tests.parlor.tablekit import FAST, Client, settle, watch_send
+from tests.parlor.tablekit import FAST, Client, idle, settle, watch_send
 
 from hkmahjong.parlor.clocks import FakeClock
 from hkmahjong.parlor.gallery import CLOSE_FULL
@@ -52,7 +52,7 @@ async def _snapshot_of(table: Table, clock: FakeClock) -> tuple[dict[str, Any], 
     """A new spectator's snapshot (the actor may be sleeping through a discard delay)."""
     conn = _watch(table)
     for _ in range(100):
-        await table.idle()
+        await idle(table)
         if conn.frames:
             table.unwatch(conn)
             return json.loads(conn.frames[0]), conn
@@ -142,7 +142,7 @@ def test_spectators_cannot_act_are_counted_and_bounded() -> None:
         ann.connect()
         await settle(table, clock, 0.2)
         one, two, three = _watch(table), _watch(table), _watch(table)
-        await table.idle()
+        await idle(table)
         assert three.closed == (CLOSE_FULL, "the gallery is full")
         assert table.info().watchers == 2
         counts = [m["count"] for m in ann.messages if m["t"] == "watchers"]
@@ -151,7 +151,7 @@ def test_spectators_cannot_act_are_counted_and_bounded() -> None:
         watch_send(table, one, '{"t":"ping"}')
         watch_send(table, one, '{"t":"hello","proto":1}')
         watch_send(table, one, "not json")
-        await table.idle()
+        await idle(table)
         tail = [json.loads(f) for f in one.frames[-4:]]
         # a frame that is not a message is answered at the door at once; the others by the table
         assert tail[0]["code"] == "bad_json"
@@ -164,7 +164,7 @@ def test_spectators_cannot_act_are_counted_and_bounded() -> None:
         assert tail[2] == {"t": "pong"}
         assert tail[3]["code"] == "hello_first"
         table.unwatch(two)
-        await table.idle()
+        await idle(table)
         assert table.info().watchers == 1
         assert [m["count"] for m in ann.messages if m["t"] == "watchers"] == [1, 2, 1]
         await table.stop()

@@ -201,7 +201,7 @@ def test_bad_input_is_refused() -> None:
 
 
 def test_the_scoring_layer_names_every_liability_payment_so() -> None:
-    # Seed 003 / RULES.md §10 包牌: the liable seat pays the whole self-draw.
+    # Seed 003 / docs/rules.md §10 包牌: the liable seat pays the whole self-draw.
     rules = get_preset("parlor")
     full = settle_hand([WinClaim(Wind.EAST, 10, liable=Wind.SOUTH)], rules)
     assert [(p.payer, p.amount > 0) for p in full.lines] == [(Wind.SOUTH, True)]

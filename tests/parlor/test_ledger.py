@@ -1,4 +1,4 @@
-"""The jade ledger's rules (DESIGN.md principle 13, issue 14 "Accounts, jade and stakes"): rows sum
+"""The jade ledger's rules (docs/dev/architecture.md practice 13, issue 14 "Accounts, jade and stakes"): rows sum
 to zero, integer amounts, idempotent posts, balances derived, no overdraft outside ``system:``."""
 
 from __future__ import annotations

@@ -121,7 +121,7 @@ def test_fake_clock_runs_callbacks_in_time_order() -> None:
 
 
 def test_passive_player_never_claims_or_wins() -> None:
-    """RULES.md §13 / seed 002: a sat-out seat draws and discards, never claims or wins."""
+    """docs/rules.md §13 / seed 002: a sat-out seat draws and discards, never claims or wins."""
     rules = get_preset("parlor")
     for n in range(4):
         state = HandState.new(rules, seed=seed_from_text(f"passive-{n}"))

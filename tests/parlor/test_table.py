@@ -14,6 +14,7 @@ from tests.parlor.tablekit import (
     act,
     drive,
     funded_ledger,
+    idle,
     make_table,
     settle,
 )
@@ -132,13 +133,13 @@ def test_errors_go_to_the_sender_only_and_change_nothing() -> None:
         for frame, code in bad:
             ann.new()
             ann.send(frame)
-            await table.idle()
+            await idle(table)
             reply = ann.new()
             assert [m["t"] for m in reply] == ["error"], (frame, reply)
             assert reply[0]["code"] == code, (frame, reply)
         bo.new()
         bo.send({"t": "act", "action": "pass", "v": 1, "id": "z"})
-        await table.idle()
+        await idle(table)
         assert [m["code"] for m in bo.new()] == ["no_prompt"]
         assert store.log[table.id] == log_before
         assert bo.conn.frames[: len(bo_before)] == bo_before
@@ -194,15 +195,15 @@ def test_discard_delay_hides_whether_anyone_could_claim() -> None:
         assert prompt is not None
         ann.new()
         act(ann, passive(prompt))
-        await table.idle()
+        await idle(table)
         got = ann.new()
         kinds = [(m["t"], m.get("event", {}).get("kind")) for m in got]
         assert kinds[-1] == ("event", "discard")
         clock.advance(0.59)
-        await table.idle()
+        await idle(table)
         assert ann.new() == []
         clock.advance(0.02)
-        await table.idle()
+        await idle(table)
         later = ann.new()
         assert later, "the next events come once the delay has passed"
         await table.stop()

@@ -1,5 +1,5 @@
 """Jade at a table: the entry fee (手續費) beside the stake, who paid whom at the release, and the
-refunds of a cancelled or aborted match (RULES.md §13, seed 002 "賭注和手續費會歸還給玩家").
+refunds of a cancelled or aborted match (docs/rules.md §13, seed 002 "賭注和手續費會歸還給玩家").
 
 Every test checks the ledger's invariants too: each transaction sums to zero (the ledger refuses
 any other) and nothing is refunded or released twice.
@@ -11,11 +11,11 @@ import asyncio
 import json
 from typing import Any
 
-from tests.parlor.tablekit import FAST, Client, act, drive, funded_ledger, make_table, settle
+from tests.parlor.tablekit import FAST, Client, act, drive, funded_ledger, idle, make_table, settle
 
 from hkmahjong.parlor.ledger import FEES, MemoryLedger, transfer
 from hkmahjong.parlor.lobby import Lobby
-from hkmahjong.parlor.ports import MemoryTableStore
+from hkmahjong.parlor.ports import CANCEL_REQUEST, MemoryTableStore
 from hkmahjong.parlor.stakes import escrow_of
 from hkmahjong.parlor.table import Table, TableConfig, TableError
 
@@ -126,7 +126,7 @@ def test_match_end_says_who_paid_whom_at_the_release() -> None:
 
 
 def test_cancel_refunds_stakes_and_fees_once_and_logs_the_reason() -> None:
-    """RULES.md §13: a cancelled game refunds stakes and fees; the decision is logged with its
+    """docs/rules.md §13: a cancelled game refunds stakes and fees; the decision is logged with its
     reason. Mid-match, whatever the hands moved between the escrows."""
 
     async def main() -> None:
@@ -214,7 +214,7 @@ def corrupt(store: MemoryTableStore, table_id: int) -> None:
 
 
 def test_a_log_that_does_not_replay_aborts_the_table_and_refunds_once() -> None:
-    """RULES.md §13: a server error that cannot be recovered (here: an edited log) aborts the
+    """docs/rules.md §13: a server error that cannot be recovered (here: an edited log) aborts the
     match, refunds stakes and fees and logs why; a second restart refunds nothing again."""
 
     async def main() -> None:
@@ -230,7 +230,7 @@ def test_a_log_that_does_not_replay_aborts_the_table_and_refunds_once() -> None:
         assert await lobby.start(watch=False) == [table.public_id]
         again = lobby.get(table.public_id)
         assert again is not None and again.broken is not None
-        await again.idle()
+        await idle(again)
         assert again.status == "aborted" and store.rows[table.id].status == "aborted"
         assert any(k == "aborted" and "does not replay" in why for _, k, why in store.audits)
         assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
@@ -243,7 +243,7 @@ def test_a_log_that_does_not_replay_aborts_the_table_and_refunds_once() -> None:
         await lobby.start(watch=False)
         third = lobby.get(table.public_id)
         assert third is not None
-        await third.idle()
+        await idle(third)
         assert third.status == "aborted"
         assert (jade(ledger), len(ledger.transactions())) == before
         await lobby.stop()
@@ -315,3 +315,30 @@ def test_fees_only_at_online_tables() -> None:
             raise AssertionError(f"accepted {bad}")
     config = TableConfig.of("online", get_preset("parlor"), stake=100, fee=10, clocks=FAST)
     assert TableConfig.from_json(config.to_json()) == config and config.buy_in == 110
+
+
+def test_an_operators_cancel_request_goes_to_the_live_tables_actor() -> None:
+    """``hkmj admin cancel`` writes a cancel request; the lobby holding the table hands it to the
+    table's own actor (Lobby.follow_requests), which refunds once and closes; once the table is
+    over, the request is not followed again."""
+
+    async def main() -> None:
+        ledger = funded_ledger(USERS)
+        table, store, clock, _ = await staked_table(ledger, length="16-hands")
+        await settle(table, clock, 1.0)
+        lobby = Lobby(store, ledger=ledger, clock=clock)
+        lobby.tables[table.public_id] = table  # the lobby holding the live table
+        assert await lobby.follow_requests() == []
+        await store.audit(table.id, CANCEL_REQUEST, "admin: the room closes")
+        await store.audit(table.id, CANCEL_REQUEST, "admin: a second request")
+        assert await drive(clock, lobby.follow_requests()) == [table.public_id]
+        assert table.status == "cancelled" and store.rows[table.id].status == "cancelled"
+        assert (table.id, "cancelled", "admin: the room closes") in store.audits
+        assert ledger.balance_sync("user:1") == ledger.balance_sync("user:2") == 1000
+        assert escrows(ledger, table) == [0, 0, 0, 0]
+        count = len(ledger.transactions())
+        assert await lobby.follow_requests() == []  # over: the request is not followed again
+        assert len(ledger.transactions()) == count
+        await table.stop()
+
+    run(main())

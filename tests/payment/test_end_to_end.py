@@ -15,7 +15,7 @@ E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
 
 
 def test_parlor_great_dragons_fed_then_self_drawn() -> None:
-    """RULES.md §10 / P 包大三元: East fed 中 for South's third dragon pung; South self-draws."""
+    """docs/rules.md §10 / P 包大三元: East fed 中 for South's third dragon pung; South self-draws."""
     rules = get_preset("parlor")
     before = Hand.from_text("234m55p7z77z [555z] [666z]")
     trig = triggers_for_claim(

@@ -1,4 +1,4 @@
-"""包牌: the liability decision shared by the engine and the calculator (RULES.md §10)."""
+"""包牌: the liability decision shared by the engine and the calculator (docs/rules.md §10)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ GREAT_DRAGONS = {FanId.GREAT_DRAGONS, FanId.HALF_FLUSH}
 
 # -- P: 大三元 / 大四喜 / 十八羅漢 ---------------------------------------------------------------
 def test_parlor_great_dragons_feeder_pays_self_draw(table: Table) -> None:
-    """RULES.md §10 / P 大三元 "对方已明两组三元牌刻子，你打出让他碰…第三组…即使對方之後是自摸亦一樣"."""
+    """docs/rules.md §10 / P 大三元 "对方已明两组三元牌刻子，你打出让他碰…第三组…即使對方之後是自摸亦一樣"."""
     trig = pung_fed(TWO_DRAGONS, Tile.RED, feeder=E)
     kinds = [t.kind for t in trig]
     assert kinds == [TriggerKind.THIRD_DRAGON, TriggerKind.DESIGNATED_HAND_THIRD_SET]  # 字一色 too
@@ -87,7 +87,7 @@ def test_parlor_great_dragons_feeder_pays_self_draw(table: Table) -> None:
 
 
 def test_parlor_third_player_discard_to_the_end_or_immediate(table: Table) -> None:
-    """RULES.md §10 P "独自支付" read as 包到尾; W1/W2 即食即包 switch leaves the discarder paying."""
+    """docs/rules.md §10 P "独自支付" read as 包到尾; W1/W2 即食即包 switch leaves the discarder paying."""
     trig = pung_fed(TWO_DRAGONS, Tile.RED, feeder=E)
     assert decide(trig, table("parlor"), GREAT_DRAGONS, self_drawn=False, discarder=W).liable is E
     imm = table("parlor", liability_scope=LiabilityScope.IMMEDIATE)
@@ -108,7 +108,7 @@ def test_parlor_only_for_the_limit_hand_itself(table: Table) -> None:
 
 
 def test_parlor_great_winds_and_four_kongs(table: Table) -> None:
-    """RULES.md §10 / P 大四喜 (fourth wind set) and 十八羅漢 (fourth kong)."""
+    """docs/rules.md §10 / P 大四喜 (fourth wind set) and 十八羅漢 (fourth kong)."""
     winds = melds((PUNG, Tile.EAST), (PUNG, Tile.SOUTH), (KONG, Tile.WEST))
     trig = pung_fed(winds, Tile.NORTH, feeder=W)
     assert TriggerKind.FOURTH_WIND in {t.kind for t in trig}
@@ -123,7 +123,7 @@ def test_parlor_great_winds_and_four_kongs(table: Table) -> None:
 
 
 def test_parlor_half_gun_liable_pays_four_shares(table: Table) -> None:
-    """RULES.md §10 / P: the liable seat pays "3 shares under full gun; 4 under half gun"."""
+    """docs/rules.md §10 / P: the liable seat pays "3 shares under full gun; 4 under half gun"."""
     rules = table("parlor", gun=GunScheme.HALF_GUN)
     trig = pung_fed(TWO_DRAGONS, Tile.RED, feeder=E)
     d = decide(trig, rules, GREAT_DRAGONS, self_drawn=False, discarder=E)
@@ -136,7 +136,7 @@ def test_parlor_half_gun_liable_pays_four_shares(table: Table) -> None:
 
 # -- W1/W2 全銃: 包大三元, 包十二張, 包槓上自摸 -----------------------------------------------------
 def test_w2_big_dragons_any_self_draw(table: Table) -> None:
-    """RULES.md §10 / W1, W2 包大三元 "稍後若乙自摸任何牌（不論牌型），玩家甲須支付全部款項"."""
+    """docs/rules.md §10 / W1, W2 包大三元 "稍後若乙自摸任何牌（不論牌型），玩家甲須支付全部款項"."""
     rules = table("qingzhang")
     trig = pung_fed(TWO_DRAGONS, Tile.RED, feeder=N)
     assert decide(trig, rules, {FanId.ALL_PUNGS}, self_drawn=True).liable is N
@@ -144,7 +144,7 @@ def test_w2_big_dragons_any_self_draw(table: Table) -> None:
 
 
 def test_w2_twelve_tiles_self_draw(table: Table) -> None:
-    """RULES.md §10 / W1, W2 包十二張: feeding the fourth set makes you pay any self-draw."""
+    """docs/rules.md §10 / W1, W2 包十二張: feeding the fourth set makes you pay any self-draw."""
     rules = table("qingzhang")
     three = melds((CHOW, Tile.M1), (PUNG, Tile.P9), (CHOW, Tile.S4))
     trig = triggers_for_claim(
@@ -172,7 +172,7 @@ def test_earlier_big_dragons_feeder_stays_liable_over_later_twelve(table: Table)
 
 
 def test_w2_kong_fed_with_unseen_tile(table: Table) -> None:
-    """RULES.md §10 / W1, W2 包槓上自摸: "打出一張生章牌…玩家乙開槓…槓上自摸，則玩家甲要包"."""
+    """docs/rules.md §10 / W1, W2 包槓上自摸: "打出一張生章牌…玩家乙開槓…槓上自摸，則玩家甲要包"."""
     rules = table("qingzhang")
     unseen = triggers_for_claim(
         [], Meld(KONG, Tile.P3), tile=Tile.P3, feeder=W, beneficiary=S, turn=7, tile_unseen=True
@@ -202,7 +202,7 @@ BAMBOO_TWO = melds((PUNG, Tile.S1), (CHOW, Tile.S3))
 
 
 def test_nine_tiles_immediate_win_discarder_pays_all(table: Table) -> None:
-    """RULES.md §10 / W1, W2 包九張: "玩家甲打出同款牌令玩家乙即時食出指定牌型，玩家甲要包輸"."""
+    """docs/rules.md §10 / W1, W2 包九張: "玩家甲打出同款牌令玩家乙即時食出指定牌型，玩家甲要包輸"."""
     rules = half_gun(table)
     landed = pung_fed(BAMBOO_TWO, Tile.S8, feeder=N, turn=5)
     assert [t.kind for t in landed] == [TriggerKind.DESIGNATED_HAND_THIRD_SET]
@@ -257,7 +257,7 @@ def test_winds_nine_tiles_needs_a_wind_discard(table: Table) -> None:
 
 
 def test_first_not_later(table: Table) -> None:
-    """RULES.md §10 / W1, W2 包先不包後: "侷打…只須對首先九張落地的玩家包輸"."""
+    """docs/rules.md §10 / W1, W2 包先不包後: "侷打…只須對首先九張落地的玩家包輸"."""
     rules = half_gun(table, first_not_later=True)
     north_flush = pung_fed(
         melds((PUNG, Tile.M1), (CHOW, Tile.M3)), Tile.M9, feeder=W, winner=N, turn=5
@@ -290,7 +290,7 @@ def test_first_not_later(table: Table) -> None:
 
 
 def test_immediate_or_to_the_end_for_great_dragons(table: Table) -> None:
-    """RULES.md §10 / W1, W2 "即食即包" vs "包到尾" for 大三元 under half gun."""
+    """docs/rules.md §10 / W1, W2 "即食即包" vs "包到尾" for 大三元 under half gun."""
     fed = pung_fed(TWO_DRAGONS, Tile.RED, feeder=E, turn=4)
     end = half_gun(table, liability_scope=LiabilityScope.TO_THE_END)
     imm = half_gun(table, liability_scope=LiabilityScope.IMMEDIATE)
@@ -317,7 +317,7 @@ def test_immediate_or_to_the_end_for_great_winds(table: Table) -> None:
 
 
 def test_unseen_late_discard(table: Table) -> None:
-    """RULES.md §10 / W1, W2 包生章: last 10 tiles any unseen discard, last 14 an unseen honour."""
+    """docs/rules.md §10 / W1, W2 包生章: last 10 tiles any unseen discard, last 14 an unseen honour."""
     rules = half_gun(table, unseen_late=True, dead_wall=16)
     kw = {"self_drawn": False, "discarder": W, "discard_unseen": True}
     assert decide([], rules, {FanId.CHICKEN}, tiles_left=9, winning_tile=Tile.M5, **kw).liable is W
@@ -341,7 +341,7 @@ def test_unseen_late_discard(table: Table) -> None:
 
 # -- C 落地 ----------------------------------------------------------------------------------------
 def test_c_landed_full_flush_self_draw(table: Table) -> None:
-    """RULES.md §10 / C "清一色落地：十二章落地…要包自摸。如果不是食出清一色就不用包"."""
+    """docs/rules.md §10 / C "清一色落地：十二章落地…要包自摸。如果不是食出清一色就不用包"."""
     rules = table("parlor", parlor_liability=False, landed=True)
     three = melds((PUNG, Tile.P1), (CHOW, Tile.P3), (CHOW, Tile.P6))
     trig = pung_fed(three, Tile.P9, feeder=W)

@@ -1,4 +1,4 @@
-"""PaymentRules: presets, the TOML [payment] table and its errors (RULES.md §9–§11)."""
+"""PaymentRules: presets, the TOML [payment] table and its errors (docs/rules.md §9–§11)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ PRESETS = ("parlor", "qingzhang", "ml", "cuhk")
 
 
 def test_parlor_is_p_full_gun_three_shares_half_spicy() -> None:
-    """RULES.md §9 / P 全銃 "出铳者独付三份", 半辣上; §10 P 包牌; §11 P 詐糊."""
+    """docs/rules.md §9 / P 全銃 "出铳者独付三份", 半辣上; §10 P 包牌; §11 P 詐糊."""
     p = PaymentRules.parlor()
     assert p.score_table is ScoreTable.HALF_SPICY
     assert p.gun is GunScheme.FULL_GUN and p.discarder_shares == 3
@@ -35,7 +35,7 @@ def test_parlor_is_p_full_gun_three_shares_half_spicy() -> None:
 
 
 def test_qingzhang_is_w2_full_gun_table_and_liability() -> None:
-    """RULES.md §9 / W2 分數計算（全銃制）: 出銃 = 2 × 自摸 share; W2 全銃版 包牌 list."""
+    """docs/rules.md §9 / W2 分數計算（全銃制）: 出銃 = 2 × 自摸 share; W2 全銃版 包牌 list."""
     p = PaymentRules.qingzhang()
     assert p.discarder_shares == 2 and p.gun is GunScheme.FULL_GUN
     assert p.twelve_tiles and p.big_dragons_self_draw and p.kong_feed is KongFeedRule.LIABLE
@@ -44,7 +44,7 @@ def test_qingzhang_is_w2_full_gun_table_and_liability() -> None:
 
 
 def test_ml_is_relative_table_settled_at_end() -> None:
-    """RULES.md §9 / ML 付錢表 (自摸 2, 8, 16 … 512; 出沖 twice) and settle-at-end stakes."""
+    """docs/rules.md §9 / ML 付錢表 (自摸 2, 8, 16 … 512; 出沖 twice) and settle-at-end stakes."""
     p = PaymentRules.ml()
     assert p.score_table is ScoreTable.RELATIVE and p.table == ML_TABLE
     assert ML_TABLE == (2, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512)

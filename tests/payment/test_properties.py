@@ -41,7 +41,7 @@ seats = st.sampled_from(list(Wind))
 
 @st.composite
 def payment_rules(draw: st.DrawFn) -> PaymentRules:
-    """Any mix of the RULES.md §9–§11 switches."""
+    """Any mix of the docs/rules.md §9–§11 switches."""
     kind = draw(st.sampled_from(list(ScoreTable)))
     table: tuple[int, ...] = ()
     if kind in (ScoreTable.RELATIVE, ScoreTable.CUSTOM):
@@ -107,7 +107,7 @@ def test_one_win_is_zero_sum(
     half: bool,
     balances: dict[Wind, int] | None,
 ) -> None:
-    """RULES.md §9 "Payments always sum to zero" — every scheme, liability and bankrupt cap."""
+    """docs/rules.md §9 "Payments always sum to zero" — every scheme, liability and bankrupt cap."""
     if other is winner:
         other = winner.next()
     if liable is winner:
@@ -170,7 +170,7 @@ def test_false_win_zero_sum(
     claimed: int | None,
     balances: dict[Wind, int] | None,
 ) -> None:
-    """RULES.md §11: the offender pays, the three others receive, zero-sum."""
+    """docs/rules.md §11: the offender pays, the three others receive, zero-sum."""
     if other is offender:
         other = offender.next()
     s = settle_false_win(
@@ -193,7 +193,7 @@ def test_false_win_zero_sum(
 def test_staked_match_caps_losers_and_shares_in_proportion(
     raw: list[int], stakes: int | dict[Wind, int]
 ) -> None:
-    """RULES.md §9 / ML "輸家的賭注已設為上限…贏家會以他們所得的分數而按比例地分配"."""
+    """docs/rules.md §9 / ML "輸家的賭注已設為上限…贏家會以他們所得的分數而按比例地分配"."""
     scores = dict(zip(Wind, [*raw, -sum(raw)], strict=True))
     s = settle_staked_match(scores, stakes)
     assert sum(s.deltas.values()) == 0
@@ -279,7 +279,7 @@ def test_liable_seat_is_a_feeder_or_the_discarder(
     kong_feed: KongFeedRule,
     extra: dict[str, object],
 ) -> None:
-    """RULES.md §10: whoever is liable fed the winner (or discarded the winning tile), never the winner."""
+    """docs/rules.md §10: whoever is liable fed the winner (or discarded the winning tile), never the winner."""
     if discarder is winner:
         discarder = None
     rules = dataclasses.replace(
@@ -331,7 +331,7 @@ def test_one_of_several_winners_is_zero_sum(
     robbed: bool,
     balances: dict[Wind, int] | None,
 ) -> None:
-    """RULES.md §9 一炮多響 one win at a time (co_winners): zero-sum; a co-winner never pays."""
+    """docs/rules.md §9 一炮多響 one win at a time (co_winners): zero-sum; a co-winner never pays."""
     if discarder is winner:
         discarder = winner.next()
     co -= {winner, discarder}

@@ -1,4 +1,4 @@
-"""Settling a win: self-draw, 全銃 (2/3/4 shares), 半銃, 搶槓, 出槓, 一炮多響, 包牌 payer, 破產 (RULES.md §9)."""
+"""Settling a win: self-draw, 全銃 (2/3/4 shares), 半銃, 搶槓, 出槓, 一炮多響, 包牌 payer, 破產 (docs/rules.md §9)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def pay(rules: Ruleset, fan: int, **kw: object) -> dict[str, int]:
 
 
 def test_self_draw_each_pays_one_share(table: Table) -> None:
-    """RULES.md §9 / P "自摸：三家各付一份" (3 fan = 4)."""
+    """docs/rules.md §9 / P "自摸：三家各付一份" (3 fan = 4)."""
     got = pay(table("parlor"), 3, winner=S, discarder=None, self_drawn=True)
     assert got == {"E": -4, "S": 12, "W": -4, "N": -4}
 
@@ -49,7 +49,7 @@ def test_self_draw_each_pays_one_share(table: Table) -> None:
     ("shares", "seed"), [(2, "W1/W2 全銃制 table"), (3, "P"), (4, "C 16 籌碼")]
 )
 def test_full_gun_discarder_pays_its_multiple(table: Table, shares: int, seed: str) -> None:
-    """RULES.md §9 全銃: the discarder alone pays 2 (W1/W2 table, ML), 3 (P) or 4 (C) shares."""
+    """docs/rules.md §9 全銃: the discarder alone pays 2 (W1/W2 table, ML), 3 (P) or 4 (C) shares."""
     got = pay(table("parlor", discarder_shares=shares), 6, winner=N, discarder=W, self_drawn=False)
     assert got == {"E": 0, "S": 0, "W": -16 * shares, "N": 16 * shares}, seed
 
@@ -61,13 +61,13 @@ def test_c_full_gun_16_chips_for_3_fan(table: Table) -> None:
 
 
 def test_half_gun_discarder_two_shares_others_one(table: Table) -> None:
-    """RULES.md §9 / P 半銃 "出铳者付两份，其余两家各付一份"; W1 陪銃 "丙和丁…一半"."""
+    """docs/rules.md §9 / P 半銃 "出铳者付两份，其余两家各付一份"; W1 陪銃 "丙和丁…一半"."""
     got = pay(table("parlor", gun=GunScheme.HALF_GUN), 3, winner=S, discarder=E, self_drawn=False)
     assert got == {"E": -8, "S": 16, "W": -4, "N": -4}
 
 
 def test_robbed_kong_paid_by_declarer_as_discarder(table: Table) -> None:
-    """RULES.md §6/§9 / P "抢杠：当食出铳计，加杠者当出铳者"."""
+    """docs/rules.md §6/§9 / P "抢杠：当食出铳计，加杠者当出铳者"."""
     got = pay(table("parlor"), 4, winner=W, discarder=S, self_drawn=False, robbed_kong=True)
     assert got == {"E": 0, "S": -24, "W": 24, "N": 0}
     half = pay(
@@ -82,7 +82,7 @@ def test_robbed_kong_paid_by_declarer_as_discarder(table: Table) -> None:
 
 
 def test_robbed_kong_as_self_draw_declarer_liable(table: Table) -> None:
-    """RULES.md §6 switch / W1 fn. 7 "搶槓當自摸，開槓者包"."""
+    """docs/rules.md §6 switch / W1 fn. 7 "搶槓當自摸，開槓者包"."""
     rules = table("parlor", robbed_kong=RobbedKongPayment.SELF_DRAW_DECLARER_LIABLE)
     got = pay(rules, 4, winner=W, discarder=S, self_drawn=False, robbed_kong=True)
     assert got == {"E": 0, "S": -24, "W": 24, "N": 0}
@@ -98,7 +98,7 @@ def test_robbed_kong_as_self_draw_declarer_liable(table: Table) -> None:
 
 
 def test_several_robbing_one_kong_all_paid_by_declarer(table: Table) -> None:
-    """RULES.md §9 / W1 fn. 7, W2 "若有超過一人同時搶槓…包賠所有糊牌玩家"."""
+    """docs/rules.md §9 / W1 fn. 7, W2 "若有超過一人同時搶槓…包賠所有糊牌玩家"."""
     rules = table("parlor", robbed_kong=RobbedKongPayment.SELF_DRAW_DECLARER_LIABLE)
     s = settle_wins([WinClaim(E, 3), WinClaim(W, 5)], discarder=S, ruleset=rules, robbed_kong=True)
     assert s.as_json() == {"E": 12, "S": -48, "W": 36, "N": 0}
@@ -106,7 +106,7 @@ def test_several_robbing_one_kong_all_paid_by_declarer(table: Table) -> None:
 
 
 def test_several_winners_on_one_discard_each_paid_separately(table: Table) -> None:
-    """RULES.md §9 一炮多響 (W1/W2): each win paid separately (decision), in turn order."""
+    """docs/rules.md §9 一炮多響 (W1/W2): each win paid separately (decision), in turn order."""
     rules = table("parlor", gun=GunScheme.HALF_GUN)
     s = settle_wins([WinClaim(E, 3), WinClaim(N, 10, is_limit=True)], discarder=W, ruleset=rules)
     # N: W pays 128, S 64 (E, a co-winner, pays nothing); E: W pays 8, S 4 (N pays nothing).
@@ -129,7 +129,7 @@ def test_several_winners_on_one_discard_each_paid_separately(table: Table) -> No
 def test_exposed_kong_payer(
     table: Table, mode: ExposedKongPayment, expected: dict[str, int]
 ) -> None:
-    """RULES.md §6 出槓: W2 "視作打出槓牌者出銃"; C "明槓出槓者包"; off in the parlor."""
+    """docs/rules.md §6 出槓: W2 "視作打出槓牌者出銃"; C "明槓出槓者包"; off in the parlor."""
     rules = table("parlor", exposed_kong=mode)
     got = pay(rules, 4, winner=W, discarder=None, self_drawn=True, kong_discarder=N)
     assert got == expected
@@ -142,7 +142,7 @@ def test_exposed_kong_as_discard_under_two_share_table(table: Table) -> None:
 
 
 def test_liable_player_pays_the_whole_win(table: Table) -> None:
-    """RULES.md §10 / P "独自支付赢家的全部款项" — 3 shares full gun, 4 half gun; self-draw too."""
+    """docs/rules.md §10 / P "独自支付赢家的全部款项" — 3 shares full gun, 4 half gun; self-draw too."""
     parlor = table("parlor")
     self_draw = pay(parlor, 10, is_limit=True, winner=S, discarder=None, self_drawn=True, liable=E)
     assert self_draw == {"E": -192, "S": 192, "W": 0, "N": 0}
@@ -154,7 +154,7 @@ def test_liable_player_pays_the_whole_win(table: Table) -> None:
 
 
 def test_liable_for_half_the_discard(table: Table) -> None:
-    """RULES.md §10 / C 落地 "亦需要包出銃者一半分數": the liable seat covers half the discard."""
+    """docs/rules.md §10 / C 落地 "亦需要包出銃者一半分數": the liable seat covers half the discard."""
     got = pay(
         table("parlor", landed=True, landed_half_discard=True),
         10,
@@ -169,7 +169,7 @@ def test_liable_for_half_the_discard(table: Table) -> None:
 
 
 def test_bankrupt_payer_pays_what_it_holds(table: Table) -> None:
-    """RULES.md §9: in "until bankrupt" matches a payer who cannot cover pays what it holds."""
+    """docs/rules.md §9: in "until bankrupt" matches a payer who cannot cover pays what it holds."""
     rules = table("parlor")
     got = pay(rules, 8, winner=S, discarder=E, self_drawn=False, balances={E: 50, S: 0, W: 9, N: 9})
     assert got == {"E": -50, "S": 50, "W": 0, "N": 0}

@@ -1,6 +1,6 @@
 """settle_hand, the one settlement: several wins of one discard, liable co-winners, bad inputs.
 
-RULES.md §6 一炮多響 (W1/W2), §9 半銃 / 全銃, §10 包牌 (P "独自支付"; C 落地 half discard), and the
+docs/rules.md §6 一炮多響 (W1/W2), §9 半銃 / 全銃, §10 包牌 (P "独自支付"; C 落地 half discard), and the
 calculator's ``liable_half_discard`` / ``--liable-half`` that expose C's half-discard liability.
 """
 
@@ -32,7 +32,7 @@ HALF = replace(PARLOR, payment=replace(PARLOR.payment, gun=GunScheme.HALF_GUN))
 
 
 def test_wins_of_one_discard_are_each_others_co_winners() -> None:
-    """RULES.md §9 半銃: S (3 fan, share 4) and W (6 fan, share 16) win on E's discard; the
+    """docs/rules.md §9 半銃: S (3 fan, share 4) and W (6 fan, share 16) win on E's discard; the
     discarder pays two shares to each, the bystander N one share to each, and S and W nothing to
     each other (the decision in docs/payment.md)."""
     wins = [WinClaim(W, 6, discarder=E), WinClaim(S, 3, discarder=E)]
@@ -57,7 +57,7 @@ def test_wins_of_one_discard_are_each_others_co_winners() -> None:
 
 
 def test_a_liable_co_winner_pays_nothing() -> None:
-    """RULES.md §10 包牌 with 一炮多響: N is liable for S's hand but also won on the discard; a seat
+    """docs/rules.md §10 包牌 with 一炮多響: N is liable for S's hand but also won on the discard; a seat
     that won this hand pays no one, so S's win is paid as if nobody were liable *(decision)*."""
     wins = [WinClaim(S, 3, liable=N, discarder=E), WinClaim(N, 3, discarder=E)]
     s = settle_hand(wins, HALF)
@@ -94,7 +94,7 @@ def test_wins_and_false_wins_share_one_balance_cap() -> None:
     ],
 )
 def test_wins_that_cannot_be_one_hand_are_refused(wins: list[WinClaim], message: str) -> None:
-    """RULES.md §6: several wins in a hand are one discard's (or one robbed kong's)."""
+    """docs/rules.md §6: several wins in a hand are one discard's (or one robbed kong's)."""
     with pytest.raises(PaymentError, match=message):
         settle_hand(wins, HALF)
 

@@ -1,4 +1,4 @@
-"""Score tables: fan -> one share (一份) in jade (RULES.md §9)."""
+"""Score tables: fan -> one share (一份) in jade (docs/rules.md §9)."""
 
 from __future__ import annotations
 
@@ -28,14 +28,14 @@ W_DISCARD.update({11: 192, 12: 256, 13: 384})
 
 
 def test_parlor_three_fan_is_4_six_is_16_ten_is_64(table: Table) -> None:
-    """RULES.md §9 / P "三番是 4 分、六番是 16 分、十番是 64 分" (半辣上)."""
+    """docs/rules.md §9 / P "三番是 4 分、六番是 16 分、十番是 64 分" (半辣上)."""
     parlor = table("parlor")
     assert [share_for(f, parlor) for f in (3, 6, 10)] == [4, 16, 64]
     assert share_for(10, parlor, is_limit=True) == 64
 
 
 def test_half_spicy_matches_w1_w2_table(table: Table) -> None:
-    """RULES.md §9 / W1, W2 分數計算: 自摸 = 3 × share; 出銃 (全銃制 table) = 2 × share."""
+    """docs/rules.md §9 / W1, W2 分數計算: 自摸 = 3 × share; 出銃 (全銃制 table) = 2 × share."""
     qz = table("qingzhang", min_fan=0, limit=13)
     for fan, total in W_SELF_DRAW_TOTAL.items():
         assert 3 * share_for(fan, qz) == total, fan
@@ -45,20 +45,20 @@ def test_half_spicy_matches_w1_w2_table(table: Table) -> None:
 
 
 def test_half_spicy_continues_past_13_under_no_limit(table: Table) -> None:
-    """RULES.md §8 無限番 (W1): the table keeps doubling every two fan past 13."""
+    """docs/rules.md §8 無限番 (W1): the table keeps doubling every two fan past 13."""
     rules = table("parlor", limit=None)
     assert [share_for(f, rules) for f in (13, 14, 15, 16)] == [192, 256, 384, 512]
 
 
 def test_full_spicy_doubles_every_fan(table: Table) -> None:
-    """RULES.md §9 / W1, W2 辣辣上 "每一番跳一倍"."""
+    """docs/rules.md §9 / W1, W2 辣辣上 "每一番跳一倍"."""
     rules = table("parlor", score_table=ScoreTable.FULL_SPICY, limit=13)
     assert [share_for(f, rules) for f in range(1, 9)] == [1, 2, 4, 8, 16, 32, 64, 128]
     assert share_for(0, rules) == 0.5
 
 
 def test_traditional_full_price_double_and_triple(table: Table) -> None:
-    """RULES.md §9 / W1, W2 "四番為滿糊…清一色「雙辣」，例牌「三辣」"."""
+    """docs/rules.md §9 / W1, W2 "四番為滿糊…清一色「雙辣」，例牌「三辣」"."""
     rules = table("parlor", score_table=ScoreTable.TRADITIONAL, min_fan=0)
     assert [share_for(f, rules) for f in (1, 2, 3, 4, 5, 9)] == [1, 2, 4, 8, 8, 8]
     assert share_for(7, rules, full_flush=True) == 16
@@ -67,7 +67,7 @@ def test_traditional_full_price_double_and_triple(table: Table) -> None:
 
 
 def test_ml_table_is_relative_to_minimum_fan(table: Table) -> None:
-    """RULES.md §9 / ML 付錢表: 最低 2 (自摸) / 4 (出沖), 最低+1 8/16 … +10 512/1024."""
+    """docs/rules.md §9 / ML 付錢表: 最低 2 (自摸) / 4 (出沖), 最低+1 8/16 … +10 512/1024."""
     ml = table("ml")
     assert ml.min_fan == 1
     assert share_for(1, ml) == 2 and share_for(2, ml) == 8 and share_for(11, ml) == 512
@@ -81,7 +81,7 @@ def test_ml_table_is_relative_to_minimum_fan(table: Table) -> None:
 
 
 def test_custom_list_and_its_end(table: Table) -> None:
-    """RULES.md §9 "any custom list": table[fan], the last entry beyond the list."""
+    """docs/rules.md §9 "any custom list": table[fan], the last entry beyond the list."""
     rules = table("parlor", score_table=ScoreTable.CUSTOM, table=(1, 1, 2, 3, 5, 8), limit=None)
     assert [share_for(f, rules) for f in range(6)] == [1, 1, 2, 3, 5, 8]
     assert share_for(20, rules) == 8 and share_for(3, rules, is_limit=True) == 8
@@ -103,7 +103,7 @@ def test_unit_scales_every_amount_and_halves_round_up(table: Table) -> None:
 
 
 def test_batch_formats_payment_example(table: Table) -> None:
-    """BATCH_FORMATS.md example output: a 4-fan parlor win, share 8, full gun 24, half gun 16/8."""
+    """docs/calculator.md, *Batches* example output: a 4-fan parlor win, share 8, full gun 24, half gun 16/8."""
     summary = payment_summary(4, table("parlor"))
     assert summary == {
         "share": 8,

@@ -1,4 +1,4 @@
-"""FanId: a stable id with 繁/简/English names for every pattern of RULES.md §8."""
+"""FanId: a stable id with 繁/简/English names for every pattern of docs/rules.md §8."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from hkmahjong.rules import FanCategory, FanId, fan_id_from_text
 
-# Every pattern name RULES.md §8 lists: the parlor table, the ML list (seed 002), the bonus-tile
+# Every pattern name docs/rules.md §8 lists: the parlor table, the ML list (seed 002), the bonus-tile
 # wins and the optional 自訂 list (W1/W2/C). Each must resolve to exactly the id given.
 RULES_MD_8_NAMES: dict[str, FanId] = {
     # §8 table (parlor default)
@@ -93,12 +93,12 @@ RULES_MD_8_NAMES: dict[str, FanId] = {
 
 @pytest.mark.parametrize(("name", "expected"), sorted(RULES_MD_8_NAMES.items()))
 def test_every_rules_md_8_pattern_has_an_id(name: str, expected: FanId) -> None:
-    """RULES.md §8: every listed pattern (standard, ML, bonus, 自訂) resolves to its own id."""
+    """docs/rules.md §8: every listed pattern (standard, ML, bonus, 自訂) resolves to its own id."""
     assert fan_id_from_text(name) is expected
 
 
 def test_every_id_is_named_by_rules_md() -> None:
-    """No id without a RULES.md §8 pattern behind it."""
+    """No id without a docs/rules.md §8 pattern behind it."""
     assert set(RULES_MD_8_NAMES.values()) == set(FanId)
 
 
@@ -110,7 +110,7 @@ def test_values_are_stable_names() -> None:
 
 
 def test_batch_formats_example_ids() -> None:
-    """BATCH_FORMATS.md output example: RED_DRAGON 中, LAST_DISCARD 海底炮, SEAT_BONUS 正花."""
+    """docs/calculator.md, *Batches* output example: RED_DRAGON 中, LAST_DISCARD 海底炮, SEAT_BONUS 正花."""
     assert (FanId.RED_DRAGON.zh, FanId.RED_DRAGON.en) == ("中", "Red dragon pung")
     assert (FanId.LAST_DISCARD.zh, FanId.LAST_DISCARD.en) == ("海底炮", "Win on the last discard")
     assert (FanId.SEAT_BONUS.zh, FanId.SEAT_BONUS.en) == ("正花", "Own bonus tile")

@@ -1,4 +1,4 @@
-"""Each preset follows the seed RULES.md says, clause by clause; where seeds disagree, each test
+"""Each preset follows the seed docs/rules.md names for it, clause by clause; where seeds disagree, each test
 says which preset follows which seed. Seeds: W1 000, C 001, ML 002, P 003, W2 004."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from hkmahjong.rules.presets import OPTIONAL_LIMIT_HANDS, OPTIONAL_VALUES
 F = FanId
 DRAGONS = {F.RED_DRAGON, F.GREEN_DRAGON, F.WHITE_DRAGON}
 
-# RULES.md §8 table, the parlor default: (pattern, fan, clause)
+# docs/rules.md §8 table, the parlor default: (pattern, fan, clause)
 PARLOR_TABLE = [
     (F.CHICKEN, 0, "W2 正統 零番 雞糊"),
     (F.ALL_CHOWS, 1, "W2 正統 一番 平糊"),
@@ -68,12 +68,12 @@ W2_LIMITS = {
 
 @pytest.mark.parametrize(("fid", "fan", "clause"), PARLOR_TABLE, ids=[c for *_, c in PARLOR_TABLE])
 def test_parlor_fan_table(fid: FanId, fan: int, clause: str) -> None:
-    """RULES.md §8 table: the parlor's value of each pattern (clause in the test id)."""
+    """docs/rules.md §8 table: the parlor's value of each pattern (clause in the test id)."""
     assert get_preset("parlor").fan[fid] == fan
 
 
 def test_parlor_plays_exactly_the_table() -> None:
-    """RULES.md §8: 花糊 off in the parlor (P's bonus list is complete); every 自訂 pattern off."""
+    """docs/rules.md §8: 花糊 off in the parlor (P's bonus list is complete); every 自訂 pattern off."""
     parlor = get_preset("parlor")
     assert set(parlor.fan) == {f for f, _, _ in PARLOR_TABLE}
     assert F.SEVEN_BONUS not in parlor.fan and not parlor.bonus_win_seven
@@ -129,7 +129,7 @@ def test_seeds_disagree_on_head_bump() -> None:
 
 
 def test_seeds_disagree_on_kankan_self_draw() -> None:
-    """坎坎糊 self-drawn only: all presets follow C fn. 25 / ML / W1 fn. 22 (RULES.md §8)."""
+    """坎坎糊 self-drawn only: all presets follow C fn. 25 / ML / W1 fn. 22 (docs/rules.md §8)."""
     for r in PRESETS.values():
         assert not r.four_concealed_pungs_any_win
         assert not r.four_concealed_pungs_single_wait_discard
@@ -142,7 +142,7 @@ def test_seeds_disagree_on_all_chows_pair() -> None:
     assert not get_preset("ml").all_chows_honour_pair
 
 
-# --- exclusions: RULES.md §8 notes and its last paragraph ---------------------------------------
+# --- exclusions: docs/rules.md §8 notes and its last paragraph ---------------------------------------
 @pytest.mark.parametrize(
     ("hand", "included"),
     [
@@ -171,7 +171,7 @@ def test_seeds_disagree_on_all_chows_pair() -> None:
     ],
 )
 def test_parlor_exclusions(hand: FanId, included: set[FanId]) -> None:
-    """RULES.md §8 exclusions, as data in the parlor preset."""
+    """docs/rules.md §8 exclusions, as data in the parlor preset."""
     assert included <= get_preset("parlor").exclusions[hand]
 
 
@@ -189,13 +189,13 @@ def test_parlor_exclusions(hand: FanId, included: set[FanId]) -> None:
     ],
 )
 def test_parlor_patterns_that_stack(hand: FanId, added: set[FanId]) -> None:
-    """RULES.md §8 "adds …": these are NOT excluded (W1/W2 "可另計")."""
+    """docs/rules.md §8 "adds …": these are NOT excluded (W1/W2 "可另計")."""
     assert not (added & get_preset("parlor").exclusions.get(hand, frozenset()))
 
 
 # --- qingzhang ---------------------------------------------------------------------------------
 def test_qingzhang_is_w2_as_written() -> None:
-    """RULES.md "Other presets": W2 正統 as written — 13-fan limit hands, 花糊 on (2 + 自摸),
+    """docs/rules.md "Other presets": W2 正統 as written — 13-fan limit hands, 花糊 on (2 + 自摸),
     十三幺 not head-bumped, 海底 however won, 坎坎糊 without kongs."""
     q = get_preset("qingzhang")
     assert (q.min_fan, q.limit) == (3, 13)  # W2 三番起糊, 十三番（例牌）
@@ -243,7 +243,7 @@ def test_ml_follows_seed_002() -> None:
     assert m.last_tile is LastTileRule.ANY  # ML 海底撈月 "自摸或其他玩家打出…最後一隻牌"
     assert not m.seven_pairs and not m.bonus_win_seven
     assert {"one-hand", "east-round", "four-rounds"} == set(m.match_lengths)  # ML 單局 東圈 四圈
-    assert m.exclusions[F.SMALL_DRAGONS] >= DRAGONS  # decision, as W1 (RULES.md)
+    assert m.exclusions[F.SMALL_DRAGONS] >= DRAGONS  # decision, as W1 (docs/rules.md)
 
 
 # --- cuhk --------------------------------------------------------------------------------------
@@ -288,12 +288,12 @@ def test_unknown_preset_lists_the_allowed_names() -> None:
 
 
 def test_parlor_is_the_default_and_listed_first() -> None:
-    """RULES.md: the parlor preset is the default."""
+    """docs/rules.md: the parlor preset is the default."""
     assert preset_names()[0] == "parlor" and get_preset("default").name == "parlor"
 
 
 def test_optional_values_cover_every_optional_pattern() -> None:
-    """RULES.md §8 自訂 list: every optional pattern has its seed value ready for a table."""
+    """docs/rules.md §8 自訂 list: every optional pattern has its seed value ready for a table."""
     optional = {f for f in FanId if f.category is FanCategory.OPTIONAL}
     assert set(OPTIONAL_VALUES) == optional
     assert OPTIONAL_VALUES[F.SEVEN_PAIRS] == 3  # W2 自訂 三番

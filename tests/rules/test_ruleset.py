@@ -91,7 +91,7 @@ def test_bonus_win_needs_its_value() -> None:
 
 
 def test_limit_value_is_capped_listed_value() -> None:
-    """RULES.md §8: a 例牌 scores the limit (10 in the parlor, even for 13-fan 天糊); under the
+    """docs/rules.md §8: a 例牌 scores the limit (10 in the parlor, even for 13-fan 天糊); under the
     no-limit switch it counts its listed value (W1)."""
     parlor = get_preset("parlor")
     assert parlor.limit_value(F.HEAVENLY) == 10
@@ -104,7 +104,7 @@ def test_limit_value_is_capped_listed_value() -> None:
 
 
 def test_counted_applies_exclusions_and_drops_unplayed() -> None:
-    """RULES.md §8 / W2: 坎坎糊 includes 對對糊, 門前清, 自摸; an unplayed pattern never counts."""
+    """docs/rules.md §8 / W2: 坎坎糊 includes 對對糊, 門前清, 自摸; an unplayed pattern never counts."""
     parlor = get_preset("parlor")
     present = [F.FOUR_CONCEALED_PUNGS, F.ALL_PUNGS, F.CONCEALED_HAND, F.SELF_DRAWN, F.HALF_FLUSH]
     assert parlor.counted(present) == (F.FOUR_CONCEALED_PUNGS, F.HALF_FLUSH)

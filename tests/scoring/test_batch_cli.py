@@ -1,4 +1,4 @@
-"""hkmj score: the human breakdown, --json, and --jsonl exactly as BATCH_FORMATS.md specifies."""
+"""hkmj score: the human breakdown, --json, and --jsonl exactly as docs/calculator.md, *Batches* specifies."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def _score(obj: object) -> dict[str, object]:
 
 
 def test_batch_example_is_reproduced_exactly() -> None:
-    """BATCH_FORMATS.md's example line gives exactly its example output (P 海底炮, 正花, 全銃 3 份)."""
+    """docs/calculator.md's batch format example line gives exactly its example output (P 海底炮, 正花, 全銃 3 份)."""
     assert _score(EXAMPLE_IN) == EXAMPLE_OUT
 
 
@@ -88,7 +88,7 @@ def test_batch_settlement_sums_to_zero_and_self_draw() -> None:
     ],
 )
 def test_batch_reason_codes(obj: dict[str, object], reason: str) -> None:
-    """Non-wins carry a reason code and a human message (BATCH_FORMATS.md)."""
+    """Non-wins carry a reason code and a human message (docs/calculator.md, *Batches*)."""
     out = _score(obj)
     assert out["valid_win"] is False and out["reason"] == reason and out["message"]
 

@@ -58,7 +58,7 @@ def test_bad_byte_bom_blank_and_long_rules_each_get_their_own_line(
 def test_only_an_unopenable_file_is_a_failure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Exit status 2 only when the file cannot be opened (BATCH_FORMATS.md)."""
+    """Exit status 2 only when the file cannot be opened (docs/calculator.md, *Batches*)."""
     assert main(["score", "--jsonl", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
 
@@ -165,7 +165,7 @@ def test_score_request_is_the_reusable_line_function() -> None:
 def test_total_fan_is_null_when_no_fan_was_computed(
     hand: object, ctx: dict[str, object], reason: str
 ) -> None:
-    """BATCH_FORMATS.md: a total only for a win or a complete hand below the minimum."""
+    """docs/calculator.md, *Batches*: a total only for a win or a complete hand below the minimum."""
     out = _line({"hand": hand, "context": ctx})
     assert out["reason"] == reason and out["total_fan"] is None, out
 

@@ -1,6 +1,6 @@
 """Optional batch settlement fields: co_winner_seats (一炮多響), kong_discarder_seat (出槓), balances.
 
-RULES.md §9 (several winners, each paid separately; bankrupt cap) and §6 (出槓, W2/C); the same
+docs/rules.md §9 (several winners, each paid separately; bankrupt cap) and §6 (出槓, W2/C); the same
 fields as CLI flags (--co-winner, --kong-discarder, --balances).
 """
 
@@ -46,7 +46,7 @@ def _settlement(out: dict[str, object]) -> dict[str, int]:
 
 
 def test_co_winner_pays_nothing_under_half_gun() -> None:
-    """RULES.md §9 一炮多響 (W1/W2): each win paid separately; a co-winner pays no share."""
+    """docs/rules.md §9 一炮多響 (W1/W2): each win paid separately; a co-winner pays no share."""
     ctx = {"winner_seat": "S", "discarder_seat": "E", "co_winner_seats": ["W"]}
     out = _score({"id": "a", "hand": ALL_CHOWS, "context": ctx}, MULTI)
     assert _settlement(out) == {"E": -8, "S": 12, "W": 0, "N": -4}
@@ -55,7 +55,7 @@ def test_co_winner_pays_nothing_under_half_gun() -> None:
 
 
 def test_co_winners_refused_under_head_bump() -> None:
-    """RULES.md §6 截糊 (P): the parlor has one winner per discard unless a kong is robbed."""
+    """docs/rules.md §6 截糊 (P): the parlor has one winner per discard unless a kong is robbed."""
     ctx = {"winner_seat": "S", "discarder_seat": "E", "co_winner_seats": ["W"]}
     out = _score({"id": "a", "hand": ALL_CHOWS, "context": ctx})
     assert "multiple_winners" in str(out["error"])
@@ -77,14 +77,14 @@ def test_co_winners_refused_under_head_bump() -> None:
     ],
 )
 def test_bad_settlement_fields(field: str, value: object, words: str) -> None:
-    """BATCH_FORMATS.md: a malformed line gives an error naming the field; nothing crashes."""
+    """docs/calculator.md, *Batches*: a malformed line gives an error naming the field; nothing crashes."""
     ctx = {"winner_seat": "S", "discarder_seat": "E", field: value}
     out = _score({"id": "x", "hand": ALL_CHOWS, "context": ctx}, MULTI)
     assert words in str(out.get("error")), out
 
 
 def test_kong_discarder_pays_as_discarder() -> None:
-    """RULES.md §6 出槓 (W2, C): a win on an exposed kong's replacement is paid by its feeder."""
+    """docs/rules.md §6 出槓 (W2, C): a win on an exposed kong's replacement is paid by its feeder."""
     hand = {"concealed": "123m456p789s55s", "melds": [{"type": "kong", "tiles": "2222p"}]}
     ctx = {
         "self_drawn": True,
@@ -100,7 +100,7 @@ def test_kong_discarder_pays_as_discarder() -> None:
 
 
 def test_balances_cap_a_bankrupt_payer() -> None:
-    """RULES.md §9 'until bankrupt' matches (P): a payer pays what it holds; still zero-sum."""
+    """docs/rules.md §9 'until bankrupt' matches (P): a payer pays what it holds; still zero-sum."""
     ctx = {"self_drawn": True, "winner_seat": "S", "balances": {"E": 3, "S": 0, "W": 100, "N": 0}}
     out = _score({"id": "b", "hand": ALL_CHOWS, "context": ctx})
     assert out["total_fan"] == 4
@@ -108,7 +108,7 @@ def test_balances_cap_a_bankrupt_payer() -> None:
 
 
 def test_cli_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The same fields as flags: --co-winner, --kong-discarder, --balances (RULES.md §9, §6)."""
+    """The same fields as flags: --co-winner, --kong-discarder, --balances (docs/rules.md §9, §6)."""
     toml = tmp_path / "multi.toml"
     toml.write_text(
         'preset = "parlor"\n[switches]\nmultiple_winners = true\n'
@@ -128,7 +128,7 @@ def test_cli_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_winner_seat_is_the_seat_wind() -> None:
-    """BATCH_FORMATS.md 'winner at its seat wind'; RULES.md §2 a seat is named by its wind.
+    """docs/calculator.md, *Batches* 'winner at its seat wind'; docs/rules.md §2 a seat is named by its wind.
 
     W2 正統 正花: 2f/2g are South's own bonus tiles, so winner_seat S alone scores them.
     """

@@ -1,6 +1,6 @@
 """The scoring case table (cases.toml): every row scored and compared, plus the meta-test.
 
-RULES.md §8: each row names the seed clause it checks; the meta-test fails when a pattern enabled
+docs/rules.md §8: each row names the seed clause it checks; the meta-test fails when a pattern enabled
 in any preset (or any 自訂 pattern) lacks a positive and a negative case.
 """
 
@@ -47,7 +47,7 @@ def test_table_is_large_and_unique() -> None:
     ids = [c.id for c in CASES]
     assert len(ids) >= 220, len(ids)
     assert len(set(ids)) == len(ids), sorted({i for i in ids if ids.count(i) > 1})
-    seeds = ("W1", "W2", "C ", "C fn", "P ", "ML", "RULES.md", "CUHK", "BATCH", "HolidaySmart")
+    seeds = ("W1", "W2", "C ", "C fn", "P ", "ML", "docs/rules.md", "CUHK", "BATCH", "HolidaySmart")
     for c in CASES:
         assert any(s in c.src or c.src.startswith(s.strip()) for s in seeds), c.id
 

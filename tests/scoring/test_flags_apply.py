@@ -248,7 +248,7 @@ BATCH_CASES: dict[str, tuple[dict[str, object], str]] = {
 
 
 def test_batch_table_covers_every_key_and_word() -> None:
-    """Every context key and special word of BATCH_FORMATS.md (and ours) has a case."""
+    """Every context key and special word of docs/calculator.md, *Batches* (and ours) has a case."""
     assert set(CONTEXT_KEYS) | set(SPECIAL_FLAGS) | {"winning_tile"} <= set(BATCH_CASES)
     assert set(TOP_KEYS) and set(HAND_KEYS) and set(MELD_KEYS)
 

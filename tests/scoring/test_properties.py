@@ -1,6 +1,6 @@
 """Invariants of score_hand on random complete hands (hypothesis), for every preset.
 
-RULES.md §8: best arrangement, limit cap, exclusions; the arrangement reported covers the hand.
+docs/rules.md §8: best arrangement, limit cap, exclusions; the arrangement reported covers the hand.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _hand_tiles(hand: Hand) -> list[int]:
 @given(hand=complete_hands(), ctx=contexts, name=st.sampled_from(sorted(PRESETS)))
 def test_complete_hand_is_scored_within_limit(hand: Hand, ctx: WinContext, name: str) -> None:
     """A complete hand is never 'not_complete'; the total never exceeds the limit; uncapped
-    totals equal the sum of the items (RULES.md §8 cap)."""
+    totals equal the sum of the items (docs/rules.md §8 cap)."""
     rules = PRESETS[name]
     r = score_hand(hand, ctx, rules)
     assert r.reason in (None, "below_minimum_fan"), (hand, r)
@@ -173,7 +173,7 @@ DOUBLED = dataclasses.replace(
 @given(hand=complete_hands(), ctx=contexts)
 def test_values_come_only_from_the_ruleset(hand: Hand, ctx: WinContext) -> None:
     """Doubling every value of the fan table doubles every item and the total (no value is
-    hard-coded in the calculator; DESIGN.md practice 4)."""
+    hard-coded in the calculator; docs/dev/architecture.md practice 4)."""
     a = score_hand(hand, ctx, NO_LIMIT)
     b = score_hand(hand, ctx, DOUBLED)
     assert b.total_fan == 2 * a.total_fan

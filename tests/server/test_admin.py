@@ -183,7 +183,7 @@ def _jade(store: Store, table_id: int, user_id: int) -> dict[str, int]:
 def test_admin_cancel_refunds_a_table_while_the_server_is_down(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """RULES.md §13: a cancelled game refunds stakes and fees, and the decision is logged with its
+    """docs/rules.md §13: a cancelled game refunds stakes and fees, and the decision is logged with its
     reason. ``hkmj admin cancel`` on the database of a stopped server; the next start leaves the
     table cancelled (not rebuilt) and pays nothing again."""
     settings = Settings(data_dir=tmp_path, secret="s" * 32)
@@ -204,7 +204,10 @@ def test_admin_cancel_refunds_a_table_while_the_server_is_down(
         table_id = row.id
     assert _jade(store, table_id, ming.id)[f"user:{ming.id}"] == 10_000 - STAKE - 20
     base = ["admin", "--data-dir", str(tmp_path)]
-    assert main([*base, "cancel", public_id, "--reason", "the room closes early"]) == 0
+    # no server takes the request up within the wait: the table is rebuilt here and cancelled
+    assert (
+        main([*base, "cancel", public_id, "--reason", "the room closes early", "--wait", "1"]) == 0
+    )
     out = capsys.readouterr().out
     assert f"table {public_id} cancelled (admin: the room closes early)" in out
     assert f"stake {STAKE} and fee 20" in out
@@ -214,6 +217,7 @@ def test_admin_cancel_refunds_a_table_while_the_server_is_down(
     }
     audits = SqlTableStore(store).audits(table_id)
     assert ("cancelled", "admin: the room closes early") in audits
+    assert ("cancel_request", "admin: the room closes early") in audits
     assert any(kind == "refund" for kind, _ in audits)
     assert main([*base, "cancel", public_id, "--reason", "again"]) == 2
     assert f"table {public_id} is already cancelled" in capsys.readouterr().err
@@ -236,9 +240,18 @@ def test_admin_cancel_refunds_a_table_while_the_server_is_down(
     store.close()
 
 
-def test_admin_cancel_while_the_server_runs_stops_the_live_table(tmp_path: Path) -> None:
-    """The running server follows a cancel made on its database: the live table stops within the
-    lobby's watch, and the stakes and fees are refunded exactly once."""
+def test_admin_cancel_while_the_server_runs_stops_the_live_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hkmj admin cancel`` while the server runs: its request goes to the live table's own actor
+    (the lobby's watch hands it over), which refunds the stakes and fees exactly once and stops;
+    no second table is rebuilt from the database (issue 32 item 4)."""
+    import hkmahjong.server.admin as admin_module
+
+    async def no_rebuild(*args: object) -> str:
+        raise AssertionError("the table was rebuilt beside the live one")
+
+    monkeypatch.setattr(admin_module, "_cancel", no_rebuild)
     settings = Settings(data_dir=tmp_path, secret="s" * 32)
     store = Store.open(settings.database_url)
     ming = Auth(store, settings, cheap_argon2()).register("Ah Ming", "long enough pw")
@@ -264,7 +277,7 @@ def test_admin_cancel_while_the_server_runs_stops_the_live_table(tmp_path: Path)
 
 
 def test_a_table_whose_log_was_edited_is_aborted_and_refunded_at_start(tmp_path: Path) -> None:
-    """RULES.md §13 (an error that cannot be recovered aborts the game, refunding stakes and
+    """docs/rules.md §13 (an error that cannot be recovered aborts the game, refunding stakes and
     fees; the reason is logged): a table whose stored log no longer replays, on SQLite. A second
     start refunds nothing again."""
     settings = Settings(data_dir=tmp_path, secret="s" * 32)

@@ -1,4 +1,4 @@
-"""``POST /api/score`` and ``POST /api/shanten``: the batch JSON (BATCH_FORMATS.md) over HTTP, the same
+"""``POST /api/score`` and ``POST /api/shanten``: the batch JSON (docs/calculator.md, *Batches*) over HTTP, the same
 answers as ``hkmj score --jsonl`` / ``hkmj shanten --jsonl``, clear errors, bounded input."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ EXAMPLE: dict[str, Any] = {
 
 
 def test_score_answers_the_batch_formats_example(client: TestClient) -> None:
-    """BATCH_FORMATS.md's example: 中 + 海底炮 + 正花 = 4 fan, E pays S 24 (parlor, seed 003)."""
+    """docs/calculator.md's batch format example: 中 + 海底炮 + 正花 = 4 fan, E pays S 24 (parlor, seed 003)."""
     response = client.post("/api/score", json=EXAMPLE)
     assert response.status_code == 200
     body = response.json()
@@ -52,7 +52,7 @@ ALL_CHOWS = {"concealed": "123m456p789s234m55s"}  # 平糊 門前清 無花 = 3 
 
 
 def test_score_takes_the_calculators_liable_half_discard(client: TestClient) -> None:
-    """RULES.md §10, C 落地 "亦需要包出銃者一半分數": the API knows every context key of the
+    """docs/rules.md §10, C 落地 "亦需要包出銃者一半分數": the API knows every context key of the
     calculator (scoring.batch.CONTEXT_KEYS): N, liable, pays half of E's 12 on a discard."""
     ctx = {"winner_seat": "S", "discarder_seat": "E", "liable_seat": "N"}
     line = {

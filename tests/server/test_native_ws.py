@@ -7,17 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from bench.serving import start_serve
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -26,33 +22,14 @@ from hkmahjong.server.wsframes import ParlorWebSocketProtocol
 
 @contextlib.contextmanager
 def _serve(data: Path) -> Iterator[str]:
-    """``hkmj serve`` on ``data`` (a free loopback port): its URL; stopped by SIGINT at the end."""
+    """``hkmj serve`` on ``data`` (a free loopback port): its URL; stopped by SIGINT at the end
+    (the address read with a timeout, :mod:`bench.serving`)."""
     env = {
-        **os.environ,
         "HKMJ_SECRET": "native-test-secret-0123456789",
         "HKMJ_TABLE_CLOCKS": json.dumps({"bot_ms": 0, "discard_delay_ms": 0}),
     }
-    args = [sys.executable, "-m", "hkmahjong.entry", "serve", "--port", "0", "--data-dir"]
-    proc = subprocess.Popen(
-        [*args, str(data)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
-    )
-    assert proc.stdout is not None
-    line = ""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and "open http" not in line:
-        line = proc.stdout.readline()
-        if not line:
-            break
-    try:
-        assert "open http" in line, line
-        yield line.split("open ", 1)[1].split()[0].rstrip("/")
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with start_serve(data, env=env, timeout=120) as served:
+        yield served.url
 
 
 @pytest.fixture(scope="module")

@@ -4,87 +4,52 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+
+from bench.serving import Served, start_serve
 
 from hkmahjong.entry import main
 
+SECRET = {"HKMJ_SECRET": "serve-test-secret-0123456789"}
+
 
 def start_server(data_dir: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
-    """Start ``hkmj serve --port 0`` and return the process and the URL it printed."""
-    env = {**os.environ, "HKMJ_SECRET": "serve-test-secret-0123456789"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "hkmahjong.entry",
-            "serve",
-            "--port",
-            "0",
-            "--data-dir",
-            str(data_dir),
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 60
-    line = ""
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if "open http" in line or not line:
-            break
-    if "open http" not in line:
-        proc.kill()
-        raise AssertionError(
-            f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
-        )
-    return proc, line.split("open ", 1)[1].split()[0]
+    """Start ``hkmj serve --port 0`` and return the process and the URL it printed (the address
+    read with a timeout: :mod:`bench.serving`)."""
+    served = start_serve(data_dir, *extra, env=SECRET)
+    return served.proc, served.url + "/"
 
 
-def get_json(url: str, timeout: float = 30) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return json.loads(response.read())
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+def get_json(url: str, timeout: float = 60) -> object:
+    """GET ``url`` as JSON. The server listens before it prints its address, so a request made
+    after that waits in the socket's backlog until the app has started: no polling."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return json.loads(response.read())
 
 
-def test_serve_prints_the_url_and_answers_on_sqlite(tmp_path: Path) -> None:
-    proc, url = start_server(tmp_path / "data")
-    try:
-        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
-        health = get_json(url + "healthz")
-        assert isinstance(health, dict)
-        assert health["status"] == "ok" and health["database"] == "sqlite"
-        assert (tmp_path / "data" / "parlor.db").exists()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
-    assert proc.returncode in (0, -signal.SIGINT)  # uvicorn re-raises the signal it handled
+def test_serve_prints_the_url_and_answers_on_sqlite(
+    tmp_path: Path, serve: Callable[..., Served]
+) -> None:
+    served = serve(tmp_path / "data", env=SECRET)
+    assert served.url.startswith("http://127.0.0.1:")
+    health = get_json(served.url + "/healthz")
+    assert isinstance(health, dict)
+    assert health["status"] == "ok" and health["database"] == "sqlite"
+    assert (tmp_path / "data" / "parlor.db").exists()
+    code = served.stop(signal.SIGINT)
+    assert code in (0, -signal.SIGINT)  # uvicorn re-raises the signal it handled
 
 
-def test_serve_on_postgresql(tmp_path: Path, pg_url: str) -> None:
-    proc, url = start_server(tmp_path / "data", "--db", pg_url.replace("+psycopg", ""))
-    try:
-        health = get_json(url + "healthz")
-        assert isinstance(health, dict) and health["database"] == "postgresql"
-        assert not (tmp_path / "data" / "parlor.db").exists()
-    finally:
-        proc.kill()
-        proc.wait(timeout=30)
+def test_serve_on_postgresql(tmp_path: Path, pg_url: str, serve: Callable[..., Served]) -> None:
+    served = serve(tmp_path / "data", "--db", pg_url.replace("+psycopg", ""), env=SECRET)
+    health = get_json(served.url + "/healthz")
+    assert isinstance(health, dict) and health["database"] == "postgresql"
+    assert not (tmp_path / "data" / "parlor.db").exists()
 
 
 def test_serve_without_the_extra_says_how_to_install(capsys: object, monkeypatch: object) -> None:

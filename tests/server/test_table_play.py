@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
+from bench.serving import start_serve
 
 from hkmahjong.parlor import stakes
 
@@ -32,38 +31,13 @@ pytestmark = pytest.mark.slow
 
 
 def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
-    """``hkmj serve --port 0`` with fast table clocks; the process and its URL."""
-    env = {
-        **os.environ,
-        "HKMJ_SECRET": "table-test-secret-0123456789",
-        "HKMJ_TABLE_CLOCKS": FAST_CLOCKS,
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hkmahjong.entry", "serve", "--port", "0",
-         "--data-dir", str(data_dir)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 90
-    line = ""
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if "open http" in line or not line:
-            break
-    if "open http" not in line:
-        proc.kill()
-        raise AssertionError(f"no address printed: {line!r}")
-    url = line.split("open ", 1)[1].split()[0].rstrip("/")
-    for _ in range(300):
-        try:
-            httpx.get(url + "/healthz", timeout=2)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    return proc, url
+    """``hkmj serve`` with fast table clocks; the process and its URL, answering (the address read
+    with a timeout, :mod:`bench.serving`; the first request waits in the listening socket's
+    backlog until the app has started)."""
+    env = {"HKMJ_SECRET": "table-test-secret-0123456789", "HKMJ_TABLE_CLOCKS": FAST_CLOCKS}
+    served = start_serve(data_dir, env=env)
+    httpx.get(served.url + "/healthz", timeout=60).raise_for_status()
+    return served.proc, served.url
 
 
 class Player:

@@ -168,7 +168,7 @@ def test_table_options_show_lengths_value_and_levels_before_joining(
     online = app_client.get("/api/table-options", params={"kind": "online"}).json()
     assert [m["value"] for m in online["lengths"]] == ["online"]
     assert online["lengths"][0]["labels"] == {"zh-Hant": "四局", "zh-Hans": "四局", "en": "4 hands"}
-    assert online["table_stake"] == online["table_value"] == 192  # OWNERSHIP.md: table_stake
+    assert online["table_stake"] == online["table_value"] == 192  # docs/protocol.md: table_stake
     assert [(v["level"], v["stake"]) for v in online["levels"]] == [
         (0, 0),
         (1, 192),

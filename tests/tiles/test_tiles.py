@@ -1,4 +1,4 @@
-"""Tiles and MPSZ notation (RULES.md §1)."""
+"""Tiles and MPSZ notation (docs/rules.md §1)."""
 
 from __future__ import annotations
 
@@ -37,14 +37,14 @@ ALL_TILES = list(Tile)
 
 
 def test_kind_counts_rules_1() -> None:
-    """RULES.md §1: 34 playing kinds (3 suits x 9 + 7 honours) and 8 bonus tiles."""
+    """docs/rules.md §1: 34 playing kinds (3 suits x 9 + 7 honours) and 8 bonus tiles."""
     assert len(KINDS) == 34 and len(BONUS_KINDS) == 8 and len(ALL_TILES) == 42
     assert len(HONOURS) == 7 and len(WINDS) == 4 and len(DRAGONS) == 3
     assert len(TERMINALS) == 6 and len(ORPHANS) == 13
 
 
 def test_honour_order_rules_1() -> None:
-    """RULES.md §1: 1z-7z = 東 南 西 北 白 發 中; 1f-4f 梅蘭菊竹, 1g-4g 春夏秋冬."""
+    """docs/rules.md §1: 1z-7z = 東 南 西 北 白 發 中; 1f-4f 梅蘭菊竹, 1g-4g 春夏秋冬."""
     assert [t.zh for t in parse_tiles("1234567z")] == list("東南西北白發中")
     assert [t.zh for t in parse_tiles("1234f")] == list("梅蘭菊竹")
     assert [t.zh for t in parse_tiles("1234g")] == list("春夏秋冬")

@@ -6,7 +6,7 @@ deal cancels out. Seats are the winds of one hand (East deals); each hand is ind
 exactly what a duplicate hand-set is. Every number is reproducible from the seed.
 
 The engine's referee side (``HandState``) is passed in as ``new_hand`` by the caller (the CLI):
-bots never import it (DESIGN.md layers).
+bots never import it (docs/dev/architecture.md layers).
 """
 
 from __future__ import annotations

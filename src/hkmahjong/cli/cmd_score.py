@@ -224,7 +224,7 @@ def _refuse_unused(args: argparse.Namespace) -> None:
             if _given(args, dest):
                 raise MahjongError(
                     f"{_option(dest)} does not apply to --jsonl: each line gives its own "
-                    "context (BATCH_FORMATS.md); --rules sets the default ruleset"
+                    "context (docs/calculator.md, *Batches*); --rules sets the default ruleset"
                 )
         return
     if args.rules_dir:

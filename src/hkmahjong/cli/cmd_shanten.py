@@ -2,7 +2,7 @@
 
 ``hkmj shanten "123m456p789s1122z"`` prints a readable analysis; ``hkmj shanten --jsonl FILE``
 (``-`` for standard input) reads one hand per line and writes one JSON object per line, in the
-format of BATCH_FORMATS.md (see docs/hand.md).
+format of docs/hand.md ("`hkmj shanten`").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """爭牌 The one claim resolver: who gets a discard (or a robbed kong) once every seat has decided.
 
-RULES.md §6: win > pung/kong > chow; several winners — the first in turn order after the
+docs/rules.md §6: win > pung/kong > chow; several winners — the first in turn order after the
 discarder wins (截糊, P) or all win (一炮多響, W1/W2); with the 十三幺 exemption (W2 正統) a
 十三幺 winner is never head-bumped: it wins too *(decision: both wins stand, each paid)*.
 Chow only by the discarder's 下家 (the claimer's 上家 discarded); the engine offers it to no one else.

@@ -1,6 +1,6 @@
 """包牌 triggers for the engine: recording them from claims and storing them in a hand's JSON.
 
-The engine tracks every special moment the scorer needs (RULES.md §7, §8; see
+The engine tracks every special moment the scorer needs (docs/rules.md §7, §8; see
 :func:`hkmahjong.engine.moments.win_context`) and records a :class:`~hkmahjong.scoring.liability.LiabilityTrigger` for
 every claim that liability rules watch (§10: who fed the third dragon set, the fourth wind set,
 the fourth kong, the fourth exposed set, a kong, a designated hand's third set). At a win,

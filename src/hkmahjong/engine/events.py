@@ -182,7 +182,7 @@ class WinRecord:
 
 @dataclass(frozen=True, slots=True)
 class FalseWinRecord:
-    """詐糊 of a hand: who declared it, self-drawn or on whose discard (to price it, RULES.md §11)."""
+    """詐糊 of a hand: who declared it, self-drawn or on whose discard (to price it, docs/rules.md §11)."""
 
     seat: Wind
     self_drawn: bool
@@ -216,7 +216,7 @@ class HandOutcome:
     def dealer_stays(self) -> bool:
         """連莊: the dealer won, or nobody won (a draw, a non-dealer's false win); no dealer 詐糊.
 
-        RULES.md §2 and §11: a dealer's false win ends the deal; a non-dealer's does not.
+        docs/rules.md §2 and §11: a dealer's false win ends the deal; a non-dealer's does not.
         """
         if Wind.EAST in self.false_winners:
             return False

@@ -1,6 +1,6 @@
 """一場 (a match): players and seats, dealer rotation (連莊), wind rounds, lengths and the jade ledger.
 
-RULES.md §2: the dealer stays (連莊) on a dealer win or a drawn hand; otherwise the deal passes to
+docs/rules.md §2: the dealer stays (連莊) on a dealer win or a drawn hand; otherwise the deal passes to
 the next player and every seat wind moves one place; when the deal has passed all four players the
 prevailing wind (圈風) advances. A dealer's false win (詐糊, §11) ends the deal. The ledger keeps the
 jade (玉) each player won or paid in every hand and in total.
@@ -47,7 +47,7 @@ practice tables and the terminal game both start there (:attr:`MatchLength.start
 
 
 class MatchLength(Enum):
-    """場 length: how long a match lasts, and where it may be played (RULES.md §2).
+    """場 length: how long a match lasts, and where it may be played (docs/rules.md §2).
 
     The one place that knows a length's names (繁 / 简 / English, aliases), its end, which table
     kinds may play it (:meth:`offered` — seed 003 (P) "麻雀馆的单人练习可选择牌局长度：四圈、八局、
@@ -104,7 +104,7 @@ class MatchLength(Enum):
     @classmethod
     def offered(cls, kind: str, lengths: Sequence[str]) -> tuple[MatchLength, ...]:
         """The lengths a table of ``kind`` offers under a ruleset offering ``lengths`` (its
-        ``match_lengths``, RULES.md §2):
+        ``match_lengths``, docs/rules.md §2):
 
         - ``practice``: the ruleset's lengths a practice table plays (P: 四圈, 八局, 十六局,
           打到破產; ML: 單局, 東圈, 四圈);

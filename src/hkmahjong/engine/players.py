@@ -150,7 +150,7 @@ def run_match(
     A loop over :class:`~hkmahjong.engine.runner.MatchRunner`: the first seat still to act
     decides, on its own view. The match seed comes from :mod:`secrets` unless given (simulations
     pass one to reproduce). Returns the complete :class:`GameRecord`; ``on_hand`` is called after
-    each hand. ``physical_table`` lets seats declare false wins (詐糊, RULES.md §11).
+    each hand. ``physical_table`` lets seats declare false wins (詐糊, docs/rules.md §11).
 
     ``write`` gets each record line (with its newline) as soon as it is emitted, so a long
     simulation streams its record to a file. With ``keep=False`` memory stays flat: the returned

@@ -627,7 +627,7 @@ def match_result(
     The hand is settled by the engine without balances; when a payer cannot cover, the hand's
     wins and false wins (詐糊) are settled again, in order, by the one settlement
     (:func:`~hkmahjong.engine.settle.settle_records`, ``scoring.payment.settle_hand``) with the
-    seats' balances (RULES.md §9, §11, P: a payer who cannot cover pays what it holds). Who fed
+    seats' balances (docs/rules.md §9, §11, P: a payer who cannot cover pays what it holds). Who fed
     an exposed kong whose replacement won (出槓) comes from the win record; ``events`` are a
     fallback for outcomes built without it.
     """

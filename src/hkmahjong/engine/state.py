@@ -252,7 +252,7 @@ class HandState:
         """開局: shuffle (or take ``wall``, in draw order), roll, break, deal, replace bonus tiles.
 
         The opening events (deal, bonus replacements) are in :attr:`initial_events`; the dealer
-        then holds 14 tiles and acts first (RULES.md §3).
+        then holds 14 tiles and acts first (docs/rules.md §3).
 
         :raises WallError: when ``wall`` is not exactly the ruleset's tile set.
         :raises StateError: when the seed is not bytes or the prevailing wind is not a wind.

@@ -1,8 +1,8 @@
-"""牌牆 The seeded wall: shuffle, dice, the wall break and the deal order (RULES.md §3).
+"""牌牆 The seeded wall: shuffle, dice, the wall break and the deal order (docs/rules.md §3).
 
 Internal to the engine (bots may not import it); tests use :func:`stacked_wall`.
 
-Geometry (RULES.md §3, P). The 144 tiles (136 without bonus tiles) are shuffled and built into four
+Geometry (docs/rules.md §3, P). The 144 tiles (136 without bonus tiles) are shuffled and built into four
 walls of 18 stacks (17 without bonus tiles), two tiles a stack, one wall in front of each seat.
 Drawing goes clockwise, against play order, so in draw order the walls come E, N, W, S, each from
 its right end to its left end. The dealer rolls three dice; counting the dealer as 1,

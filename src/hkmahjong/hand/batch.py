@@ -1,4 +1,4 @@
-"""批量向聽 the JSON of ``hkmj shanten --jsonl`` and ``POST /api/shanten`` (BATCH_FORMATS.md): one
+"""批量向聽 the JSON of ``hkmj shanten --jsonl`` and ``POST /api/shanten`` (docs/hand.md, "`hkmj shanten`"): one
 decoded input object to its output object, as plain data."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def _meld_from_json(obj: Any, index: int) -> Meld:
 
 
 def hand_from_json(obj: Any) -> Hand:
-    """Build a hand from a JSON object ``{"hand": "...", "melds": [...]}`` (BATCH_FORMATS.md).
+    """Build a hand from a JSON object ``{"hand": "...", "melds": [...]}`` (docs/hand.md, "`hkmj shanten`").
 
     :raises InvalidHandError: naming the field that is wrong.
     """

@@ -34,7 +34,7 @@ to their table points (牌桌積分); a cancelled free league pays no pool.
 ...                       signup_opens=T0, signup_closes=T0 + timedelta(days=1))
 >>> lg = new_league(cfg, seed="s", now=T0, league_id=1)
 >>> step = join(lg, 7, "Ah Ming", now=T0)
->>> step.league.status, step.txns[0].amounts()
+>>> step.league.status.value, step.txns[0].amounts()
 ('open', {'escrow:league:1:fees': 10, 'pool:league:1': 100, 'user:7': -110})
 """
 
@@ -48,11 +48,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any, Protocol
 
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.engine.record import rules_from_spec, rules_spec
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.accounts import TxnKind, league_fees, league_pool
 from hkmahjong.parlor.ledger import (
     FEES,
     InsufficientJadeError,
@@ -79,6 +81,7 @@ __all__ = [
     "LeagueDesk",
     "LeagueError",
     "LeagueMatch",
+    "LeagueStatus",
     "LeagueStore",
     "MemoryLeagueStore",
     "Payout",
@@ -108,9 +111,22 @@ __all__ = [
 LEAGUES = "system:leagues"
 """The house's account that funds guarantees (and takes back a cancelled free league's pool)."""
 
-STATUSES = ("open", "running", "finished", "rolled_back", "rolled_out")
+
+class LeagueStatus(StrEnum):
+    """A league's status, stored as its value: open for sign-up, running, or over — finished,
+    rolled back (滾回, cancelled before it started) or rolled out (滾出, cancelled after)."""
+
+    OPEN = "open"
+    RUNNING = "running"
+    FINISHED = "finished"
+    ROLLED_BACK = "rolled_back"
+    ROLLED_OUT = "rolled_out"
+
+
+STATUSES = tuple(LeagueStatus)
 """報名中, 進行中, 完結, 滾回, 滾出."""
-OVER = frozenset({"finished", "rolled_back", "rolled_out"})
+
+OVER = frozenset({LeagueStatus.FINISHED, LeagueStatus.ROLLED_BACK, LeagueStatus.ROLLED_OUT})
 FILLS = ("bots", "byes")
 """What fills a round when the players are not a multiple of 4: bots at the tables, or byes."""
 
@@ -142,12 +158,12 @@ class LeagueConflictError(LeagueError):
 
 def pool_of(league_id: int) -> str:
     """獎池 the prize pool account of a league: ``pool:league:5``."""
-    return f"pool:league:{int(league_id)}"
+    return league_pool(league_id)
 
 
 def escrow_of(league_id: int) -> str:
     """The account that holds a league's entry fees until it ends: ``escrow:league:5:fees``."""
-    return f"escrow:league:{int(league_id)}:fees"
+    return league_fees(league_id)
 
 
 def _aware(value: datetime, what: str) -> datetime:
@@ -386,7 +402,7 @@ class Round:
 @dataclass(frozen=True)
 class Decision:
     """記錄 a decision about the league and why (seed 002: the platform's decisions are final;
-    RULES.md §13: each logged with its reason)."""
+    docs/rules.md §13: each logged with its reason)."""
 
     at: datetime
     kind: str
@@ -413,7 +429,7 @@ class League:
     id: int
     config: LeagueConfig
     seed: str
-    status: str = "open"
+    status: LeagueStatus = LeagueStatus.OPEN
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     log: tuple[Decision, ...] = ()
@@ -466,11 +482,11 @@ class League:
         share (:attr:`prize_pool`); once it ended, what was actually paid out of it — the prizes
         (完結), the split (滾出; 0 for a free league, whose guarantee went back to the house) —
         or, rolled back, the stakes refunded."""
-        if self.status == "finished":
+        if self.status == LeagueStatus.FINISHED:
             return sum(p.amount for p in self.payouts if p.kind == "prize")
-        if self.status == "rolled_out":
+        if self.status == LeagueStatus.ROLLED_OUT:
             return sum(p.amount for p in self.payouts if p.kind.startswith("split_"))
-        if self.status == "rolled_back":
+        if self.status == LeagueStatus.ROLLED_BACK:
             return sum(p.amount for p in self.payouts if p.kind == "stake_refund")
         return self.prize_pool
 
@@ -550,7 +566,7 @@ class League:
                 id=league_id,
                 config=config,
                 seed=str(state["seed"]),
-                status=status,
+                status=LeagueStatus(status),
                 entrants=tuple(
                     Entrant(
                         int(e["user"]),
@@ -591,7 +607,7 @@ def _logged(league: League, now: datetime, kind: str, reason: str, **changes: An
     return replace(league, log=(*league.log, Decision(now, kind, reason)), **changes)
 
 
-def _txn(key: str, kind: str, amounts: Mapping[str, int], memo: str) -> tuple[Transaction, ...]:
+def _txn(key: str, kind: TxnKind, amounts: Mapping[str, int], memo: str) -> tuple[Transaction, ...]:
     rows = {a: n for a, n in amounts.items() if n}
     return (Transaction.of(key, kind, rows, memo[:200]),) if len(rows) >= 2 else ()
 
@@ -642,7 +658,7 @@ def join(league: League, user_id: int, name: str, *, now: datetime) -> Step:
     after = _logged(league, now, "joined", f"{name} (user {user_id}) signed up", entrants=entrants)
     txns = _txn(
         f"league:{league.id}:entry:user:{user_id}:{entry}",
-        "league_entry",
+        TxnKind.LEAGUE_ENTRY,
         {
             user_account(user_id): -(config.entry_fee + config.stake),
             escrow_of(league.id): config.entry_fee,
@@ -655,7 +671,7 @@ def join(league: League, user_id: int, name: str, *, now: datetime) -> Step:
 
 def _check_open(league: League, now: datetime) -> None:
     config = league.config
-    if league.status != "open":
+    if league.status != LeagueStatus.OPEN:
         code = "over" if league.over else "started"
         raise LeagueError(code, f"{config.name} is {league.status}: sign-up is closed")
     if not config.signup_opens <= now < config.signup_closes:
@@ -683,7 +699,7 @@ def leave(league: League, user_id: int, *, now: datetime) -> Step:
     )
     txns = _txn(
         f"league:{league.id}:leave:user:{user_id}:{entrant.entry}",
-        "refund",
+        TxnKind.REFUND,
         {
             user_account(user_id): config.entry_fee + config.stake,
             escrow_of(league.id): -config.entry_fee,
@@ -702,7 +718,7 @@ def start(league: League, *, now: datetime, early: bool = False) -> Step:
     """
     now = _aware(now, "now")
     config = league.config
-    if league.status != "open":
+    if league.status != LeagueStatus.OPEN:
         raise LeagueError("over" if league.over else "started", f"{config.name} is {league.status}")
     if now < config.signup_closes and not early:
         raise LeagueError(
@@ -717,7 +733,7 @@ def start(league: League, *, now: datetime, early: bool = False) -> Step:
             f"{config.name} has {n} player(s), it needs {config.min_players}: cancel it "
             "(滾回: every fee and stake is refunded) or wait",
         )
-    began = replace(league, status="running", started_at=now)
+    began = replace(league, status=LeagueStatus.RUNNING, started_at=now)
     began = _logged(
         began,
         now,
@@ -727,7 +743,7 @@ def start(league: League, *, now: datetime, early: bool = False) -> Step:
     )
     txns = _txn(
         f"league:{league.id}:guarantee",
-        "league_guarantee",
+        TxnKind.LEAGUE_GUARANTEE,
         {LEAGUES: -config.guarantee, pool_of(league.id): config.guarantee},
         f"保證獎池 {config.name}",
     )
@@ -848,7 +864,7 @@ def record_result(
             "bad_result",
             f"round {round_no} table {table} already ended with {list(match.points)}",
         )
-    if league.status != "running":
+    if league.status != LeagueStatus.RUNNING:
         raise LeagueError("over", f"{league.config.name} is {league.status}")
     current = league.current_round
     assert current is not None
@@ -901,7 +917,7 @@ def replay_match(
     match = _match(league, round_no, table)
     if match.over or match.table_id != table_id or table_id in match.voided:
         return Step(league)
-    if league.status != "running":
+    if league.status != LeagueStatus.RUNNING:
         raise LeagueError(
             "over" if league.over else "started", f"{league.config.name} is not running"
         )
@@ -935,7 +951,7 @@ def round_deadline(league: League) -> datetime | None:
     """時限 when the current round's time is up: ``round_minutes`` after it was seated (None when
     the league is not running)."""
     rnd = league.current_round
-    if league.status != "running" or rnd is None:
+    if league.status != LeagueStatus.RUNNING or rnd is None:
         return None
     seated = rnd.seated_at or league.started_at or league.created_at
     return seated + timedelta(minutes=league.config.round_minutes)
@@ -996,7 +1012,7 @@ def _finish(league: League, now: datetime) -> Step:
     lines = ", ".join(f"#{s.rank} {s.name} {prizes.get(s.user_id, 0)}" for s in table)
     joined = f" (fees' share {share} included)" if share else ""
     after = _logged(
-        replace(league, status="finished", ended_at=now, payouts=payouts),
+        replace(league, status=LeagueStatus.FINISHED, ended_at=now, payouts=payouts),
         now,
         "finished",
         f"pool {pool}{joined} paid by the distribution {list(config.prizes)}%: {lines}; "
@@ -1007,12 +1023,12 @@ def _finish(league: League, now: datetime) -> Step:
         paid[escrow_of(league.id)] = -share
     txns = _txn(
         f"league:{league.id}:prizes",
-        "prize",
+        TxnKind.PRIZE,
         {**paid, **{user_account(u): a for u, a in prizes.items()}},
         f"聯賽獎金 {config.name}",
     ) + _txn(
         f"league:{league.id}:fees",
-        "fee",
+        TxnKind.FEE,
         {escrow_of(league.id): -fees, FEES: fees},
         f"聯賽手續費 {config.name}",
     )
@@ -1039,11 +1055,11 @@ def cancel(league: League, reason: str, *, now: datetime) -> Step:
     reason = (reason or "").strip()
     if not reason:
         raise LeagueError("bad_config", "a cancellation needs its reason (it is logged)")
-    if league.status in ("rolled_back", "rolled_out"):
+    if league.status in (LeagueStatus.ROLLED_BACK, LeagueStatus.ROLLED_OUT):
         return Step(league)
-    if league.status == "finished":
+    if league.status == LeagueStatus.FINISHED:
         raise LeagueError("over", f"{league.config.name} has finished: it cannot be cancelled")
-    if league.status == "open":
+    if league.status == LeagueStatus.OPEN:
         return _roll_back(league, reason, now)
     return _roll_out(league, reason, now)
 
@@ -1061,14 +1077,16 @@ def _roll_back(league: League, reason: str, now: datetime) -> Step:
         payouts += [Payout(e.user_id, "fee_refund", config.entry_fee)] if config.entry_fee else []
         payouts += [Payout(e.user_id, "stake_refund", config.stake)] if config.stake else []
     after = _logged(
-        replace(league, status="rolled_back", ended_at=now, payouts=tuple(payouts)),
+        replace(league, status=LeagueStatus.ROLLED_BACK, ended_at=now, payouts=tuple(payouts)),
         now,
         "rolled_back",
         f"滾回 rolled back (cancelled before it started): {reason}. Seed 002: every registered "
         f"player's fee and stake refunded — {len(people)} × ({config.entry_fee} + "
         f"{config.stake}) jade",
     )
-    txns = _txn(f"league:{league.id}:rollback", "refund", amounts, f"滾回 {config.name}: {reason}")
+    txns = _txn(
+        f"league:{league.id}:rollback", TxnKind.REFUND, amounts, f"滾回 {config.name}: {reason}"
+    )
     return Step(after, txns)
 
 
@@ -1080,7 +1098,7 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
     fees = config.entry_fee * len(people)
     txns = _txn(
         f"league:{league.id}:rollout:fees",
-        "refund",
+        TxnKind.REFUND,
         {
             escrow_of(league.id): -fees,
             **{user_account(e.user_id): config.entry_fee for e in people},
@@ -1095,7 +1113,7 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
         )
         txns += _txn(
             f"league:{league.id}:rollout:guarantee",
-            "refund",
+            TxnKind.REFUND,
             {pool_of(league.id): -pool, LEAGUES: pool},
             f"滾出 {config.name}: free league, no pool paid",
         )
@@ -1107,7 +1125,10 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
             payouts += [Payout(user, "split_equal", equal)] if equal else []
             payouts += [Payout(user, "split_points", by_points)] if by_points else []
         txns += _txn(
-            f"league:{league.id}:rollout:pool", "league_split", paid, f"滾出 {config.name}: pool"
+            f"league:{league.id}:rollout:pool",
+            TxnKind.LEAGUE_SPLIT,
+            paid,
+            f"滾出 {config.name}: pool",
         )
         how = (
             f"pool {pool} split 50% equally ({pool // 2}) and 50% by table points floored at 0 "
@@ -1115,7 +1136,7 @@ def _roll_out(league: League, reason: str, now: datetime) -> Step:
             + ", ".join(f"{s.name} {sum(split[s.user_id])}" for s in table)
         )
     after = _logged(
-        replace(league, status="rolled_out", ended_at=now, payouts=tuple(payouts)),
+        replace(league, status=LeagueStatus.ROLLED_OUT, ended_at=now, payouts=tuple(payouts)),
         now,
         "rolled_out",
         f"滾出 rolled out (cancelled after it started, in round "

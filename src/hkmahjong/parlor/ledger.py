@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.accounts import FEES, GRANTS, TxnKind, user_account
+from hkmahjong.parlor.accounts import table_escrow as escrow_account
 
 __all__ = [
     "FEES",
@@ -50,8 +52,6 @@ __all__ = [
     "user_account",
 ]
 
-GRANTS = "system:grants"
-FEES = "system:fees"
 
 _KEY = re.compile(r"[a-z]+(:[A-Za-z0-9_.\-]+)+")
 MAX_KEY = 128
@@ -69,16 +69,6 @@ class TransactionConflictError(LedgerError):
 
 class InsufficientJadeError(LedgerError):
     """A transaction that would take an account below zero (only ``system:`` accounts may be)."""
-
-
-def user_account(user_id: int) -> str:
-    """玩家帳戶 the account key of a user: ``user:12``."""
-    return f"user:{int(user_id)}"
-
-
-def escrow_account(table_id: int | str) -> str:
-    """押金帳戶 the escrow account of a table: ``escrow:table:5``."""
-    return f"escrow:table:{table_id}"
 
 
 def may_go_negative(account: str) -> bool:
@@ -140,6 +130,7 @@ class Transaction:
             )
         if not isinstance(self.kind, str) or not re.fullmatch(r"[a-z_]{1,32}", self.kind):
             raise LedgerError(f"kind {self.kind!r}: expected 1..32 lowercase letters or _")
+        object.__setattr__(self, "kind", str(self.kind))  # a TxnKind is stored as its value
         merged: dict[str, int] = defaultdict(int)
         for row in self.rows:
             if not isinstance(row, Posting):
@@ -184,7 +175,7 @@ class Transaction:
 
 def grant(account: str, amount: int, idem_key: str, memo: str = "") -> Transaction:
     """贈玉 ``amount`` jade from ``system:grants`` to ``account``."""
-    return Transaction.of(idem_key, "grant", {GRANTS: -amount, account: amount}, memo)
+    return Transaction.of(idem_key, TxnKind.GRANT, {GRANTS: -amount, account: amount}, memo)
 
 
 def starting_grant(user_id: int, amount: int) -> Transaction:

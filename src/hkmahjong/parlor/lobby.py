@@ -24,10 +24,13 @@ from typing import Any
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.errors import MahjongError
 from hkmahjong.parlor import protocol as proto
+from hkmahjong.parlor.accounts import user_account
 from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, Clock, ClockSettings, LoopClock
 from hkmahjong.parlor.gallery import DEFAULT_LIMIT
 from hkmahjong.parlor.ledger import LedgerStore
+from hkmahjong.parlor.policy import listed_in_lobby
 from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, TableRow, TableStore
+from hkmahjong.parlor.probes import TableProbe
 from hkmahjong.parlor.stakes import stake_for
 from hkmahjong.parlor.table import Table
 from hkmahjong.parlor.terms import TableConfig, TableError, check_new
@@ -77,8 +80,11 @@ class Lobby:
         online_clocks: ClockSettings | None = None,
         watch_limit: int = DEFAULT_LIMIT,
         caps: Caps | None = None,
+        probe: TableProbe | None = None,
     ) -> None:
         self.store = store
+        self.probe = probe
+        """Given to every table (operators' metrics: :mod:`~hkmahjong.parlor.probes`)."""
         self.caps = caps or Caps()
         self.watch_limit = watch_limit
         self.ledger = ledger
@@ -116,6 +122,7 @@ class Lobby:
             "on_change": self._changed,
             "on_start": self.notify_players,
             "watch_limit": self.watch_limit,
+            "probe": self.probe,
         }
 
     async def start(self, *, watch: bool = True, rebuild: bool = True) -> list[str]:
@@ -170,14 +177,19 @@ class Lobby:
         self._changed(table)
         return True
 
-    async def stop(self) -> None:
-        """Stop watching and every actor (tables stay as stored)."""
+    async def stop(self, *, drain_s: float = 0.0) -> None:
+        """Stop watching and every actor (tables stay as stored); ``drain_s`` > 0: each table
+        first handles what its queue holds (its commits in flight end), all at once, for at most
+        that long (:meth:`Table.stop`)."""
         if self._watch is not None:
             self._watch.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watch
             self._watch = None
-        for table in list(self.tables.values()):
+        tables = list(self.tables.values())
+        if drain_s > 0:
+            await asyncio.gather(*(t.stop(drain_s=drain_s) for t in tables))
+        for table in tables:
             await table.stop()
 
     async def _watch_closed(self) -> None:
@@ -186,6 +198,7 @@ class Lobby:
             await clock.sleep(WATCH_SECONDS)
             try:
                 await self.check_closed()
+                await self.follow_requests()
             except Exception:  # a database hiccup: look again next time
                 log.exception("lobby: checking the tables' statuses failed")
             try:
@@ -204,6 +217,21 @@ class Lobby:
                 await live[ident].closed_elsewhere(status)
                 closed.append(live[ident].public_id)
         return closed
+
+    async def follow_requests(self) -> list[str]:
+        """Hand every operator's cancel request for a live table here (``hkmj admin cancel``)
+        to that table's actor, which cancels it — refunds, logs, tells its seats — as its own
+        command; their public ids."""
+        live = {t.id: t for t in self.tables.values() if t.open}
+        if not live:
+            return []
+        done = []
+        for ident, reason in (await self.store.cancel_requests(list(live))).items():
+            table = live[ident]
+            if table.open:
+                await table.cancel(reason)
+                done.append(table.public_id)
+        return done
 
     def get(self, public_id: str) -> Table | None:
         """The live table, or None."""
@@ -313,7 +341,7 @@ class Lobby:
 
     async def _check_balance(self, user_id: int, buy_in: int) -> None:
         if buy_in and self.ledger is not None:
-            have = await self.ledger.balance(f"user:{user_id}")
+            have = await self.ledger.balance(user_account(user_id))
             if have < buy_in:
                 raise TableError("balance", f"the buy-in is {buy_in} jade; you have {have}")
 
@@ -362,7 +390,9 @@ class Lobby:
     def _entry(table: Table) -> JSON | None:
         """A table as the lobby lists it, or None when it is not listed."""
         config = table.config
-        if not table.open or config.kind != "online" or config.private or config.league:
+        if not table.open or not listed_in_lobby(
+            config.kind, private=config.private, league=config.league
+        ):
             return None
         info = table.info().to_json()
         del info["you"]
@@ -409,7 +439,7 @@ class Lobby:
     def _changed(self, table: Table) -> None:
         self._track_waiting(table)
         config = table.config
-        if config.kind != "online" or config.private or config.league:
+        if not listed_in_lobby(config.kind, private=config.private, league=config.league):
             return
         entry = self._entry(table) if self.tables.get(table.public_id) is table else None
         if self._listed.get(table.public_id) == entry:

@@ -12,6 +12,7 @@ import asyncio
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hkmahjong.errors import MahjongError
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from hkmahjong.parlor.history import HandSummary, MatchSummary, TableFacts, TableResults
 
 __all__ = [
+    "CANCEL_REQUEST",
     "Connection",
     "LeaseLostError",
     "LogConflictError",
@@ -28,11 +30,29 @@ __all__ = [
     "SeatRow",
     "TableClosedError",
     "TableRow",
+    "TableStatus",
     "TableStore",
 ]
 
-OPEN_STATUSES = ("waiting", "playing", "paused")
+
+class TableStatus(StrEnum):
+    """A table's status, stored as its value: waiting for players, playing, paused (a practice
+    table whose person is away), or over — finished, cancelled, aborted."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    ABORTED = "aborted"
+
+
+OPEN_STATUSES = (TableStatus.WAITING, TableStatus.PLAYING, TableStatus.PAUSED)
 """Statuses of a table that is not over (rebuilt when the server starts)."""
+
+CANCEL_REQUEST = "cancel_request"
+"""The audit kind of an operator's request to cancel a table (``hkmj admin cancel``): the process
+whose lobby holds the table hands it to the table's actor (:meth:`Lobby.follow_requests`)."""
 
 
 class LogConflictError(MahjongError):
@@ -137,6 +157,11 @@ class TableStore(Protocol):
 
     async def audit(self, table_id: int, kind: str, reason: str) -> None:
         """Record a decision about the table (cancelled, aborted, sat out, …) and why."""
+        ...
+
+    async def cancel_requests(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The reason of the first :data:`CANCEL_REQUEST` audit entry of each of these tables
+        that has one (an operator asked to cancel it)."""
         ...
 
 
@@ -266,3 +291,11 @@ class MemoryTableStore:
     async def audit(self, table_id: int, kind: str, reason: str) -> None:
         """Keep the audit entry."""
         self.audits.append((table_id, kind, reason))
+
+    async def cancel_requests(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The reason of the first cancel request of each of these tables that has one."""
+        wanted, found = set(table_ids), dict[int, str]()
+        for table_id, kind, reason in self.audits:
+            if kind == CANCEL_REQUEST and table_id in wanted:
+                found.setdefault(table_id, reason)
+        return found

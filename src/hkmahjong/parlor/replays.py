@@ -34,6 +34,7 @@ from hkmahjong.engine.record import (
 )
 from hkmahjong.engine.view import Phase
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.policy import sees_table
 from hkmahjong.parlor.ports import SeatRow, TableRow
 from hkmahjong.parlor.wire import (
     JSON,
@@ -90,7 +91,7 @@ def viewer_of(
         for seat in seats:
             if seat.user_id == user_id and seat.bot is None:
                 return seat.player
-    if row.private and (invite is None or invite != row.invite_token):
+    if not sees_table(row.private, seated=False, invite=invite, token=row.invite_token):
         raise ReplayError("forbidden", "this table is private: its players or its invite only")
     return None
 

@@ -2,7 +2,7 @@
 
 Every decider is an engine :class:`~hkmahjong.engine.players.Controller` (``choose(view, legal)``)
 and sees only its seat's :class:`PlayerView`. :class:`PassivePlayer` plays a seat whose player
-timed out twice or left (RULES.md §13, seed 002): it discards the tile it drew (or, with no drawn
+timed out twice or left (docs/rules.md §13, seed 002): it discards the tile it drew (or, with no drawn
 tile, the safest one), never claims and never wins, so leaving a table never helps anyone.
 
 Bots at a table have **deterministic budgets**: no wall-clock budget decides what they play, so a

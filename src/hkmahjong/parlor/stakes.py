@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.accounts import BOTS, seat_escrow, user_account
 from hkmahjong.parlor.ledger import FEES
 from hkmahjong.scoring.payment import RulesLike, settle_staked_match, table_stake
 from hkmahjong.tiles import Wind
@@ -47,7 +48,7 @@ __all__ = [
     "table_value",
 ]
 
-BOTS_ACCOUNT = "system:bots"
+BOTS_ACCOUNT = BOTS
 STAKE_LEVELS: tuple[int, ...] = (0, 1, 2, 5, 10)
 """The stake units (the table's level) a creator picks from: stake = :func:`table_value` × unit.
 0 is a free table (no stake: no jade moves; *decision*, the seed knows only staked tables)."""
@@ -80,12 +81,12 @@ def stake_for(ruleset: RulesLike, level: int) -> int:
 
 def escrow_of(table_id: int, player: int) -> str:
     """押金帳戶 of ``player`` at table ``table_id``: ``escrow:table:5:p2``."""
-    return f"escrow:table:{int(table_id)}:p{int(player)}"
+    return seat_escrow(table_id, player)
 
 
 def owner_of(user_id: int | None) -> str:
     """Whose jade a seat stakes: ``user:{id}``, or the house for a bot (``None``)."""
-    return BOTS_ACCOUNT if user_id is None else f"user:{int(user_id)}"
+    return BOTS_ACCOUNT if user_id is None else user_account(user_id)
 
 
 def _ints(totals: Sequence[int | float]) -> list[int]:

@@ -31,6 +31,7 @@ import json
 import logging
 import math
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -45,9 +46,10 @@ from hkmahjong.engine.players import Controller
 from hkmahjong.engine.runner import MatchRunner, StepResult
 from hkmahjong.engine.view import Phase, PlayerView
 from hkmahjong.errors import IllegalActionError, MahjongError
+from hkmahjong.parlor import accounts, policy, stakes
 from hkmahjong.parlor import inbox as ib
 from hkmahjong.parlor import protocol as proto
-from hkmahjong.parlor import stakes
+from hkmahjong.parlor.accounts import TxnKind
 from hkmahjong.parlor.clocks import Clock, ClockSettings, LoopClock, SeatClock, TimerHandle
 from hkmahjong.parlor.gallery import CLOSE_FULL, DEFAULT_LIMIT, Gallery, Point
 from hkmahjong.parlor.history import (
@@ -60,8 +62,16 @@ from hkmahjong.parlor.history import (
     summarize_match,
 )
 from hkmahjong.parlor.ledger import InsufficientJadeError, LedgerStore, Transaction, can_cover
-from hkmahjong.parlor.ports import OPEN_STATUSES, Connection, SeatRow, TableRow, TableStore
+from hkmahjong.parlor.ports import (
+    OPEN_STATUSES,
+    Connection,
+    SeatRow,
+    TableRow,
+    TableStatus,
+    TableStore,
+)
 from hkmahjong.parlor.prefs import DEFAULT_PREFS, PlayerPrefs, auto_decision
+from hkmahjong.parlor.probes import NULL_PROBE, TableProbe, current_player, current_table
 from hkmahjong.parlor.ring import Ring
 from hkmahjong.parlor.seats import (
     SEARCH_LEVELS,
@@ -229,8 +239,12 @@ class Table:
         epoch: str | None = None,
         watch_limit: int = DEFAULT_LIMIT,
         thinker: Thinker | None = None,
+        probe: TableProbe | None = None,
     ) -> None:
         self.row = row
+        self.probe = probe or NULL_PROBE
+        """Where the table reports its actions, commits and bots' think times (operators'
+        metrics, :mod:`~hkmahjong.parlor.probes`)."""
         self.config = TableConfig.from_json(row.config)
         self.ruleset = self.config.ruleset
         self.store = store
@@ -240,7 +254,7 @@ class Table:
         self.on_start = on_start
         """Called once when the match starts (the lobby tells the players: ``notify_players``)."""
         self.thinker = thinker or shared_thinker()
-        self.status = row.status
+        self.status = TableStatus(row.status)
         self.epoch = epoch or secrets.token_urlsafe(6)
         self.runner: MatchRunner | None = None
         self.seq = 0
@@ -300,7 +314,7 @@ class Table:
     @property
     def open(self) -> bool:
         """Not finished, cancelled or aborted."""
-        return self.status in ("waiting", "playing", "paused")
+        return self.status in OPEN_STATUSES
 
     def player_of(self, user_id: int) -> int | None:
         """The player number ``user_id`` holds here, or None."""
@@ -355,7 +369,7 @@ class Table:
             id=0,
             public_id=public_id or new_public_id(),
             kind=config.kind,
-            status="waiting",
+            status=TableStatus.WAITING,
             config=config.to_json(),
             ruleset_digest=str(config.rules.get("digest", "")),
             match_seed=seed.hex(),
@@ -441,11 +455,11 @@ class Table:
 
     @property
     def _buy_in_key(self) -> str:
-        return f"buyin:table:{self.id}"
+        return accounts.buy_in_key(self.id)
 
     @property
     def _refund_key(self) -> str:
-        return f"refund:table:{self.id}"
+        return accounts.refund_key(self.id)
 
     async def _posted(self, key: str) -> bool:
         return self.ledger is not None and await self.ledger.posted(key)
@@ -467,8 +481,14 @@ class Table:
             self._task = asyncio.create_task(self.run(), name=f"table-{self.public_id}")
             await self.call(self._resume)
 
-    async def stop(self) -> None:
-        """Stop the actor (the table stays as stored)."""
+    async def stop(self, *, drain_s: float = 0.0) -> None:
+        """Stop the actor (the table stays as stored). ``drain_s`` > 0 (a graceful shutdown):
+        first let it handle every message already in its queue — an action being committed is
+        committed, and its players told — for at most that long."""
+        if self._task is not None and drain_s > 0 and not self._task.done():
+            self.queue.put_nowait(ib.Stop())
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._task), drain_s)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -492,6 +512,7 @@ class Table:
         (:meth:`_recover`). Only a recovery that itself fails — the log no longer replays — or
         the table's own work failing :data:`RECOVERY_LIMIT` times in a row aborts it.
         """
+        current_table.set(self.public_id)  # this task's log lines name the table
         while True:
             msg = await self.queue.get()
             self._busy = True
@@ -576,7 +597,11 @@ class Table:
             await self._closed_elsewhere(stored.status)
             return
         self._update_prompts()
-        if self.status == "playing" and (runner is None or runner.can_start) and self._bought_in:
+        if (
+            self.status == TableStatus.PLAYING
+            and (runner is None or runner.can_start)
+            and self._bought_in
+        ):
             self._schedule_next_hand(first=False)
 
     def _new_epoch(self) -> None:
@@ -601,32 +626,6 @@ class Table:
         self.gallery.close_all(CLOSE_FAILED, "the server failed; reconnect")
         self.gallery = self._new_gallery()
         self._changed()
-
-    async def idle(self) -> None:
-        """Wait until every queued message is handled and nothing is being computed off the
-        loop (tests: the actor then waits on its clock).
-
-        The actor may be waiting on a database thread (a log append) or a bot's decision: after
-        the first thousand turns of the loop this polls every millisecond, for up to 60 s of
-        the loop's time.
-
-        :raises MahjongError: when the actor is still busy after that.
-        """
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 60
-        spins = 0
-        while True:
-            await asyncio.sleep(0 if spins < 1000 else 0.001)
-            spins += 1
-            if self.queue.empty() and not self._busy and not self._work and not self._soon:
-                return
-            if loop.time() > deadline:
-                break
-        stack = self._task.get_stack() if self._task is not None else []
-        raise MahjongError(
-            f"table {self.public_id} did not become idle in 60 s: {stack} "
-            f"q={self.queue.qsize()} busy={self._busy} work={len(self._work)}"
-        )
 
     async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``fn`` inside the actor (serialised with everything else); its result.
@@ -999,8 +998,8 @@ class Table:
         seat.conn, seat.helloed, seat.hello = None, False, None
         if seat.status is SeatStatus.CONNECTED:
             self._set_status(seat, SeatStatus.AWAY)
-            if self.config.kind == "practice" and self.status == "playing":
-                await self._set_table_status("paused")
+            if self.config.kind == "practice" and self.status == TableStatus.PLAYING:
+                await self._set_table_status(TableStatus.PAUSED)
             else:
                 self._start_grace(seat)
         elif seat.status is SeatStatus.AWAY and seat.grace is None:
@@ -1012,8 +1011,8 @@ class Table:
         grace = self.clocks.grace_ms
         if not grace or not seat.human or seat.status is not SeatStatus.AWAY:
             return
-        waiting = self.status == "waiting" and self.config.league is None
-        if self.status != "playing" and not waiting:
+        waiting = self.status == TableStatus.WAITING and self.config.league is None
+        if self.status != TableStatus.PLAYING and not waiting:
             return
         if seat.grace is not None:
             seat.grace.cancel()
@@ -1025,9 +1024,13 @@ class Table:
         if not seat.human or seat.status is not SeatStatus.AWAY:
             return
         grace = self.clocks.grace_ms
-        if self.status == "playing":
+        if self.status == TableStatus.PLAYING:
             await self._sit_out(seat, f"disconnected (or never connected) for more than {grace} ms")
-        elif self.status == "waiting" and self.config.league is None and not self._bought_in:
+        elif (
+            self.status == TableStatus.WAITING
+            and self.config.league is None
+            and not self._bought_in
+        ):
             await self.store.audit(
                 self.id,
                 "released",
@@ -1039,10 +1042,13 @@ class Table:
         seat = self.seats[player]
         if seat.conn is not conn:
             return
+        who = current_player.set(seat.user_id)  # the log lines of its handling name the player
         try:
             await self._on_message(seat, conn, msg)
         except proto.ProtocolError as exc:
             self._reply(conn, exc.to_json())
+        finally:
+            current_player.reset(who)
 
     async def _on_message(self, seat: _Seat, conn: Connection, msg: proto.ClientMessage) -> None:
         E = proto.ErrorCode
@@ -1111,13 +1117,13 @@ class Table:
             seat.grace = None
         if seat.status is SeatStatus.AWAY:
             self._set_status(seat, SeatStatus.CONNECTED)
-        if self.status == "paused":
-            await self._set_table_status("playing")
+        if self.status == TableStatus.PAUSED:
+            await self._set_table_status(TableStatus.PLAYING)
             self._update_prompts()
             runner = self.runner
             if runner is not None and runner.can_start:
                 self._schedule_next_hand(first=False)
-        if self.status == "waiting" and self.config.kind == "practice":
+        if self.status == TableStatus.WAITING and self.config.kind == "practice":
             await self._maybe_start()
 
     async def _on_act(self, seat: _Seat, msg: proto.Act) -> None:
@@ -1177,7 +1183,11 @@ class Table:
         and a paused practice table's bots wait for their player.
         """
         runner = self.runner
-        live = runner is not None and runner.in_hand and self.status in ("playing", "paused")
+        live = (
+            runner is not None
+            and runner.in_hand
+            and self.status in (TableStatus.PLAYING, TableStatus.PAUSED)
+        )
         deciding = set(runner.to_act_players) if live and runner is not None else set()
         window = live and runner is not None and runner.phase in _WINDOWS
         held = self._hold is not None
@@ -1209,7 +1219,7 @@ class Table:
                     self._open_prompt(seat)
                 else:
                     self._schedule_decision(seat, window=False, known=known)
-            elif self.status == "playing":
+            elif self.status == TableStatus.PLAYING:
                 self._schedule_decision(seat, window=False, delay=self.clocks.bot_ms / 1000)
 
     def _schedule_decision(
@@ -1259,14 +1269,17 @@ class Table:
         elif seat.kind == "bot" and seat.controller is not None:
             work = self.thinker.choose(seat.controller, view, legal)
             self._work.add(work)
-            work.add_done_callback(partial(self._thought, player, token))
+            work.add_done_callback(partial(self._thought, player, token, time.perf_counter()))
         else:
             self.queue.put_nowait(ib.Decided(player, token, passive_choice(view, legal)))
 
-    def _thought(self, player: int, token: int, work: asyncio.Future[Action]) -> None:
+    def _thought(
+        self, player: int, token: int, started: float, work: asyncio.Future[Action]
+    ) -> None:
         self._work.discard(work)
         if work.cancelled():
             return
+        self.probe.thought(self.seats[player].bot_level or "?", time.perf_counter() - started)
         error = work.exception()
         action = None if error is not None else work.result()
         self.queue.put_nowait(ib.Decided(player, token, action, error))
@@ -1361,6 +1374,7 @@ class Table:
         Whether it was committed."""
         runner = self.runner
         assert runner is not None
+        started = time.perf_counter()
         try:
             step = runner.apply(seat.player, action)
         except IllegalActionError as exc:
@@ -1383,6 +1397,7 @@ class Table:
         self._close_prompt(seat, action, by, ref)
         await self._broadcast(step)
         self._broadcasting = False
+        self.probe.action(by, time.perf_counter() - started)
         return True
 
     def _facts(self) -> TableFacts:
@@ -1429,9 +1444,11 @@ class Table:
         """Append the step's record lines (with the results of a hand or match they end); on
         failure rebuild the runner from the committed log (so the step never happened) and
         return False."""
+        started = time.perf_counter()
         try:
             await self.store.append(self.id, self.seq, step.lines, self._results(step))
         except Exception as exc:
+            self.probe.commit(time.perf_counter() - started, False)
             self._commit_failures += 1
             log.warning(
                 "table %s: commit failed (%s); rebuilding from the log", self.public_id, exc
@@ -1447,6 +1464,7 @@ class Table:
             if stored is not None and stored.status not in OPEN_STATUSES:
                 await self._closed_elsewhere(stored.status)
             return False
+        self.probe.commit(time.perf_counter() - started, True)
         self.seq += len(step.lines)
         self._commit_failures = 0
         self._failures = 0
@@ -1516,22 +1534,22 @@ class Table:
         table, their seat released).
         """
         if self.broken is not None:
-            await self._cancel("aborted", self.broken)
+            await self._cancel(TableStatus.ABORTED, self.broken)
             return
         if self.open and await self._posted(self._refund_key):
-            await self._cancel("cancelled", "the stakes were refunded before a restart")
+            await self._cancel(TableStatus.CANCELLED, "the stakes were refunded before a restart")
             return
         runner = self.runner
         if runner is not None and runner.match_over:
-            if self.status in ("playing", "paused"):
+            if self.status in (TableStatus.PLAYING, TableStatus.PAUSED):
                 await self._match_ended()
             return
         for seat in self.seats:
             self._start_grace(seat)
-        if self.status == "waiting":
+        if self.status == TableStatus.WAITING:
             await self._maybe_start()
             return
-        if self.status not in ("playing", "paused"):
+        if self.status not in (TableStatus.PLAYING, TableStatus.PAUSED):
             return
         if runner is None or runner.can_start:
             self._schedule_next_hand(first=runner is None)
@@ -1540,13 +1558,13 @@ class Table:
 
     async def _maybe_start(self) -> None:
         """Start the match once all four seats are filled (practice: once the player is here)."""
-        if self.status != "waiting" or any(s.kind == "empty" for s in self.seats):
+        if self.status != TableStatus.WAITING or any(s.kind == "empty" for s in self.seats):
             return
         if self.config.kind == "practice" and not any(s.helloed for s in self.seats):
             return
         if self._priced and not await self._buy_in():
             return
-        await self._set_table_status("playing")
+        await self._set_table_status(TableStatus.PLAYING)
         for seat in self.seats:
             self._start_grace(seat)
         if self.on_start is not None:
@@ -1582,7 +1600,7 @@ class Table:
         short = await self._short_of_buy_in()
         if not short:
             try:
-                await self._post(self._buy_in_key, "buy_in", amounts, "入場 buy-in")
+                await self._post(self._buy_in_key, TxnKind.BUY_IN, amounts, "入場 buy-in")
             except InsufficientJadeError:  # spent elsewhere since the check: look again
                 short = await self._short_of_buy_in()
                 if not short:
@@ -1642,6 +1660,7 @@ class Table:
         self._broadcasting = True
         await self._broadcast(step)
         self._broadcasting = False
+        log.info("table %s: hand %d started", self.public_id, len(runner.record.hands) - 1)
 
     def _schedule_next_hand(self, *, first: bool) -> None:
         if self._next_hand is not None:
@@ -1656,7 +1675,7 @@ class Table:
         """Start the next hand when its pause is over, or every person here is ready — not
         while paused (a practice table waits for its player) nor during a hold."""
         runner = self.runner
-        if self.status != "playing" or (runner is not None and not runner.can_start):
+        if self.status != TableStatus.PLAYING or (runner is not None and not runner.can_start):
             return
         if self._hold is not None:
             return  # (released first: the start comes right after, :meth:`_settle`)
@@ -1714,7 +1733,7 @@ class Table:
         amounts = stakes.hand_move(self.id, stake, before, after)
         if amounts:
             await self._post(
-                f"hand:table:{self.id}:{n}", "settle", amounts, f"第{n + 1}局 hand {n}"
+                accounts.hand_key(self.id, n), TxnKind.SETTLE, amounts, f"第{n + 1}局 hand {n}"
             )
 
     async def _match_ended(self) -> None:
@@ -1727,15 +1746,20 @@ class Table:
             owners = [s.user_id if s.human else None for s in self.seats]
             amounts = stakes.release(self.id, stake, totals, owners)
             if amounts:
-                await self._post(f"release:table:{self.id}", "release", amounts, "散場 release")
+                await self._post(
+                    accounts.release_key(self.id), TxnKind.RELEASE, amounts, "散場 release"
+                )
             seats = [runner.seat_of(p).letter for p in range(4)]
             settlement = stakes.settlement_json(stake, totals, seats)
         seed = runner.record.match_seed.hex() if runner.record.match_seed else ""
         record = f"/api/tables/{self.public_id}/record"
         self._emit_all(lambda v: proto.match_end_msg(v, totals, settlement, seed, record))
-        await self._set_table_status("finished")
+        await self._set_table_status(TableStatus.FINISHED)
+        log.info(
+            "table %s: match finished after %d hand(s)", self.public_id, len(runner.record.hands)
+        )
 
-    async def _set_table_status(self, status: str) -> None:
+    async def _set_table_status(self, status: TableStatus) -> None:
         if self.status == status:
             return
         self.status = status
@@ -1745,11 +1769,11 @@ class Table:
 
     async def _abort(self, reason: str) -> None:
         try:
-            await self._cancel("aborted", reason)
+            await self._cancel(TableStatus.ABORTED, reason)
         except Exception:
             log.exception("table %s: aborting failed too (%s)", self.public_id, reason)
 
-    async def _cancel(self, status: str, reason: str) -> None:
+    async def _cancel(self, status: TableStatus, reason: str) -> None:
         """Close the table as ``status`` (cancelled / aborted): refund, log the reason, tell all.
 
         When the store says the table was closed elsewhere (``hkmj admin cancel`` on the database),
@@ -1779,17 +1803,21 @@ class Table:
         if not self._priced or not self._bought_in:
             return None
         assert self.ledger is not None
-        if await self._posted(self._refund_key) or await self._posted(f"release:table:{self.id}"):
+        if await self._posted(self._refund_key) or await self._posted(
+            accounts.release_key(self.id)
+        ):
             return None
         stake, fee = self.config.stake or 0, self.config.fee
         owners = [s.user_id if s.human else None for s in self.seats]
         for attempt in range(3):
-            accounts = [stakes.escrow_of(self.id, p) for p in range(4)]
-            balances = await self.ledger.balances(accounts)
-            held = [balances[a] for a in accounts]
+            escrows = [stakes.escrow_of(self.id, p) for p in range(4)]
+            balances = await self.ledger.balances(escrows)
+            held = [balances[a] for a in escrows]
             amounts = stakes.refund(self.id, stake, held, owners, fee)
             try:
-                await self._post(self._refund_key, "refund", amounts, f"退款 refund: {reason}")
+                await self._post(
+                    self._refund_key, TxnKind.REFUND, amounts, f"退款 refund: {reason}"
+                )
             except InsufficientJadeError:  # a hand's move landed since the read (a live server)
                 if attempt == 2:
                     raise
@@ -1797,7 +1825,7 @@ class Table:
             break
         return f"stake {stake} and fee {fee} jade back to each of the four seats"
 
-    async def _close(self, status: str) -> None:
+    async def _close(self, status: TableStatus) -> None:
         """Stop the match here (no store change): close every prompt and timer, tell everyone."""
         self._release_hold()
         self.status = status
@@ -1815,7 +1843,7 @@ class Table:
     async def _closed_elsewhere(self, status: str) -> None:
         if self.open and status not in OPEN_STATUSES:
             log.info("table %s was %s elsewhere; following", self.public_id, status)
-            await self._close(status)
+            await self._close(TableStatus(status))
 
     # --- commands (run inside the actor through call) ---------------------------------------------
     async def join(self, user_id: int, name: str, invite: str | None = None) -> int:
@@ -1829,9 +1857,11 @@ class Table:
         have = self.player_of(user_id)
         if have is not None:
             return have
-        if self.status != "waiting":
+        if self.status != TableStatus.WAITING:
             raise TableError("started", f"the table is {self.status}; no seat can be taken")
-        if self.row.private and invite != self.row.invite_token:
+        if not policy.sees_table(
+            self.row.private, seated=False, invite=invite, token=self.row.invite_token
+        ):
             raise TableError("invite", "this table is private: its invite link is needed")
         free = [s for s in self.seats if s.kind == "empty"]
         if not free:
@@ -1866,10 +1896,10 @@ class Table:
         if player is None:
             raise TableError("not_seated", "you hold no seat at this table")
         if self.config.kind == "practice":
-            if self.status == "playing":
-                await self._set_table_status("paused")
+            if self.status == TableStatus.PLAYING:
+                await self._set_table_status(TableStatus.PAUSED)
             return
-        if self.status != "waiting" or self._bought_in:
+        if self.status != TableStatus.WAITING or self._bought_in:
             raise TableError("started", "the match has started: your seat is played for you")
         await self.store.audit(self.id, "left", f"player {player}: left the waiting table")
         await self._unseat(self.seats[player])
@@ -1885,7 +1915,7 @@ class Table:
     async def _fill_bots(self, user_id: int | None, level: str) -> list[int]:
         if user_id is not None and user_id != self.row.creator_id:
             raise TableError("forbidden", "only the table's creator may seat bots")
-        if self.status != "waiting":
+        if self.status != TableStatus.WAITING:
             raise TableError("started", f"the table is {self.status}")
         filled = []
         for seat in self.seats:
@@ -1902,9 +1932,9 @@ class Table:
         await self._maybe_start()
         return filled
 
-    async def cancel(self, reason: str, *, status: str = "cancelled") -> None:
+    async def cancel(self, reason: str, *, status: str = TableStatus.CANCELLED) -> None:
         """取消 (or abort): stop the match, refund every stake and fee, log the reason."""
-        await self.call(lambda: self._cancel(status, reason))
+        await self.call(lambda: self._cancel(TableStatus(status), reason))
 
     async def closed_elsewhere(self, status: str) -> None:
         """The store says this table is over (``status``): stop and tell the seats (no refund:

@@ -32,7 +32,7 @@ from hkmahjong.bots.master import MasterBot
 from hkmahjong.engine.actions import Action
 from hkmahjong.engine.players import Controller
 from hkmahjong.engine.view import PlayerView
-from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.environ import env_number
 from hkmahjong.parlor.seats import SearchBot, master_bot
 from hkmahjong.rules import Ruleset
 
@@ -79,25 +79,13 @@ def _lower_priority(nice: int) -> None:
 
 
 def _search_nice() -> int:
-    raw = os.environ.get("HKMJ_SEARCH_NICE", "10")
-    try:
-        n = int(raw)
-    except ValueError:
-        raise MahjongError(f"HKMJ_SEARCH_NICE={raw!r}: expected a whole number 0–19") from None
-    if not 0 <= n <= 19:
-        raise MahjongError(f"HKMJ_SEARCH_NICE={n}: expected 0–19 (0: the server's priority)")
-    return n
+    hint = " (0: the server's priority)"
+    return int(env_number("HKMJ_SEARCH_NICE", "10", low=0, high=19, hint=hint))
 
 
 def _search_workers() -> int:
-    raw = os.environ.get("HKMJ_SEARCH_WORKERS", "1")
-    try:
-        n = int(raw)
-    except ValueError:
-        raise MahjongError(f"HKMJ_SEARCH_WORKERS={raw!r}: expected a whole number 0–64") from None
-    if not 0 <= n <= 64:
-        raise MahjongError(f"HKMJ_SEARCH_WORKERS={n}: expected 0–64 (0: search in threads)")
-    return n
+    hint = " (0: search in threads)"
+    return int(env_number("HKMJ_SEARCH_WORKERS", "1", low=0, high=64, hint=hint))
 
 
 class Thinker:

@@ -1,4 +1,4 @@
-"""番種 fan patterns: a stable id for every pattern of RULES.md §8 with its names and source.
+"""番種 fan patterns: a stable id for every pattern of docs/rules.md §8 with its names and source.
 
 Every pattern the seeds name has one :class:`FanId`. Its string value is stable (it appears in TOML
 rulesets and in the JSON output of ``hkmj score``), so never rename one. Names come in 繁體 as in the
@@ -18,7 +18,7 @@ __all__ = ["FanCategory", "FanId", "FanInfo", "fan_id_from_text"]
 
 
 class FanCategory(Enum):
-    """Which list of RULES.md §8 a pattern belongs to (番種分類); ML patterns are standard ones."""
+    """Which list of docs/rules.md §8 a pattern belongs to (番種分類); ML patterns are standard ones."""
 
     STANDARD = "standard"  # W2 正統牌型 / the parlor list
     BONUS = "bonus"  # 花糊 and other bonus-tile wins
@@ -40,7 +40,7 @@ class FanInfo:
 
 
 class FanId(Enum):
-    """番種 id: one stable string per pattern of RULES.md §8 (standard, ML, bonus, 自訂)."""
+    """番種 id: one stable string per pattern of docs/rules.md §8 (standard, ML, bonus, 自訂)."""
 
     # --- standard list (W2 正統 / parlor) ---
     CHICKEN = "CHICKEN"

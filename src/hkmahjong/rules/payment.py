@@ -1,4 +1,4 @@
-"""付款規則: every payment, liability (包牌) and false-win (詐糊) switch of RULES.md §9–§11.
+"""付款規則: every payment, liability (包牌) and false-win (詐糊) switch of docs/rules.md §9–§11.
 
 A :class:`PaymentRules` is a frozen, hashable value held by ``Ruleset.payment``. The four presets
 have named constructors (:meth:`PaymentRules.parlor`, :meth:`~PaymentRules.qingzhang`,
@@ -103,7 +103,7 @@ class LiabilityScope(Enum):
 
 
 class FalseWinPenalty(Enum):
-    """詐糊罰則 (RULES.md §11)."""
+    """詐糊罰則 (docs/rules.md §11)."""
 
     PARLOR = "parlor"
     """P: as if all three had won a limit hand off the offender: each receives that whole win."""
@@ -190,7 +190,7 @@ class PaymentRules:
                 f"payment.zero_fan_share = {zero!r}: allowed a multiple of 0.5 that is >= 0"
             )
         _check_int("unit", self.unit, 1, None, "a whole number of jade per share point, at least 1")
-        _check_int("discarder_shares", self.discarder_shares, 2, 4, "2, 3 or 4 (RULES.md §9)")
+        _check_int("discarder_shares", self.discarder_shares, 2, 4, "2, 3 or 4 (docs/rules.md §9)")
         _check_int("false_win_min_fan", self.false_win_min_fan, 0, None, "a fan count >= 0")
         _check_int("no_limit_fan", self.no_limit_fan, 1, None, "a fan count >= 1")
         if self.stake is not None:

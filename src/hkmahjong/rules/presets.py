@@ -1,10 +1,10 @@
-"""預設台例 presets: parlor (麻雀館, the default), qingzhang (清章), ml and cuhk (RULES.md §8).
+"""預設台例 presets: parlor (麻雀館, the default), qingzhang (清章), ml and cuhk (docs/rules.md §8).
 
 Each preset is built clause by clause; the comment on each line names the seed clause behind it.
 Seeds: W1 = ``seeds/000`` (older Wikipedia list), C = ``001`` (常用番種), ML = ``002`` (online
 platform), P = ``003`` (this parlor's rules page), W2 = ``004`` (newer Wikipedia list, 正統 + 自訂).
 
-Precedence for ``parlor`` (RULES.md): P first; where P is silent, W2's 正統 rules; where W2 is
+Precedence for ``parlor`` (docs/rules.md): P first; where P is silent, W2's 正統 rules; where W2 is
 silent, C/W1. Where seeds disagree the docstring of each preset says which one it follows.
 """
 
@@ -24,7 +24,7 @@ F = FanId
 _DRAGONS = frozenset({F.RED_DRAGON, F.GREEN_DRAGON, F.WHITE_DRAGON})
 _WIND_PUNGS = frozenset({F.SEAT_WIND, F.PREVAILING_WIND})
 
-# --- the parlor fan table: RULES.md §8 table = P's bonus list + W2 正統牌型 -------------------------
+# --- the parlor fan table: docs/rules.md §8 table = P's bonus list + W2 正統牌型 -------------------------
 _PARLOR_FAN: dict[FanId, int] = {
     F.CHICKEN: 0,  # W2 正統 零番 雞糊
     F.ALL_CHOWS: 1,  # W2 正統 一番 平糊 (pair may be honours: C fn. 3)
@@ -77,29 +77,29 @@ _W2_LIMIT_HANDS = frozenset(
     }
 )
 
-# --- exclusions: RULES.md §8 notes and last paragraph (W2 "必然並存…不重複計分") -----------------
+# --- exclusions: docs/rules.md §8 notes and last paragraph (W2 "必然並存…不重複計分") -----------------
 _CONCEALED_ONLY = frozenset({F.CONCEALED_HAND})
 _EXCLUSIONS: dict[FanId, frozenset[FanId]] = {
     # a hand that must be concealed does not add 門前清 (W2 "必定門清（天和、地和、十三幺、九蓮寶燈、
-    # 坎坎糊）不另計自摸" — read as 門前清, RULES.md §8 last paragraph)
+    # 坎坎糊）不另計自摸" — read as 門前清, docs/rules.md §8 last paragraph)
     F.THIRTEEN_ORPHANS: _CONCEALED_ONLY,
     F.NINE_GATES: frozenset({F.CONCEALED_HAND, F.FULL_FLUSH}),  # 九蓮 does not add 清一色 (W2)
     F.EARTHLY: _CONCEALED_ONLY,
     F.SEVEN_PAIRS: _CONCEALED_ONLY,  # 七對子 is concealed by nature (C "門清取得七對眼")
     F.EARLY_READY: _CONCEALED_ONLY,  # 冚手糊 "叫糊後門清" (C)
-    # a hand that includes a self-draw does not add 自摸 again (RULES.md §8)
+    # a hand that includes a self-draw does not add 自摸 again (docs/rules.md §8)
     F.HEAVENLY: frozenset({F.CONCEALED_HAND, F.SELF_DRAWN}),
     F.HUMAN: frozenset({F.CONCEALED_HAND, F.SELF_DRAWN}),
     # 坎坎糊 includes 對對糊, 門前清, 自摸 (W2 "不另計門前清、對對糊"; C fn. 25)
     F.FOUR_CONCEALED_PUNGS: frozenset({F.ALL_PUNGS, F.CONCEALED_HAND, F.SELF_DRAWN}),
-    # 槓上槓 includes 槓上開花 and 自摸 (RULES.md §8); 槓上開花 on the last tile adds no 海底 (W1, W2);
+    # 槓上槓 includes 槓上開花 and 自摸 (docs/rules.md §8); 槓上開花 on the last tile adds no 海底 (W1, W2);
     # a bonus replacement after the second kong is still 槓上槓, not 花上自摸 as well (W1
     # "補花後能連槓牌兩次以上才算槓上槓自摸")
     F.DOUBLE_KONG_REPLACEMENT: frozenset(
         {F.KONG_REPLACEMENT, F.SELF_DRAWN, F.LAST_DRAW, F.BONUS_REPLACEMENT}
     ),
     F.KONG_REPLACEMENT: frozenset({F.LAST_DRAW}),  # W2 槓上開花 "海底開花的話不另計海底撈月"
-    F.BONUS_REPLACEMENT: frozenset({F.LAST_DRAW}),  # RULES.md §7 (decision, by analogy)
+    F.BONUS_REPLACEMENT: frozenset({F.LAST_DRAW}),  # docs/rules.md §7 (decision, by analogy)
     # 八仙過海: 8 in total, the two 一台花, 正花 and 自摸 inside it (P "当自摸计，8 番"; W2)
     F.EIGHT_BONUS: frozenset({F.SELF_DRAWN, F.SEAT_BONUS, F.BONUS_SET, F.SEVEN_BONUS, F.NO_BONUS}),
     # 花糊: 2 + 自摸 (W2 "計兩番加自摸一番"); its bonus tiles are the win, not added again (decision)
@@ -111,7 +111,7 @@ _EXCLUSIONS: dict[FanId, frozenset[FanId]] = {
     F.FOUR_KONGS: frozenset({F.ALL_PUNGS, F.THREE_KONGS, F.DOUBLE_KONG_REPLACEMENT}),
     F.ALL_HONOURS: frozenset({F.ALL_PUNGS, F.MIXED_TERMINALS}),
     F.ALL_TERMINALS: frozenset({F.ALL_PUNGS, F.MIXED_TERMINALS}),
-    F.MIXED_TERMINALS: frozenset({F.ALL_PUNGS}),  # RULES.md §8 花幺九 "includes 對對糊"
+    F.MIXED_TERMINALS: frozenset({F.ALL_PUNGS}),  # docs/rules.md §8 花幺九 "includes 對對糊"
     F.TERMINAL_PUNGS_HONOUR_PAIR: frozenset({F.ALL_PUNGS, F.MIXED_TERMINALS}),  # C 混幺九
     # 小三元 includes those two pungs' 番牌 (W1), 大三元 its three (W1, C "不再計三元牌")
     F.SMALL_DRAGONS: _DRAGONS,
@@ -172,7 +172,7 @@ OPTIONAL_LIMIT_HANDS = frozenset({F.ALL_BLUE, F.ALL_GREEN, F.RED_PEACOCK, F.GREE
 
 
 def _parlor() -> Ruleset:
-    """麻雀館 (default): P first, then W2 正統, then C/W1 (RULES.md §8 table)."""
+    """麻雀館 (default): P first, then W2 正統, then C/W1 (docs/rules.md §8 table)."""
     return Ruleset(
         name="parlor",
         description="麻雀館 parlor rules: seed 003 (P), then W2 正統, then C/W1",
@@ -195,7 +195,7 @@ def _parlor() -> Ruleset:
         rob_concealed_kong_thirteen=True,  # P "唯一例外是等十三么的玩家"
         bonus_tiles=True,  # P 花季牌
         bonus_win_seven=False,  # P's bonus list (正花/一台花/无花/八仙过海/花上自摸) has no 花糊
-        false_win_below_minimum=True,  # RULES.md §11: C, W1/W2 "通常見於麻雀館"
+        false_win_below_minimum=True,  # docs/rules.md §11: C, W1/W2 "通常見於麻雀館"
         payment=PaymentRules.parlor(),  # P 付款 (payments workstream)
         match_lengths=("four-rounds", "8-hands", "16-hands", "bankruptcy", "online"),  # P 牌局长度
         last_tile=LastTileRule.ANY,  # P 海底捞月 and 海底炮

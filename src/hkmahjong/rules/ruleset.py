@@ -1,12 +1,12 @@
-"""台例 Ruleset: a table's rules as one frozen, hashable value (RULES.md §2–§11).
+"""台例 Ruleset: a table's rules as one frozen, hashable value (docs/rules.md §2–§11).
 
 A :class:`Ruleset` holds the minimum fan (起糊), the limit (爆棚, or ``None`` for no limit), the fan
 value of each pattern (absent = not played), which patterns are limit hands (例牌), the exclusions
-(a pattern that includes another), every play switch RULES.md names and the payment rules
+(a pattern that includes another), every play switch docs/rules.md names and the payment rules
 (:class:`~hkmahjong.rules.payment.PaymentRules`). Presets live in :mod:`hkmahjong.rules.presets`,
 TOML load/save in :mod:`hkmahjong.rules.toml_io`.
 
-How the scorer reads the fan table (RULES.md §8):
+How the scorer reads the fan table (docs/rules.md §8):
 
 * ``fan[f]`` is the value of one occurrence of ``f`` (正花 per tile, 一台花 per set; see
   :attr:`FanId.per_occurrence`); a pattern absent from ``fan`` is not played and never counts.
@@ -111,7 +111,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
 
 class PassRule(Enum):
-    """過水 for wins (RULES.md §6): what a passed win forbids until the player's next draw."""
+    """過水 for wins (docs/rules.md §6): what a passed win forbids until the player's next draw."""
 
     NONE = "none"
     """P: "放过一次食胡，亦不影响你之后再食" — passing a win forbids nothing (parlor)."""
@@ -123,7 +123,7 @@ class PassRule(Enum):
 
 
 class LastTileRule(Enum):
-    """海底 (RULES.md §7): which wins on the last tile score 海底撈月 / 海底炮."""
+    """海底 (docs/rules.md §7): which wins on the last tile score 海底撈月 / 海底炮."""
 
     ANY = "any"
     """W2 "食全局最後一隻牌", P (海底撈月 and 海底炮), ML: self-drawn or on the last discard."""
@@ -132,7 +132,7 @@ class LastTileRule(Enum):
 
 
 class BonusWinHand(Enum):
-    """花糊 / 八仙過海 and the hand's own tiles (RULES.md §8 bonus-tile wins)."""
+    """花糊 / 八仙過海 and the hand's own tiles (docs/rules.md §8 bonus-tile wins)."""
 
     APART = "apart"
     """The bonus-tile win is scored alone and a normal win does not add it (W2 花糊 "計兩番加自摸
@@ -146,7 +146,7 @@ class BonusWinHand(Enum):
 
 
 class DealBonusWin(Enum):
-    """Seven or more bonus tiles at the deal (RULES.md §8 bonus-tile wins)."""
+    """Seven or more bonus tiles at the deal (docs/rules.md §8 bonus-tile wins)."""
 
     HEAVENLY_EARTHLY = "heavenly_earthly"
     """W2 花糊牌規: the dealer adds 天糊, a non-dealer 地糊."""
@@ -165,7 +165,7 @@ MATCH_LENGTHS: tuple[str, ...] = (
     "online",
 )
 """Match lengths (場) a ruleset may offer — the values of ``hkmahjong.engine.match.MatchLength``
-(RULES.md §2: P offers 四圈, 八局, 十六局, until bankrupt, online 四局; ML adds 單局 and 東圈)."""
+(docs/rules.md §2: P offers 四圈, 八局, 十六局, until bankrupt, online 四局; ML adds 單局 and 東圈)."""
 
 # 無限番: "例牌也按普通番種計算番數（例如大四喜複計混一色對對糊或字一色…）" (W2 其他規則, W1 the
 # same sentence). Under no limit these inclusions are lifted: the limit hand also counts them.
@@ -285,7 +285,7 @@ class Ruleset:
         },
     )
     payment: PaymentRules = field(default_factory=PaymentRules.parlor)
-    # --- further switches (RULES.md §2, §7, §8) -------------------------------------------------
+    # --- further switches (docs/rules.md §2, §7, §8) -------------------------------------------------
     match_lengths: tuple[str, ...] = field(
         default=_P_MATCHES,
         metadata={"doc": "Match lengths offered (values of engine MatchLength; P's list)."},

@@ -7,7 +7,7 @@ settlement field that is consistent but has **no effect** under the ruleset or t
 a liable seat with nothing to settle. :func:`inapplicable` names the first such field, so the
 caller reports it instead of scoring as if it had not been given (docs/calculator.md).
 
-Fields are named in the batch format's vocabulary (BATCH_FORMATS.md): the ``special`` words,
+Fields are named in the batch format's vocabulary (docs/calculator.md, *Batches*): the ``special`` words,
 ``self_drawn``, ``winning_tile`` and the ``context`` seat keys; the CLI maps them to its flags.
 """
 

@@ -1,4 +1,4 @@
-"""批量計番 the JSON Lines batch format of ``hkmj score --jsonl`` (BATCH_FORMATS.md), as plain data.
+"""批量計番 the JSON Lines batch format of ``hkmj score --jsonl`` (docs/calculator.md, *Batches*), as plain data.
 
 :func:`score_request` turns one decoded input object into one output object and never raises for a
 malformed object (it answers ``{"id": …, "error": …}``); it is the one function behind a batch
@@ -102,7 +102,7 @@ CONTEXT_KEYS = (
     "balances",
     "liable_half_discard",
 )
-"""The keys of ``context``: BATCH_FORMATS.md's, then our settlement additions."""
+"""The keys of ``context``: docs/calculator.md's batch format, then our settlement additions."""
 
 
 def _check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
@@ -250,7 +250,7 @@ def hand_from_json(hand_obj: Any, flowers: Any) -> tuple[Hand, Tile | None]:
 
 
 def arrangement_texts(result: ScoreResult) -> list[str]:
-    """The arrangement as BATCH_FORMATS lists it: concealed groups, the pair, then declared melds."""
+    """The arrangement as the batch format (docs/calculator.md) lists it: concealed groups, the pair, then declared melds."""
     arr = result.arrangement
     if arr is None:
         return []
@@ -371,7 +371,7 @@ def _special_where(key: str) -> str:
 
 
 def score_record(obj: Any, default_rules: Ruleset, load: RulesLoader) -> dict[str, Any]:
-    """Score one decoded batch input object; the output object of BATCH_FORMATS.md.
+    """Score one decoded batch input object; the output object of docs/calculator.md, *Batches*.
 
     :raises BatchError: (or another MahjongError) when the object is malformed.
     """
@@ -465,7 +465,7 @@ def score_record(obj: Any, default_rules: Ruleset, load: RulesLoader) -> dict[st
 def score_request(obj: Any, default_rules: Ruleset, load: RulesLoader) -> dict[str, Any]:
     """計番請求: one batch input object (decoded JSON) to its output object; never raises.
 
-    The output is BATCH_FORMATS.md's line; a malformed object gives ``{"id": …, "error": …}``
+    The output is docs/calculator.md's batch format line; a malformed object gives ``{"id": …, "error": …}``
     whose message names the field and echoes at most a short excerpt of the input. ``load``
     turns a line's ``"rules"`` into a ruleset (use a :class:`BatchRules`, which never reads a file
     the caller did not allow); ``default_rules`` applies when the line names none.

@@ -250,7 +250,7 @@ def _count_hint(hand: Hand, tile_count: int, bonus_win: bool) -> str:
 
 
 def _robbing_conflict(hand: Hand, info: _HandInfo, ctx: WinContext, bonus_win: bool) -> str | None:
-    """搶槓 asked for a hand or a moment that cannot rob a kong (RULES.md §6, §12).
+    """搶槓 asked for a hand or a moment that cannot rob a kong (docs/rules.md §6, §12).
 
     The robbed tile is the fourth copy of another player's pung (加槓; W2 搶槓 "別家槓出自己所聽之
     牌"), or of a concealed kong robbed by 十三幺: the other three copies are that player's, so the
@@ -266,7 +266,7 @@ def _robbing_conflict(hand: Hand, info: _HandInfo, ctx: WinContext, bonus_win: b
     if ctx.last_tile:
         return (
             "搶槓 cannot be on the last tile (海底): no kong is declared when no tile is left to "
-            "replace it (RULES.md §12)"
+            "replace it (docs/rules.md §12)"
         )
     wt = ctx.winning_tile
     if wt is not None:
@@ -291,7 +291,7 @@ def _robbable(info: _HandInfo) -> tuple[int, ...]:
 
 
 def _first_turn_conflict(ctx: WinContext, bonus_win: bool) -> str | None:
-    """天糊 / 地糊 / 人糊 asked for a seat or a way of winning they cannot have (RULES.md §7)."""
+    """天糊 / 地糊 / 人糊 asked for a seat or a way of winning they cannot have (docs/rules.md §7)."""
     dealer = ctx.seat_wind is Wind.EAST
     if ctx.heavenly and not dealer:
         return "天糊 is the dealer's win (seat E); this seat is " + ctx.seat_wind.letter

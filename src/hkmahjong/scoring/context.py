@@ -75,6 +75,6 @@ SPECIAL_FLAGS: dict[str, str] = {
     "declined_bonus_win": "declined_bonus_win",
     "concealed_kong_before": "concealed_kong_before",
 }
-"""The ``special`` words of the batch format (BATCH_FORMATS.md) and the field each sets."""
+"""The ``special`` words of the batch format (docs/calculator.md, *Batches*) and the field each sets."""
 
 assert set(SPECIAL_FLAGS.values()) <= {f.name for f in fields(WinContext)}

@@ -1,4 +1,4 @@
-"""包牌: who is liable for a win — one decision shared by the engine and the calculator (RULES.md §10).
+"""包牌: who is liable for a win — one decision shared by the engine and the calculator (docs/rules.md §10).
 
 The engine records a :class:`LiabilityTrigger` whenever a claim could make someone liable later
 (:func:`triggers_for_claim` builds them from the melds), and at a win asks :func:`decide_liability` (or :func:`liable_seat`) who pays. The switches

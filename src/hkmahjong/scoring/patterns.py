@@ -1,4 +1,4 @@
-"""番種判定: one small detector per fan pattern (RULES.md §8), registered with its FanId.
+"""番種判定: one small detector per fan pattern (docs/rules.md §8), registered with its FanId.
 
 A detector reads a :class:`Facts` (one interpretation of one hand: arrangement, winning tile and
 context) and returns how many times its pattern occurs (0 = absent). Values never live here: they

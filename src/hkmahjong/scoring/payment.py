@@ -1,4 +1,4 @@
-"""付款: shares (一份), self-draw / 全銃 / 半銃 payments, 包牌, 詐糊 and staked matches (RULES.md §9–§11).
+"""付款: shares (一份), self-draw / 全銃 / 半銃 payments, 包牌, 詐糊 and staked matches (docs/rules.md §9–§11).
 
 Every amount is whole jade (玉). One share of a fan total is its score-table value times
 ``PaymentRules.unit`` (1 in every preset, so the parlor's 3 fan = 4 jade, P). The only fraction a
@@ -133,7 +133,7 @@ class Settlement:
         return self.deltas.get(seat, 0)
 
     def as_json(self) -> dict[str, int]:
-        """``{"E": …, "S": …, "W": …, "N": …}`` as in BATCH_FORMATS.md's ``settlement``."""
+        """``{"E": …, "S": …, "W": …, "N": …}`` as in docs/calculator.md's batch format ``settlement``."""
         return {seat.letter: self.delta(seat) for seat in Wind}
 
     def as_tuple(self) -> tuple[int, int, int, int]:
@@ -240,7 +240,7 @@ def share_jade(
 def payment_summary(
     fan: int, ruleset: RulesLike, *, is_limit: bool = False, full_flush: bool = False
 ) -> dict[str, int]:
-    """The ``payment`` object of BATCH_FORMATS.md: share, self-draw each, full/half-gun amounts.
+    """The ``payment`` object of docs/calculator.md, *Batches*: share, self-draw each, full/half-gun amounts.
 
     :raises PaymentError: for a negative fan.
     """
@@ -708,7 +708,7 @@ def settle_false_win(
     claimed_fan: int | None = None,
     balances: Mapping[Wind, int | float] | None = None,
 ) -> Settlement:
-    """詐糊: the offender compensates the other three by the table's penalty (RULES.md §11).
+    """詐糊: the offender compensates the other three by the table's penalty (docs/rules.md §11).
 
     Settled through :func:`settle_hand`.
 

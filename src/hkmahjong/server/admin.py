@@ -5,6 +5,7 @@ make a user an administrator, cancel a table, create / start / cancel / inspect 
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -24,6 +25,7 @@ from hkmahjong.parlor.league import (
     standings,
 )
 from hkmahjong.parlor.ledger import grant, user_account
+from hkmahjong.parlor.lobby import WATCH_SECONDS
 from hkmahjong.parlor.ports import OPEN_STATUSES
 from hkmahjong.parlor.table import Table
 from hkmahjong.rules import Ruleset, get_preset
@@ -202,11 +204,22 @@ def _find_table(store: Store, ref: str) -> ParlorTable:
         return row
 
 
-def cancel_table(store: Store, ref: str, reason: str) -> Cancelled:
-    """取消 the table ``ref`` (its public id, or its number): :meth:`Table.cancel` on the table
-    rebuilt from the database — every stake and fee refunded once, the reason logged in its audit,
-    its status ``cancelled``. Works whether or not the server runs: a running server sees the
-    status within seconds (``Lobby.check_closed``), stops the table and tells its players.
+CANCEL_WAIT_S = 3 * WATCH_SECONDS + 2
+"""How long ``hkmj admin cancel`` waits for a running server to cancel the table itself."""
+
+
+def cancel_table(
+    store: Store, ref: str, reason: str, *, wait_s: float = CANCEL_WAIT_S
+) -> Cancelled:
+    """取消 the table ``ref`` (its public id, or its number) — every stake and fee refunded once,
+    the reason logged in its audit, its status ``cancelled``.
+
+    The command goes to the table's own actor: a cancel request in the table's audit, which the
+    process holding the table (the single server, or the table's owner among several) hands to
+    the actor within its lobby's watch (:meth:`Lobby.follow_requests`), so the table that plays
+    is the one that stops, refunds and tells its seats. When no process has taken it up after
+    ``wait_s`` seconds (no server runs; 0: do not wait), the table is rebuilt here from the
+    database and cancelled the same way (a server started later follows its status).
 
     :raises AdminError: for an unknown table, one that is already over, an empty reason, or a
         refund that could not be made (the table is closed; its escrow needs a look).
@@ -218,8 +231,17 @@ def cancel_table(store: Store, ref: str, reason: str) -> Cancelled:
     if found.status not in OPEN_STATUSES:
         raise AdminError(f"table {found.public_id} is already {found.status}: nothing to cancel")
     logged = f"admin: {why}"
-    status = asyncio.run(_cancel(store, found.id, logged))
-    audits = SqlTableStore(store).audits(found.id)
+    tables = SqlTableStore(store)
+    status: str | None = found.status
+    if wait_s > 0:
+        tables.request_cancel(found.id, logged)
+        deadline = time.monotonic() + wait_s
+        while status in OPEN_STATUSES and time.monotonic() < deadline:
+            time.sleep(0.1)  # a command-line process: no event loop to block
+            status = tables.status_of(found.id)
+    if status in OPEN_STATUSES:
+        status = asyncio.run(_cancel(store, found.id, logged))
+    audits = tables.audits(found.id)
     if status != "cancelled":
         raise AdminError(f"table {found.public_id} ended as {status} meanwhile: not cancelled")
     failed = [r for k, r in audits if k == "refund_failed"]

@@ -1,5 +1,5 @@
 """計番 API: ``POST /api/score`` and ``POST /api/shanten`` take and return the JSON of one batch
-line (BATCH_FORMATS.md, docs/calculator.md, docs/hand.md), computed by the same library functions
+line (docs/calculator.md, docs/hand.md), computed by the same library functions
 as ``hkmj score --jsonl`` and ``hkmj shanten --jsonl``.
 
 A scored hand (a win or not) answers 200; a malformed request answers 422 with the batch's error
@@ -55,7 +55,7 @@ class HandIn(_Strict):
 
 
 class ContextIn(_Strict):
-    """How the hand was won, and optionally who settles (BATCH_FORMATS.md)."""
+    """How the hand was won, and optionally who settles (docs/calculator.md, *Batches*)."""
 
     self_drawn: bool = False
     seat_wind: Seat = "E"

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -20,6 +22,7 @@ from pwdlib import PasswordHash
 from hkmahjong import __version__
 from hkmahjong.hand import is_complete_counts, shanten_counts
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
+from hkmahjong.parlor.environ import env_number
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Caps, Lobby
@@ -41,6 +44,9 @@ from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
 from hkmahjong.server.heap import HeapKeeper, HeapSettings
 from hkmahjong.server.limits import DOOR_RESPONSES, BodySizeLimit, SpectatorSlots, UrlLimits
+from hkmahjong.server.logs import RequestIds
+from hkmahjong.server.metrics import HttpMetrics, MetricsConfig, MetricsPort, ParlorMetrics
+from hkmahjong.server.metrics import router as metrics_router
 from hkmahjong.server.proxies import ClientAddress, TrustedProxies
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
@@ -52,20 +58,19 @@ if TYPE_CHECKING:
 
 __all__ = ["create_app"]
 
+log = logging.getLogger(__name__)
+
+STOP_DRAIN_S = 5.0
+"""At a graceful stop (SIGTERM), how long each table may take to handle what its queue holds
+(its commit in flight included) before it is stopped where it is (docs/operations.md)."""
+
 
 def _league_sync() -> float:
     """``HKMJ_LEAGUE_SYNC_SECONDS``: how often league tables are synced (default 5; tests: less).
 
     :raises ValueError: when it is not a number of seconds from 0.05 to 3600.
     """
-    text = os.environ.get("HKMJ_LEAGUE_SYNC_SECONDS", "5")
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.05 <= value <= 3600:
-        raise ValueError(f"HKMJ_LEAGUE_SYNC_SECONDS={text!r}: expected seconds from 0.05 to 3600")
-    return value
+    return env_number("HKMJ_LEAGUE_SYNC_SECONDS", "5", low=0.05, high=3600, seconds=True)
 
 
 def _settle_heap() -> None:
@@ -92,6 +97,7 @@ def create_app(
     password_hash: PasswordHash | None = None,
     settle_heap: bool = False,
     cluster: ClusterConfig | None = None,
+    metrics: MetricsConfig | None = None,
 ) -> FastAPI:
     """The parlor's app for ``settings`` (default: :meth:`Settings.from_env`).
 
@@ -109,9 +115,15 @@ def create_app(
     ``cluster`` (several processes on one PostgreSQL and one Redis, docs/deploy.md): tables are
     owned by lease and fenced, taken over from processes that died, reached from any process
     (``app.state.cluster``, :class:`~hkmahjong.server.cluster.node.Cluster`).
+
+    ``metrics`` (default: :meth:`MetricsConfig.from_env`): where ``/metrics`` is served, if
+    anywhere (docs/operations.md); when on, ``app.state.metrics`` is the
+    :class:`~hkmahjong.server.metrics.ParlorMetrics` the tables, the ledger and the HTTP
+    middleware report to, and ``app.state.metrics_port`` the separate listener's port, if any.
     """
     settings = (settings or Settings.from_env()).with_secret()
     league_sync = _league_sync()
+    metrics = metrics if metrics is not None else MetricsConfig.from_env()
     heap = HeapSettings.from_env() if settle_heap else HeapSettings(0, 0)
     owned = store is None
     if store is None:
@@ -138,14 +150,27 @@ def create_app(
         if settle_heap:
             _settle_heap()
             keeper.start()
+        port: MetricsPort | None = None
+        if counted is not None and metrics.port is not None:
+            port = MetricsPort(counted, metrics.host, metrics.port)
+            app.state.metrics_port = await port.start()
         try:
             yield
         finally:
+            if port is not None:
+                await port.stop()
             await keeper.stop()
             await league_tables.stop()
             if node is not None:
                 await node.stop()  # hand every table over at once, then stop the bus
-            await lobby.stop()
+            # single process: every table's commits in flight end before the store closes
+            live, began = len(lobby.tables), time.perf_counter()
+            await lobby.stop(drain_s=STOP_DRAIN_S if node is None else 0.0)
+            log.info(
+                "stopped: %d table(s) stopped in %.2f s (kept as stored; rebuilt at the next start)",
+                live,
+                time.perf_counter() - began,
+            )
             if node is not None:
                 node.close()  # the cluster's own database connections, once nothing uses them
             if owned:
@@ -161,6 +186,14 @@ def create_app(
     app.state.settings = settings
     app.state.store = store
     app.state.auth = Auth(store, settings, password_hash)
+    app.state.metrics_config = metrics
+    app.state.metrics_port = None
+    counted = ParlorMetrics(app) if metrics.enabled else None
+    app.state.metrics = counted
+    if counted is not None:
+        app.state.auth.ledger.on_post = counted.posted
+        if node is not None:
+            node.ledger.on_post = counted.posted
     c = settings.clocks
     online = TableClocks(
         turn_ms=c.turn_ms,
@@ -179,6 +212,7 @@ def create_app(
             guest_tables=settings.max_guest_tables,
             waiting_s=settings.waiting_table_s,
         ),
+        probe=counted,
     )
     override = os.environ.get("HKMJ_TABLE_CLOCKS")
     if override:  # JSON of parlor ClockSettings fields, for every new table (tests, benchmarks)
@@ -197,13 +231,17 @@ def create_app(
     app.state.proxies = TrustedProxies(settings.trusted_proxies)
     app.state.spectator_slots = SpectatorSlots(settings.spectators_per_address)
     app.add_middleware(ClientAddress, proxies=app.state.proxies)
+    if counted is not None:
+        app.add_middleware(HttpMetrics, metrics=counted)
     app.state.cluster = node
     if node is not None:
         from hkmahjong.server.cluster.forward import ForwardTables
 
         node.app = app
         app.add_middleware(ForwardTables, cluster=node)
+    app.add_middleware(RequestIds)  # outermost: every log line of a request names it
     app.include_router(health.router)
+    app.include_router(metrics_router)
     app.include_router(auth.router)
     app.include_router(api.router)
     app.include_router(tables.router)

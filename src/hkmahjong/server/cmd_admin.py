@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from hkmahjong.argtypes import non_negative_int, positive_int
+from hkmahjong.argtypes import non_negative_float, non_negative_int, positive_int
 from hkmahjong.server.cmd_serve import INSTALL_HINT
 from hkmahjong.server.settings import Settings
 
@@ -42,12 +42,39 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     cancel.add_argument("table", help="the table's id as `tables` lists it (or its number)")
     cancel.add_argument("--reason", required=True, help="why (kept in the table's audit)")
+    cancel.add_argument(
+        "--wait",
+        type=non_negative_float,
+        default=None,
+        metavar="SECONDS",
+        help="how long a running server has to cancel the table itself before it is rebuilt "
+        "here and cancelled (default 8; 0: the server is known to be down)",
+    )
     promote = sub.add_parser("promote", help="make a user an administrator")
     promote.add_argument("name")
     demote = sub.add_parser("demote", help="take a user's administrator rights")
     demote.add_argument("name")
     _register_league(
         sub.add_parser("league", help="聯賽 leagues: create, start, cancel, show, list")
+    )
+    save = sub.add_parser(
+        "backup",
+        help="back the database up to a new file, consistent while the server runs (SQLite: "
+        "the online backup API; PostgreSQL: pg_dump)",
+    )
+    save.add_argument("dest", type=Path, help="the backup file to write (must not exist)")
+    load = sub.add_parser(
+        "restore",
+        help="restore a backup into an empty database (a new data directory or database), "
+        "then replay every table's log and check the ledger",
+    )
+    load.add_argument("src", type=Path, help="a file made by `hkmj admin backup`")
+    load.add_argument(
+        "--verify",
+        choices=("all", "open"),
+        default="all",
+        help="replay the logs of every table (default) or of the open ones only (faster on a "
+        "large parlor; the ledger is checked whole either way)",
     )
     history = sub.add_parser("history", help="戰績 history: backfill it from the tables' logs")
     hsub = history.add_subparsers(dest="history_command", metavar="ACTION", required=True)
@@ -129,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     settings = Settings.from_env(data_dir=args.data_dir, db_url=args.db)
+    if args.admin_command in ("backup", "restore"):
+        return _backup(settings, args)
     store = Store.open(settings.database_url)
     try:
         if args.admin_command == "users":
@@ -162,7 +191,8 @@ def run(args: argparse.Namespace) -> int:
             for public_id, why in filled.skipped:
                 print(f"  skipped {public_id}: {why}")
         elif args.admin_command == "cancel":
-            done = admin.cancel_table(store, args.table, args.reason)
+            wait = admin.CANCEL_WAIT_S if args.wait is None else args.wait
+            done = admin.cancel_table(store, args.table, args.reason, wait_s=wait)
             paid = done.refunded or "nothing had been paid in"
             print(f"table {done.public_id} cancelled ({done.reason}); refunded: {paid}")
         else:
@@ -173,6 +203,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
     finally:
         store.close()
+    return 0
+
+
+def _backup(settings: Settings, args: argparse.Namespace) -> int:
+    """``hkmj admin backup DEST`` / ``restore SRC`` (docs/operations.md, *Backups*)."""
+    from hkmahjong.server.backup import BackupError, backup, restore
+
+    data_dir = settings.data_dir if settings.db_url is None else None
+    try:
+        if args.admin_command == "backup":
+            print(backup(settings.database_url, args.dest, data_dir))
+            return 0
+        done = restore(settings.database_url, args.src, data_dir, open_only=args.verify == "open")
+    except BackupError as exc:
+        print(f"hkmj admin {args.admin_command}: {exc}", file=sys.stderr)
+        return 2
+    print(f"restored {args.src} (schema {done.revision}); {done.verified.text}")
     return 0
 
 

@@ -6,8 +6,10 @@ Imports only the standard library until it runs, so ``hkmj`` works without the `
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
+from typing import Any
 
 from hkmahjong.argtypes import port_number
 from hkmahjong.server.settings import Settings, SettingsError
@@ -55,9 +57,29 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--log-level",
-        default="warning",
+        default=None,
         choices=["critical", "error", "warning", "info", "debug"],
-        help="uvicorn's log level (default warning)",
+        help="the server's log level (default: $HKMJ_LOG_LEVEL or warning; docs/operations.md)",
+    )
+    parser.add_argument(
+        "--log-format",
+        default=None,
+        choices=["auto", "json", "text"],
+        help="log lines as JSON or text (default: $HKMJ_LOG_FORMAT or auto: text on a terminal, "
+        "JSON otherwise)",
+    )
+    parser.add_argument(
+        "--metrics-port",
+        type=port_number,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics at /metrics on this port, without a token (default: "
+        "$HKMJ_METRICS_PORT; none: off, or /metrics on the main port with $HKMJ_METRICS_TOKEN)",
+    )
+    parser.add_argument(
+        "--metrics-host",
+        default=None,
+        help="the metrics port's address (default: $HKMJ_METRICS_HOST or 127.0.0.1)",
     )
 
 
@@ -81,8 +103,10 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
         from sqlalchemy.engine import make_url
 
+        from hkmahjong.server import logs
         from hkmahjong.server.app import create_app
         from hkmahjong.server.cluster.node import ClusterConfig
+        from hkmahjong.server.metrics import MetricsConfig
         from hkmahjong.server.ws import websocket_protocol
         from hkmahjong.server.wsframes import ParlorHttpProtocol
     except ImportError as exc:
@@ -100,9 +124,16 @@ def run(args: argparse.Namespace) -> int:
                 else args.forwarded_allow_ips.split(",")
             ),
         )
+        level, log_format = logs.resolve(
+            getattr(args, "log_level", None), getattr(args, "log_format", None)
+        )
+        metrics = MetricsConfig.from_env(
+            getattr(args, "metrics_port", None), getattr(args, "metrics_host", None)
+        )
     except SettingsError as exc:
         print(f"hkmj serve: {exc}", file=sys.stderr)
         return 2
+    logs.configure(level, log_format)
     try:
         cluster = ClusterConfig.from_env(getattr(args, "redis", None))
     except ValueError as exc:
@@ -111,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if cluster is not None and not settings.database_url.startswith("postgresql"):
         print("hkmj serve: several processes (--redis) need a PostgreSQL --db", file=sys.stderr)
         return 2
-    app = create_app(settings, settle_heap=True, cluster=cluster)
+    app = create_app(settings, settle_heap=True, cluster=cluster, metrics=metrics)
     sock = _bind(settings.host, settings.port)
     port = sock.getsockname()[1]
     shown = Settings(data_dir=settings.data_dir, host=settings.host, port=port)
@@ -128,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
         app,
         http=ParlorHttpProtocol,
         ws=websocket_protocol(app),
-        log_level=args.log_level,
+        log_level=level,
+        log_config=None,  # the handler of hkmahjong.server.logs.configure
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         lifespan="on",
@@ -137,5 +169,33 @@ def run(args: argparse.Namespace) -> int:
         # hkmahjong.server.proxies), never from uvicorn's default 127.0.0.1 (issue 29).
         proxy_headers=False,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+    if metrics.port is not None:
+        _announce_metrics(app, server, metrics.host)
+    # SIGTERM is a graceful stop (docs/operations.md): uvicorn closes the sockets (tables' with
+    # 1012: reconnect), then the app's shutdown lets each table finish its commits. uvicorn
+    # raises the signal it caught again once it is done; with this handler in place (restored
+    # after) that ends here, and a graceful stop exits 0.
+    previous = signal.signal(signal.SIGTERM, _stopped)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    """SIGTERM after uvicorn's graceful stop: nothing more to do."""
+
+
+def _announce_metrics(app: Any, server: Any, host: str) -> None:
+    """Print the metrics port's address once the app has started (it may be ``0``: a free one)."""
+    started = server.startup
+
+    async def startup(*args: Any, **kwargs: Any) -> None:
+        await started(*args, **kwargs)
+        port = getattr(app.state, "metrics_port", None)
+        if port is not None:
+            print(f"metrics: http://{host}:{port}/metrics", flush=True)
+
+    server.startup = startup

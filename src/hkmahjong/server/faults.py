@@ -15,6 +15,8 @@ import secrets
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from hkmahjong.server.logs import request_id as current_request_id
+
 __all__ = ["ServerFaults"]
 
 log = logging.getLogger(__name__)
@@ -41,7 +43,10 @@ class ServerFaults:
         try:
             await self.app(scope, receive, tracking_send)
         except Exception:
-            request_id = secrets.token_hex(6)
+            # the request's own id (RequestIds, outermost, sends it back as X-Request-ID), so the
+            # logged line, the answer's body and its header name the same request
+            given = current_request_id.get()
+            request_id = given or secrets.token_hex(6)
             log.exception(
                 "request %s failed: %s %s", request_id, scope.get("method", "WS"), scope["path"]
             )
@@ -67,7 +72,7 @@ class ServerFaults:
                     "headers": [
                         (b"content-type", b"application/json"),
                         (b"content-length", str(len(body)).encode()),
-                        (b"x-request-id", request_id.encode()),
+                        *([] if given else [(b"x-request-id", request_id.encode())]),
                     ],
                 }
             )

@@ -39,9 +39,10 @@ import ctypes
 import ctypes.util
 import gc
 import logging
-import os
 import time
 from dataclasses import dataclass
+
+from hkmahjong.parlor.environ import env_number
 
 log = logging.getLogger("hkmahjong.server.heap")
 
@@ -78,25 +79,11 @@ class HeapSettings:
 
 
 def _seconds(name: str, default: str, low: float, high: float) -> float:
-    text = os.environ.get(name, default)
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if value != 0 and not low <= value <= high:
-        raise ValueError(f"{name}={text!r}: expected 0 (off) or seconds from {low:g} to {high:g}")
-    return value
+    return env_number(name, default, low=low, high=high, seconds=True, zero_off=True)
 
 
 def _count(name: str, default: str, low: int, high: int) -> int:
-    text = os.environ.get(name, default)
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not low <= value <= high:
-        raise ValueError(f"{name}={text!r}: expected a whole number from {low} to {high}")
-    return value
+    return int(env_number(name, default, low=low, high=high))
 
 
 def _malloc_trim() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]

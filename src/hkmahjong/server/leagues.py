@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from hkmahjong.parlor import policy
 from hkmahjong.parlor.league import (
     MAX_TABLES,
     League,
@@ -180,7 +181,7 @@ def league_view(
         signup = "lg_closed"
     elif user is None:
         signup = "lg_login_to_join"
-    elif user.is_guest:
+    elif policy.league_refusal(guest=user.is_guest) is not None:
         signup = "lg_guest_no"
     elif now < c.signup_opens:
         signup = "lg_not_yet"
@@ -301,8 +302,9 @@ def _form_step(
     user = current_user(request)
     if user is None:
         return RedirectResponse(f"/login?next={page}", status_code=303)
-    if user.is_guest:
-        return RedirectResponse(f"{page}?error=guest", status_code=303)
+    refusal = policy.league_refusal(guest=user.is_guest)
+    if refusal is not None:
+        return RedirectResponse(f"{page}?error={refusal.code}", status_code=303)
     desk = _desk(request)
     try:
         if joining:
@@ -395,8 +397,9 @@ def api_join(
     request: Request, league_id: RowId, user: Annotated[CurrentUser, Depends(require_user)]
 ) -> dict[str, Any]:
     """Sign up (registered players; the fee and stake are paid at once)."""
-    if user.is_guest:
-        raise _fail(LeagueError("guest", "guests cannot sign up for a league; register first"))
+    refusal = policy.league_refusal(guest=user.is_guest)
+    if refusal is not None:
+        raise _fail(LeagueError(refusal.code, refusal.message))
     try:
         league = _desk(request).join(league_id, user.id, user.name)
     except LeagueError as exc:

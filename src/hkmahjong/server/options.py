@@ -1,13 +1,13 @@
 """開檯選項 ``GET /api/table-options``: what a player may choose when opening a table, and what it
-costs, before anything is created (OWNERSHIP.md's contract; the create page and the quick-match
+costs, before anything is created (docs/protocol.md, *HTTP*; the create page and the quick-match
 button are built from it).
 
 For a ``kind`` (``practice`` or ``online``) and a preset it answers: the presets (name and label
 in 繁 / 简 / English); the **lengths** that ruleset offers that kind of table
 (:meth:`~hkmahjong.engine.match.MatchLength.offered`: seed 003 "麻雀馆的单人练习可选择牌局长度：
 四圈、八局、十六局或打至有人破产。线上对局为四局"); the **table value** (seed 002 "每牌桌的賭注或
-牌桌的價值是由出沖最高番為定": what a discard at the top fan pays; ``table_stake`` in OWNERSHIP.md's
-contract, also given as ``table_value``, the name the table's facts use); the **levels** an online
+牌桌的價值是由出沖最高番為定": what a discard at the top fan pays; ``table_stake`` in the documented
+answer, also given as ``table_value``, the name the table's facts use); the **levels** an online
 creator picks from (stake = table value × level); the bot levels; and the house-rule switches
 people change (key, where it goes in ``rules.switches``, type, choices, the preset's value).
 Nothing here decides a rule: every value is read from the ruleset and the parlor's terms.

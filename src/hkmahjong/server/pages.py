@@ -24,6 +24,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.hand import Meld
+from hkmahjong.parlor.seats import BOT_LEVELS
 from hkmahjong.rules import FanId, Ruleset
 from hkmahjong.rules.payment import GunScheme
 from hkmahjong.rules.presets import get_preset, preset_names
@@ -41,13 +42,21 @@ STATIC_DIR = WEB_DIR / "static"
 
 router = APIRouter(include_in_schema=False)
 
-_LEVELS = ("easy", "normal", "strong", "expert")
-_LENGTHS = tuple(
-    (m.value, i18n.LENGTH_KEYS[m.value])
-    for m in MatchLength.offered("practice", get_preset("parlor").match_lengths)
-)
-"""The parlor's practice lengths (seed 003: 四圈, 八局, 十六局, 打至有人破產); another ruleset's
-come from ``GET /api/table-options``."""
+_LEVELS = BOT_LEVELS
+"""The bot levels a table may seat (``parlor.seats.BOT_LEVELS``: the values ``POST /api/tables``
+takes)."""
+
+
+def _lengths(preset: str) -> tuple[tuple[str, str], ...]:
+    """The lengths ``preset`` offers a practice table (the parlor's, seed 003: 四圈, 八局, 十六局,
+    打至有人破產), as ``GET /api/table-options?kind=practice`` gives them; the page asks it again
+    when another ruleset is chosen."""
+    return tuple(
+        (m.value, i18n.LENGTH_KEYS[m.value])
+        for m in MatchLength.offered("practice", get_preset(preset).match_lengths)
+    )
+
+
 _TARGETS = (
     ("concealed", "calc_concealed"),
     ("chow", "calc_chow"),
@@ -231,8 +240,9 @@ def _preset(request: Request) -> str:
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    """大堂 the lobby: play as a guest, quick match, the open tables."""
-    return render(request, "home.html", active="home")
+    """大堂 the lobby: play as a guest, quick match, my games, the open tables."""
+    lang = page_lang(request)
+    return render(request, "home.html", active="home", preset_labels=dict(_presets(lang)))
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -287,13 +297,31 @@ def _error_text(lang: str, code: str | None) -> str | None:
 def practice_page(request: Request) -> HTMLResponse:
     """練習 practice setup: bot level, match length, house rules, hints."""
     lang = page_lang(request)
+    preset = _preset(request)
     return render(
         request,
         "practice.html",
         active="practice",
         levels=_LEVELS,
         default_level="normal",
-        lengths=_LENGTHS,
+        lengths=_lengths(preset),
+        preset=preset,
+        presets=_presets(lang),
+    )
+
+
+@router.get("/tables/new", response_class=HTMLResponse)
+def create_page(request: Request) -> HTMLResponse:
+    """開檯 open an online table: ruleset (and house-rule switches), length, stake level,
+    private with an invite link, bots for the empty seats; the choices come from
+    ``GET /api/table-options`` (server/options.py), so the page offers only what may be played."""
+    lang = page_lang(request)
+    return render(
+        request,
+        "create.html",
+        active="create",
+        levels=_LEVELS,
+        preset=_preset(request),
         presets=_presets(lang),
     )
 
@@ -389,8 +417,16 @@ def calculator_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/table/{table_id}", response_class=HTMLResponse)
-def table_page(request: Request, table_id: str) -> HTMLResponse:
-    """牌檯 the table: the ES module client speaks docs/protocol.md over ``/ws/table/{id}``."""
+async def table_page(request: Request, table_id: str) -> HTMLResponse:
+    """牌檯 the table: the ES module client speaks docs/protocol.md over ``/ws/table/{id}``; a
+    table that does not exist is a 404 page (not an empty board waiting for nobody)."""
+    lobby = getattr(request.app.state, "lobby", None)
+    if (
+        lobby is not None
+        and lobby.get(table_id) is None
+        and (len(table_id) > 64 or await lobby.store.find(table_id) is None)
+    ):
+        return render(request, "not_found.html", status_code=404, what="table")
     return render(request, "table.html", active="table", table_id=table_id)
 
 

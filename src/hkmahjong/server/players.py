@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from hkmahjong.parlor import accounts, policy
 from hkmahjong.parlor.history import Stats, fan_names
 from hkmahjong.parlor.rating import Rating
 from hkmahjong.server import i18n
@@ -168,7 +169,7 @@ def hand_rows(lines: list[HandLine], lang: str, viewer_is_player: bool) -> list[
                 if win.get("seat") == seat:
                     fans = i18n.tr(lang, "comma").join(n for n, _, _ in _fan_items(win, lang))
         link = None
-        if viewer_is_player or not line.private:
+        if policy.sees_table(line.private, seated=viewer_is_player):
             link = f"/matches/{line.table}#hand-{line.hand + 1}"
         out.append(
             HandRow(line, hand_label(line.detail, lang), result_text(line, lang), fans, link)
@@ -251,24 +252,24 @@ def hand_view(detail: dict[str, Any], lang: str) -> HandView:
 
 def _account_text(key: str, lang: str, users: dict[int, str], seats: list[str]) -> str:
     t = i18n.tr
-    parts = key.split(":")
-    if parts[0] == "user" and len(parts) == 2 and parts[1].isdigit():
-        return users.get(int(parts[1]), key)
-    if parts[0] == "escrow" and len(parts) == 4 and parts[3].startswith("p"):
-        p = parts[3][1:]
-        name = seats[int(p)] if p.isdigit() and int(p) < len(seats) else key
+    account = accounts.parse_account(key)
+    if account.user_id is not None:
+        return users.get(account.user_id, key)
+    if account.table_id is not None and account.player is not None:
+        name = seats[account.player] if account.player < len(seats) else key
         return t(lang, "acct_escrow", name=name)
-    if key == "system:fees":
+    if key == accounts.FEES:
         return t(lang, "acct_fees")
-    if key == "system:bots":
+    if key == accounts.BOTS:
         return t(lang, "acct_bots")
     return key
 
 
 def _txn_text(kind: str, key: str, lang: str) -> str:
-    if kind == "settle" and key.startswith("hand:"):
-        tail = key.rsplit(":", 1)[-1]
-        return i18n.tr(lang, "txk_settle", n=int(tail) + 1 if tail.isdigit() else tail)
+    if kind == accounts.TxnKind.SETTLE and key.startswith("hand:"):
+        hand = accounts.hand_of_key(key)
+        n = key.rsplit(":", 1)[-1] if hand is None else hand + 1
+        return i18n.tr(lang, "txk_settle", n=n)
     if f"txk_{kind}" in i18n.WORDS:
         return i18n.tr(lang, f"txk_{kind}")
     return kind
@@ -469,7 +470,11 @@ def match_page(request: Request, public_id: str) -> HTMLResponse:
     table_id, status, private, config = found
     viewer = current_user(request)
     users = history.seated(table_id)
-    if private and not (viewer is not None and (viewer.id in users or viewer.is_admin)):
+    if not policy.sees_table(
+        private,
+        seated=viewer is not None and viewer.id in users,
+        admin=viewer is not None and viewer.is_admin,
+    ):
         return _missing(request)
     results = history.match_results(table_id)
     details = history.hand_details(table_id)

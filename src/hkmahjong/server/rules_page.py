@@ -1,7 +1,7 @@
 """規則 the rules page's content: seed 003 clause by clause, each beside the chosen ruleset's value,
 then the online policies of seed 002 and every house-rule switch in words.
 
-Every clause of seed 003 (the parlor's own rules page, RULES.md's P) is a :class:`Clause`: its
+Every clause of seed 003 (the parlor's own rules page, P in docs/rules.md) is a :class:`Clause`: its
 words in the page's language (``i18n.WORDS``, keys ``rp_*``), the seed's own sentence (shown as a
 citation), and — where a ruleset can differ — a function giving that ruleset's value in words.
 Nothing shows a raw switch name or value: the switches table uses each switch's name in words

@@ -59,7 +59,7 @@ def parse_networks(text: str | Iterable[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class ClockSettings:
-    """時鐘 the default clocks of a table, in milliseconds (RULES.md §13, seed 002)."""
+    """時鐘 the default clocks of a table, in milliseconds (docs/rules.md §13, seed 002)."""
 
     turn_ms: int = 10_000
     bank_ms: int = 60_000

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor import policy
 from hkmahjong.parlor.lobby import QUICK_LEVEL, Lobby
 from hkmahjong.parlor.stakes import escrow_of
 from hkmahjong.parlor.table import Table
@@ -50,6 +51,13 @@ def _fail(
 
 def _refused(exc: TableError) -> HTTPException:
     return _fail(exc.code, exc.message, field=exc.field)
+
+
+def _may_play(user: CurrentUser, kind: str) -> None:
+    """The parlor's guest rule (:func:`hkmahjong.parlor.policy.play_refusal`) as a 403."""
+    refusal = policy.play_refusal(kind, guest=user.is_guest)
+    if refusal is not None:
+        raise _fail(refusal.code, refusal.message, 403)
 
 
 def _table(request: Request, public_id: str) -> Table:
@@ -171,8 +179,7 @@ async def create_table(
                 watch_delay_ms=body.watch_delay_ms,
             )
         else:
-            if user.is_guest:
-                raise _fail("guest", "guests play practice tables; register to play online", 403)
+            _may_play(user, "online")
             table = await lobby.online(
                 _who(user),
                 ruleset,
@@ -202,7 +209,7 @@ async def table_info(
     ``escrow`` is what its escrow account holds in the ledger now (None when nothing is held)."""
     table = _table(request, public_id)
     you = None if user is None else table.player_of(user.id)
-    if table.config.private and you is None:
+    if not policy.sees_table(table.config.private, seated=you is not None):
         raise _fail("not_found", f"no table {public_id!r}", 404)
     info = table.info(you).to_json()
     ledger = _lobby(request).ledger
@@ -223,8 +230,7 @@ async def join_table(
 ) -> dict[str, Any]:
     """Take a free seat (needs the balance for the buy-in)."""
     table = _table(request, public_id)
-    if user.is_guest and table.config.kind == "online":
-        raise _fail("guest", "guests play practice tables; register to play online", 403)
+    _may_play(user, table.config.kind)
     try:
         if table.player_of(user.id) is None:
             _lobby(request).admit(user.id, guest=user.is_guest)
@@ -272,8 +278,7 @@ async def quick_match(
 ) -> Created:
     """Quick match: a default online table (parlor rules, 四局) at the chosen level (stake =
     the table value × level; ``GET /api/table-options`` shows each before joining)."""
-    if user.is_guest:
-        raise _fail("guest", "guests play practice tables; register to play online", 403)
+    _may_play(user, "online")
     level = QUICK_LEVEL if body is None else body.level
     lobby = _lobby(request)
     try:

@@ -27,6 +27,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 from websockets.http11 import Request
 
+from hkmahjong.parlor import policy
 from hkmahjong.parlor import protocol as proto
 from hkmahjong.parlor.gallery import CLOSE_FULL
 from hkmahjong.parlor.lobby import Lobby
@@ -276,7 +277,9 @@ def bind(
     refuse it. ``make`` makes the connection once admitted."""
     player = None if user_id is None else table.player_of(user_id)
     if player is None:
-        if table.row.private and invite != table.row.invite_token:
+        if not policy.sees_table(
+            table.row.private, seated=False, invite=invite, token=table.row.invite_token
+        ):
             return 4403, "this table is private: its invite link is needed to watch"
         conn = make()
         table.watch(conn)

@@ -154,12 +154,25 @@ def check_script(page: Any, lang: str) -> None:
     assert not bad, f"table [{lang}] shows {sorted(bad)}"
 
 
-def start_practice(page: Any, length: str = "one-hand", level: str = "easy") -> str:
-    """Open the practice page from the lobby as a guest, start a table; returns its URL."""
+PRACTICE_LENGTH = "8-hands"
+"""A length the parlor offers a practice table (``GET /api/table-options?kind=practice``: 四圈,
+八局, 十六局, 打至有人破產; no 單局 since the parlor's lengths follow seed 003)."""
+ONLINE_PRESET, ONLINE_LENGTH = "ml", "one-hand"
+"""A ruleset whose online tables offer a one-hand match (the parlor's online tables play 四局
+only), for the tests that play one hand to the match's end."""
+
+
+def start_practice(
+    page: Any, length: str = PRACTICE_LENGTH, level: str = "easy", preset: str | None = None
+) -> str:
+    """Open the practice page from the lobby as a guest, start a table; returns its URL. With
+    ``preset``, that ruleset is chosen first (the page then lists the lengths it offers)."""
     page.goto("/")
     page.click("[data-testid=practice-link]")
     page.wait_for_url("**/practice")
     page.check(f"input[name=bots][value={level}]")
+    if preset is not None:
+        page.select_option("select[name=preset]", preset)
     page.check(f"input[name=length][value='{length}']")
     page.click("[data-testid=practice-start]")
     page.wait_for_url("**/table/**")
@@ -178,23 +191,31 @@ def register(page: Any, name: str, password: str = "correct horse 1") -> None:
     assert page.locator("[data-testid=user-name]").inner_text() == name
 
 
-def online_table(pages: list[Any], names: list[str], *, stake: int = 100) -> str:
-    """Register each page's player, open an online table (one hand) from the first, seat the
-    others from the lobby, fill the rest with bots; returns the table id once every page shows
-    its hand."""
+def online_stake(level: int = 1, preset: str = ONLINE_PRESET) -> int:
+    """The stake of an online table at ``level`` under ``preset`` (its table value × level)."""
+    from hkmahjong.parlor.stakes import stake_for
+    from hkmahjong.rules import get_preset
+
+    return stake_for(get_preset(preset), level)
+
+
+def online_table(pages: list[Any], names: list[str], *, level: int = 1) -> str:
+    """Register each page's player, open an online table (one hand, ``ONLINE_PRESET``) from the
+    first, seat the others from the lobby, fill the rest with bots; returns the table id once
+    every page shows its hand."""
     for page, name in zip(pages, names, strict=True):
         register(page, name)
     host = pages[0]
     created = host.evaluate(
-        """async (stake) => {
+        """async ([level, preset, length]) => {
             const csrf = document.querySelector('input[name=csrf]').value;
             const r = await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
               headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-              body: JSON.stringify({kind: 'online', rules: {preset: 'parlor'}, length: 'one-hand',
-                                    stake, private: false})});
+              body: JSON.stringify({kind: 'online', rules: {preset}, length, level,
+                                    private: false})});
             return [r.status, await r.json()];
         }""",
-        stake,
+        [level, ONLINE_PRESET, ONLINE_LENGTH],
     )
     assert created[0] in (200, 201), created
     table_id = created[1]["id"]

@@ -177,7 +177,11 @@ def test_cancelled_leagues_rolled_back_and_rolled_out(new_page: Any, data_dir: P
     assert dan.get_by_test_id("league-status").inner_text() == tr("zh-Hans", "lg_status_rolled_out")
     assert not foreign_chars(visible_text(dan.content(), "zh-Hans"), "zh-Hans")
     shot(dan, "league-rolled-out-zh-Hans", full_page=True)
-    table_link = cat.get_by_role("link", name=tr("en", "lg_go_table")).first
-    table_link.click()
+    # the league's table stopped with the league: its page links the match's record (what was
+    # played before the cancellation), no longer the table (c00c995: unplayed, not 進行中)
+    assert cat.get_by_role("link", name=tr("en", "lg_go_table")).count() == 0
+    record_link = cat.get_by_role("link", name=tr("en", "lg_match_record")).first
+    record_link.click()
     cat.wait_for_load_state("networkidle")
     assert os.path.basename(cat.url).startswith("lg")
+    assert cat.locator("h1").first.inner_text() != "404"

@@ -16,6 +16,7 @@ from .play import (
     check_phone_layout,
     check_script,
     melds_on_table,
+    online_stake,
     online_table,
     page_state,
     play_until,
@@ -29,7 +30,8 @@ TABLE_CLOCKS = {"discard_delay_ms": 20, "bot_ms": 0}
 under a minute. The turn and claim clocks keep their defaults (nobody times out)."""
 GRANT = 10_000
 """Jade a new account receives (``HKMJ_STARTING_GRANT``'s default)."""
-STAKE = 100
+STAKE = online_stake()
+"""The stake of a level-1 table under the tests' ruleset (its table value)."""
 
 
 def check_match_end(page: Any, lang: str) -> int:
@@ -63,7 +65,7 @@ def test_four_browsers_at_one_online_table_play_a_hand_with_claims(new_page: Any
     match's end with the stake settled."""
     langs = ["en", "zh-Hant", "zh-Hans", "en"]
     pages = [new_page(lang=lang, phone=(i == 1)) for i, lang in enumerate(langs)]
-    online_table(pages, [f"four{i}" for i in range(4)], stake=STAKE)
+    online_table(pages, [f"four{i}" for i in range(4)])
     for i, page in enumerate(pages):
         assert page.locator(".seatbox .badge", has_text=tr(langs[i], "st_bot")).count() == 0
         check_script(page, langs[i])
@@ -133,7 +135,7 @@ def test_a_player_reloads_mid_hand_sees_the_same_hand_and_plays_on(new_page: Any
     """Reload mid-hand (after discards and a claim): the page rebuilt from the server's snapshot
     shows exactly what the live page showed, and the player plays the hand to its end."""
     pages = [new_page(lang="zh-Hant"), new_page(lang="en", phone=True)]
-    online_table(pages, ["reload0", "reload1"], stake=STAKE)
+    online_table(pages, ["reload0", "reload1"])
     me = pages[0]
 
     def my_turn_after_a_claim() -> bool:

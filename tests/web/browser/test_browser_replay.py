@@ -53,7 +53,9 @@ def _wait_step(page: Any, k: int) -> None:
 
 def test_a_replay_is_stepped_through_and_its_wall_checked(new_page: Any) -> None:
     page = new_page(lang="zh-Hant")
-    start_practice(page)
+    # a one-hand match (ml offers one at practice; the parlor's shortest is 八局): the match is
+    # over with the hand, so its match seed is revealed and the record holds one hand
+    start_practice(page, preset="ml", length="one-hand")
     play_until_result([page])
     link = page.locator("[data-testid=replay-link]")
     link.click()

@@ -3,7 +3,7 @@
 A live table's wall comes from its secret match seed, so no test can steer a real table to a
 robbing window. Here the page is the real one (served by ``hkmj serve``) and its websocket is
 answered by the test with the protocol's own messages, built by the parlor's encoders
-(``parlor.protocol``, ``parlor.wire``) from an engine hand on a stacked wall: RULES.md §6, East
+(``parlor.protocol``, ``parlor.wire``) from an engine hand on a stacked wall: docs/rules.md §6, East
 adds a kong to its pung of 5p while South waits on 5p (the scenario of
 tests/engine/test_scenarios.py ``test_robbing_an_added_kong``). The page must say that the kong
 can be robbed (not "claim the discard"), offer only 食糊 and 過, and show the win with 搶槓 in its
@@ -28,7 +28,7 @@ from hkmahjong.server.i18n import tr
 from hkmahjong.tiles import Wind
 
 from .conftest import shot
-from .play import check_phone_layout, check_script
+from .play import check_phone_layout, check_script, start_practice
 
 pytestmark = pytest.mark.browser
 
@@ -155,9 +155,12 @@ def test_the_robbing_window_says_rob_the_kong_and_the_win_shows_robbing(
     new_page: Any, lang: str, phone: bool
 ) -> None:
     page = new_page(lang=lang, phone=phone)
+    # a table that exists (the page of an unknown table is a 404 page), whose socket the
+    # script then answers in place of the server
+    url = start_practice(page)
     script = ScriptedTable()
     page.route_web_socket("**/ws/table/**", script.route)
-    page.goto("/table/rob-kong")
+    page.goto(url)
     prompt = page.locator("[data-testid=prompt-text]")
     prompt.wait_for()
     expected = tr(lang, "t_rob_on", who="Ann")

@@ -1,4 +1,4 @@
-"""A disconnect sat out and taken back, in real Chromiums (seed 002, RULES.md §13): a player's
+"""A disconnect sat out and taken back, in real Chromiums (seed 002, docs/rules.md §13): a player's
 browser goes offline beyond the reconnect grace; the other player sees the seat marked 暫代 (sat
 out) and the passive player discarding for it; back online, the player takes the seat back with
 one click and plays the hand to its end."""

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hkmahjong.parlor.environ import env_number
 from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Lobby, quick_listed
 from hkmahjong.parlor.ports import OPEN_STATUSES
@@ -75,9 +76,7 @@ class ClusterConfig:
         url = redis_url or os.environ.get("HKMJ_REDIS_URL")
         if not url:
             return None
-        lease = float(os.environ.get("HKMJ_LEASE_SECONDS", "10"))
-        if not 1 <= lease <= 300:
-            raise ValueError(f"HKMJ_LEASE_SECONDS={lease}: expected 1 to 300 seconds")
+        lease = env_number("HKMJ_LEASE_SECONDS", "10", low=1, high=300, seconds=True)
         owner = os.environ.get("HKMJ_NODE_ID") or (
             f"{socket.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(3)}"
         )

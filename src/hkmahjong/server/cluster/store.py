@@ -7,11 +7,11 @@ table can commit nothing more for it — no action, no status, no seat, no audit
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 
 from sqlalchemy.orm import Session
 
+from hkmahjong.parlor.accounts import table_of_key
 from hkmahjong.parlor.history import TableResults
 from hkmahjong.parlor.ledger import Transaction
 from hkmahjong.parlor.ports import (
@@ -30,14 +30,6 @@ from hkmahjong.server.store.tables import SqlTableStore
 __all__ = ["ClusterTableStore", "FencedLedger", "Fences", "table_of_key"]
 
 log = logging.getLogger(__name__)
-
-_TABLE_KEY = re.compile(r"^[a-z_]+:table:(\d+)(?::|$)")
-
-
-def table_of_key(idem_key: str) -> int | None:
-    """The table a ledger transaction's key belongs to (``hand:table:7:3`` → 7), or None."""
-    found = _TABLE_KEY.match(idem_key)
-    return None if found is None else int(found.group(1))
 
 
 class Fences:

@@ -25,7 +25,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from hkmahjong.parlor import accounts
 from hkmahjong.parlor.history import MatchTally, TableFacts, TableResults, Tally
+from hkmahjong.parlor.policy import pooled_ratings, rated_match
 from hkmahjong.parlor.rating import Rating, rate, subject_of
 from hkmahjong.server.names import lookup_key
 from hkmahjong.server.store.db import Store
@@ -157,9 +159,7 @@ def _keep_match(session: Session, table_id: int, results: TableResults, at: date
     assert match is not None
     before: list[Rating | None] = [None] * 4
     after: list[Rating | None] = [None] * 4
-    if facts.kind == "online" and all(
-        u is not None or b for u, b in zip(facts.user_ids, facts.bots, strict=True)
-    ):
+    if rated_match(facts.kind, facts.user_ids, facts.bots):
         subjects = [subject_of(u, b) for u, b in zip(facts.user_ids, facts.bots, strict=True)]
         current = _lock_ratings(session, facts, subjects)
         before = [current[s][0] for s in subjects]
@@ -238,11 +238,9 @@ def _save_ratings(
     new: Sequence[Rating],
     at: datetime,
 ) -> None:
-    """Store each subject's new rating; a bot level seated several times in the match takes the
-    mean of its seats' new ratings."""
-    grouped: dict[str, list[Rating]] = {}
-    for subject, rating in zip(subjects, new, strict=True):
-        grouped.setdefault(subject, []).append(rating)
+    """Store each subject's new rating (a bot level seated several times in the match: the
+    parlor's pooling, :func:`hkmahjong.parlor.policy.pooled_ratings`)."""
+    grouped = pooled_ratings(subjects, new)
     rows = {
         r.subject: r
         for r in session.scalars(
@@ -251,11 +249,9 @@ def _save_ratings(
             )
         )
     }
-    for subject, ratings in grouped.items():
-        mu = sum(r.mu for r in ratings) / len(ratings)
-        sigma = sum(r.sigma for r in ratings) / len(ratings)
+    for subject, rating in grouped.items():
         row = rows[subject]
-        row.mu, row.sigma, row.ordinal = mu, sigma, Rating(mu, sigma).ordinal
+        row.mu, row.sigma, row.ordinal = rating.mu, rating.sigma, rating.ordinal
         row.matches += 1
         row.updated_at = at
 
@@ -623,8 +619,8 @@ class SqlHistory:
         """The match's jade ledger transactions: buy-in, each hand's escrow move, the release or
         refund (their idempotency keys name the table)."""
         t = int(table_id)
-        keys = [f"buyin:table:{t}", f"release:table:{t}", f"refund:table:{t}"]
-        lo, hi = f"hand:table:{t}:", f"hand:table:{t};"
+        keys = [accounts.buy_in_key(t), accounts.release_key(t), accounts.refund_key(t)]
+        lo, hi = accounts.hand_keys_range(t)
         with self.store.session() as s:
             txns = list(
                 s.scalars(
@@ -653,7 +649,9 @@ class SqlHistory:
         """The user's jade balance after each ledger transaction that moved it, oldest first,
         and the times of the first and the last (the amounts alone are read for all of them)."""
         with self.store.session() as s:
-            account = s.scalar(select(Account.id).where(Account.key == f"user:{int(user_id)}"))
+            account = s.scalar(
+                select(Account.id).where(Account.key == accounts.user_account(user_id))
+            )
             if account is None:
                 return JadeSeries([], None, None)
             rows = s.execute(

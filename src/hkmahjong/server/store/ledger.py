@@ -16,7 +16,7 @@ wait is the back-off there).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -133,6 +133,14 @@ class SqlLedger:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.on_post: Callable[[bool], None] | None = None
+        """Told of every transaction posted (True) or found posted already (False): the
+        operators' metrics (``hkmahjong.server.metrics``)."""
+
+    def _posted_now(self, new: bool) -> bool:
+        if self.on_post is not None:
+            self.on_post(new)
+        return new
 
     def _attempt(self, txn: Transaction) -> bool:
         """One try at posting ``txn`` in its own database transaction (in the calling thread)."""
@@ -148,7 +156,7 @@ class SqlLedger:
         """
         for attempt in range(RETRIES):
             try:
-                return await asyncio.to_thread(self._attempt, txn)
+                return self._posted_now(await asyncio.to_thread(self._attempt, txn))
             except DBAPIError as exc:
                 if not _retryable(exc) or attempt == RETRIES - 1:
                     raise
@@ -175,7 +183,7 @@ class SqlLedger:
         """
         for attempt in range(RETRIES):
             try:
-                return self._attempt(txn)
+                return self._posted_now(self._attempt(txn))
             except DBAPIError as exc:
                 if not _retryable(exc) or attempt == RETRIES - 1:
                     raise

@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 from hkmahjong.parlor.history import TableResults
 from hkmahjong.parlor.ports import (
+    CANCEL_REQUEST,
     OPEN_STATUSES,
     LeaseLostError,
     LogConflictError,
@@ -436,6 +437,35 @@ class SqlTableStore:
             self._fence(s, table_id)
             s.add(TableAudit(table_id=table_id, kind=kind[:32], reason=reason))
 
+    def _cancel_requests(self, table_ids: Sequence[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        with self.store.session() as s:
+            for start in range(0, len(table_ids), 500):  # SQLite's bound-parameter limit
+                rows = s.execute(
+                    select(TableAudit.table_id, TableAudit.reason)
+                    .where(
+                        TableAudit.table_id.in_(table_ids[start : start + 500]),
+                        TableAudit.kind == CANCEL_REQUEST,
+                    )
+                    .order_by(TableAudit.id)
+                )
+                for table_id, reason in rows:
+                    found.setdefault(int(table_id), str(reason))
+        return found
+
+    def status_of(self, table_id: int) -> str | None:
+        """The stored status of a table (``hkmj admin``), or None when there is no such table."""
+        with self.store.session() as s:
+            found = s.scalar(select(ParlorTable.status).where(ParlorTable.id == table_id))
+            return None if found is None else str(found)
+
+    def request_cancel(self, table_id: int, reason: str) -> None:
+        """Ask the process that holds the table to cancel it (``hkmj admin cancel``): a
+        :data:`~hkmahjong.parlor.ports.CANCEL_REQUEST` audit entry, not fenced (the asker holds
+        no lease)."""
+        with self.store.session() as s:
+            s.add(TableAudit(table_id=table_id, kind=CANCEL_REQUEST, reason=reason))
+
     def audits(self, table_id: int) -> list[tuple[str, str]]:
         """Every audit entry of a table, oldest first (``hkmj admin``, tests)."""
         with self.store.session() as s:
@@ -511,3 +541,8 @@ class SqlTableStore:
     async def audit(self, table_id: int, kind: str, reason: str) -> None:
         """Record a decision about the table and why."""
         await self._run(self._audit, table_id, kind, reason)
+
+    async def cancel_requests(self, table_ids: Sequence[int]) -> dict[int, str]:
+        """The reason of the first cancel request of each of these tables that has one."""
+        found: dict[int, str] = await self._run(self._cancel_requests, list(table_ids))
+        return found

@@ -68,8 +68,8 @@ export function el(tag, attrs = {}, ...children) {
 
 /** The CSRF token of the page (hidden form field), for JSON POSTs. */
 export function csrfToken() {
-  const f = document.querySelector('input[name="csrf"]');
-  return f ? f.value : "";
+  const f = document.querySelector('input[name="csrf"]') || document.querySelector('meta[name="csrf-token"]');
+  return f ? (f.value ?? f.content) : "";
 }
 
 /** POST JSON to a same-origin URL; resolves to {ok, status, data}. */

@@ -149,6 +149,7 @@ export function renderResult(B) {
   if (r) {
     const res = r.result;
     box.append(el("h2", { text: res.drawn ? t("t_drawn_hand") : t("t_hand_over") }));
+    if (!m && B.resultActions) box.append(...B.resultActions());
     for (const w of res.wins) {
       const sec = el("section", { class: "win", "data-testid": "win" });
       const robbed = w.score.items.some((x) => x.id === "ROBBING_KONG");
@@ -198,10 +199,11 @@ export function renderResult(B) {
     if (r.standings) box.append(standingsTable(B, r.standings));
     if (r.seed) box.append(el("p", { class: "muted seed" }, el("small", { text: `${t("t_seed")}${t("colon")}${r.seed}` })));
     if (r.replay) box.append(el("p", {}, el("a", { href: r.replay, "data-testid": "replay-link", text: t("t_replay_hand") })));
-    if (!m && !B.replay) box.append(el("p", { class: "waiting", text: t("t_next_hand") }));
+    if (!m && !B.replay && !B.resultActions) box.append(el("p", { class: "waiting", text: t("t_next_hand") }));
   }
   if (m) {
     box.append(el("h2", { "data-testid": "match-over", text: t("t_match_over") }));
+    if (B.resultActions) box.append(...B.resultActions());
     box.append(matchTable(B, m));
     const pays = m.settlement ? m.settlement.payments : [];
     if (pays.length) {

@@ -38,6 +38,18 @@ async function load(hand, seat, { step = null, at = null } = {}) {
   setStatus("");
   const data = await res.json();
   R.data = data;
+  R.k = 0;
+  if (!data.frames.length) {
+    // a hand being played shows its player only up to where the latest discard's turn began:
+    // before the first discard there is nothing yet
+    renderControls();
+    renderWallCheck();
+    for (const id of ["first", "prev", "next", "last", "scrub"]) $(id).disabled = true;
+    $("step-no").textContent = "";
+    $("caption").textContent = "";
+    setStatus(t("rp_nothing_yet"));
+    return;
+  }
   const last = data.frames.length - 1;
   if (at !== null) {
     let k = 0;
@@ -86,6 +98,7 @@ function show() {
   const B = boardState();
   renderBoard(B);
   const n = d.frames.length;
+  $("scrub").disabled = false;
   $("scrub").max = String(n - 1);
   $("scrub").value = String(R.k);
   $("step-no").textContent = t("rp_step", { k: R.k + 1, n });
@@ -96,7 +109,7 @@ function show() {
 }
 
 function go(k) {
-  if (!R.data) return;
+  if (!R.data || !R.data.frames.length) return;
   const n = R.data.frames.length;
   const next = Math.max(0, Math.min(n - 1, k));
   if (next === R.k) return;
@@ -155,13 +168,13 @@ function renderControls() {
     pick.append(el("button", {
       type: "button", class: "button seatbtn", "data-seat": w, "data-testid": `seat-${w}`,
       "aria-pressed": d.seat === w ? "true" : "false", disabled: !allowed,
-      onclick: () => load(d.hand, w, { at: d.frames[R.k].at }),
+      onclick: () => load(d.hand, w, { at: d.frames.length ? d.frames[R.k].at : null }),
     }, `${t(`wind_${w}`)} ${players[d.seats[w]]}${mine}`));
   }
   pick.append(el("button", {
     type: "button", class: "button seatbtn", "data-seat": "open", "data-testid": "seat-open",
     "aria-pressed": d.seat === null ? "true" : "false", disabled: !d.over,
-    onclick: () => load(d.hand, "open", { at: d.frames[R.k].at }),
+    onclick: () => load(d.hand, "open", { at: d.frames.length ? d.frames[R.k].at : null }),
   }, t("rp_open")));
   const note = $("note");
   note.hidden = d.over;

@@ -2,7 +2,7 @@
 // Every name and text from the server is set with textContent (never as HTML).
 // A visitor not seated at the table is a spectator (旁觀): public information only, behind the
 // table by its delay; the board (board.js) is drawn the same way for both.
-import { el, lang, t, tileImg, words } from "./app.js";
+import { el, lang, postJSON, t, tileImg, words } from "./app.js";
 import {
   SEATS, fanLabel, nameAt as boardName, removeOne, renderBoard, sortTiles, youOf,
 } from "./board.js";
@@ -16,7 +16,9 @@ const S = {
   ws: null, v: 0, epoch: null, table: null, view: null, prompt: null, selected: null,
   chowOpen: false, result: null, matchEnd: null, clock: null, lastDiscard: null,
   retry: 0, closed: false, deadWall: null, msgId: 0, hint: null, error: null,
+  resultAt: null, readySent: false, resultSeen: false,
 };
+S.resultActions = resultActions;
 
 // -- connection ------------------------------------------------------------------------------
 function connect() {
@@ -120,9 +122,9 @@ function onMessage(msg) {
     case "prompt": if (S.error) { S.error = null; setStatus(""); } S.prompt = msg; S.promptAt = performance.now(); S.selected = defaultSelection(); S.chowOpen = false; S.hint = null; renderHint(); break;
     case "done": if (S.prompt && S.prompt.v === msg.prompt) { S.prompt = null; S.hint = null; renderHint(); } break;
     case "clock": S.clock = { seat: msg.seat, kind: msg.kind, ms: msg.ms, bank_ms: msg.bank_ms, at: performance.now() }; break;
-    case "hand": startHand(msg); refreshBalance(); break;
-    case "hand_end": S.result = { ...msg, replay: replayLink(msg.hand) }; updateStandings(msg.standings); S.prompt = null; break;
-    case "match_end": S.matchEnd = msg; S.prompt = null; if (msg.settlement) refreshBalance(); break;
+    case "hand": if (msg.hand === 0 && S.table && S.table.kind === "online") tableStarted(); startHand(msg); refreshBalance(); break;
+    case "hand_end": S.result = { ...msg, replay: replayLink(msg.hand) }; S.resultAt = performance.now(); S.readySent = false; S.resultSeen = false; updateStandings(msg.standings); S.prompt = null; break;
+    case "match_end": S.matchEnd = msg; S.prompt = null; S.resultSeen = false; if (msg.settlement) refreshBalance(); break;
     case "seat":
       if (S.table) S.table.players[msg.player].status = msg.status;
       if (S.clock && S.table && msg.status === "sat_out" && S.table.players[msg.player].seat === S.clock.seat) S.clock = null;
@@ -143,7 +145,12 @@ function applySnapshot(msg) {
   S.promptAt = performance.now();
   S.selected = defaultSelection();
   S.result = null;
-  if (S.view && S.view.outcome) S.result = { t: "hand_end", result: S.view.outcome, standings: null };
+  S.resultAt = null; // how long the pause between hands has run is not in the snapshot
+  S.readySent = false;
+  if (S.view && S.view.outcome) {
+    const standings = S.table.players.map((p) => ({ player: p.player, name: p.name, delta: null, total: p.jade }));
+    S.result = { t: "hand_end", result: S.view.outcome, standings, replay: replayLink(S.view.hand_number) };
+  }
   if (S.view) S.deadWall = 144 - S.view.tiles_left - drawnTiles(S.view);
   S.lastDiscard = null;
   if (S.view && S.view.phase === "claim" && S.view.pending_from) {
@@ -180,6 +187,8 @@ function startHand(msg) {
   S.table.prevailing = msg.prevailing;
   S.commitment = msg.commitment;
   S.result = null;
+  S.resultAt = null;
+  S.readySent = false;
   S.prompt = null;
   S.lastDiscard = null;
   S.clock = null;
@@ -290,6 +299,129 @@ function renderNow() {
   renderBoard(S);
   renderHand();
   renderControls();
+  renderTitle();
+  const box = $("result");
+  if ((S.result || S.matchEnd) && !S.resultSeen && !box.hidden) {
+    S.resultSeen = true; // a phone shows the board first: bring the result up once
+    const target = (S.matchEnd && box.querySelector("[data-testid=match-over]")) || box;
+    target.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  }
+}
+
+/** The tab's title says when the player must act, or that the table started (a tab in the
+ * background shows it). */
+const baseTitle = document.title;
+function renderTitle() {
+  let want = baseTitle;
+  if (openPrompt()) want = `● ${t("t_your_turn_title")} · ${baseTitle}`;
+  else if (S.startedAt && performance.now() - S.startedAt < 10000) want = `● ${t("t_table_started")} · ${baseTitle}`;
+  if (document.title !== want) document.title = want;
+}
+
+/** A waiting table: its invite link (private), 入座 for a visitor when a seat is free, and the
+ * creator's "fill the empty seats with bots". */
+function waitingPanel(watching) {
+  const out = [];
+  const free = S.table.players.filter((p) => p.kind === "empty").length;
+  if (invite && S.table.private) {
+    const link = `${location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(invite)}`;
+    const input = el("input", { type: "text", readonly: true, value: link, "data-testid": "invite-link", "aria-label": t("invite_link"), size: 40 });
+    const copy = el("button", { type: "button", class: "button", "data-testid": "copy-invite", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); } catch { input.select(); document.execCommand("copy"); }
+      copy.textContent = t("rp_copied");
+    } }, t("rp_copy"));
+    out.push(el("div", { class: "invite" }, el("b", { text: `${t("invite_link")}${t("colon")}` }), input, copy, el("small", { class: "muted", text: t("invite_hint") })));
+  }
+  if (watching && free > 0) {
+    if (document.querySelector("[data-testid=user-name]")) {
+      out.push(el("button", { type: "button", class: "button primary", "data-testid": "join-table", onclick: joinTable }, t("join_here")));
+    } else {
+      out.push(el("a", { class: "button primary", "data-testid": "login-to-join", href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, t("login_to_join")));
+    }
+  }
+  if (!watching && S.table.you === 0 && free > 0) {
+    out.push(el("button", { type: "button", class: "button", "data-testid": "fill-bots", onclick: fillBots }, t("fill_bots_now")));
+  }
+  return out;
+}
+
+async function joinTable(e) {
+  const button = e && e.currentTarget;
+  if (button) button.disabled = true;
+  const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/join`, invite ? { invite } : {});
+  if (res.ok) { location.reload(); return; } // the socket now speaks for the seat
+  if (button) button.disabled = false;
+  setStatus(t("t_error", { why: apiError(res) }), "error");
+}
+
+async function fillBots(e) {
+  const button = e && e.currentTarget;
+  if (button) button.disabled = true;
+  const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/bots`, {});
+  if (!res.ok) { if (button) button.disabled = false; setStatus(t("t_error", { why: apiError(res) }), "error"); }
+}
+
+/** 下一局 / 再玩一場 under a hand's (or the match's) result, for a seated player. */
+function resultActions() {
+  if (youOf(S) === null) return S.matchEnd ? [] : [el("p", { class: "waiting", text: t("t_next_hand") })];
+  const bar = el("div", { class: "actions nextbar" });
+  if (S.matchEnd) {
+    if (S.table && S.table.kind === "practice") {
+      bar.append(el("button", { type: "button", class: "button primary", "data-testid": "play-again", onclick: playAgain }, t("t_play_again")));
+    }
+    bar.append(el("a", { class: "button", href: "/", "data-testid": "back-lobby" }, t("t_back_lobby")));
+    return [bar];
+  }
+  bar.append(el("button", { type: "button", class: "button primary", "data-testid": "next-hand", disabled: S.readySent, onclick: ready }, t("t_next_hand_btn")));
+  bar.append(el("span", { class: "waiting", "data-clock": "next", "data-testid": "next-countdown", "aria-live": "polite" }));
+  return [bar];
+}
+
+/** The match began: an in-page notice (and the tab's title) for a seated player. */
+function tableStarted() {
+  if (youOf(S) === null) return;
+  S.startedAt = performance.now();
+  setStatus(t("t_table_started"), "notice");
+  setTimeout(() => { if ($("status").textContent === t("t_table_started")) setStatus(""); render(); }, 10000);
+}
+
+function ready() {
+  if (!S.result || S.matchEnd || S.readySent || youOf(S) === null) return;
+  send({ t: "ready" });
+  S.readySent = true;
+  render();
+}
+
+/** A new practice match with the same ruleset, length and bots. */
+async function playAgain(e) {
+  const tb = S.table;
+  const button = e && e.currentTarget;
+  if (button) button.disabled = true;
+  const bots = tb.players.filter((p) => p.kind === "bot").map((p) => p.bot);
+  const rules = tb.rules.preset ? { preset: tb.rules.preset } : null;
+  if (!rules || bots.length !== 3) { location.assign("/practice"); return; }
+  const res = await postJSON("/api/tables", { kind: "practice", rules, length: tb.length, bots });
+  if (res.ok && res.data && res.data.url) { location.assign(res.data.url); return; }
+  if (button) button.disabled = false;
+  setStatus(t("create_error", { why: apiError(res) }), "error");
+}
+
+/** A REST error in the page's language when its code is known (the server's message is English). */
+function apiError(res) {
+  const d = res.data && res.data.detail;
+  const code = d && typeof d === "object" ? d.code : null;
+  if (code && `werr_${code}` in words()) return t(`werr_${code}`);
+  return d && typeof d === "object" && d.message ? d.message : `HTTP ${res.status}`;
+}
+
+/** 暫停 (practice: the table waits for you) or 離座 (a waiting online table: the seat is freed). */
+async function leaveTable(e) {
+  const button = e && e.currentTarget;
+  if (button) button.disabled = true;
+  const res = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/leave`, {});
+  if (res.ok) { S.closed = true; if (S.ws) S.ws.close(); location.assign("/"); return; }
+  if (button) button.disabled = false;
+  setStatus(t("t_error", { why: apiError(res) }), "error");
 }
 
 function handTiles() {
@@ -392,6 +524,14 @@ function renderControls() {
   if (S.table && S.table.hints && prompt) {
     box.append(el("button", { type: "button", class: "button", "data-testid": "hint-button", onclick: () => send({ t: "hint" }) }, t("t_hint")));
   }
+  if (S.table && S.table.status === "waiting" && !S.closed) box.append(...waitingPanel(watching));
+  if (S.table && !watching && !S.matchEnd) {
+    if (S.table.kind === "practice" && S.table.status !== "finished") {
+      box.append(el("button", { type: "button", class: "button quiet", "data-testid": "pause-leave", onclick: leaveTable }, t("t_pause_leave")));
+    } else if (S.table.kind === "online" && S.table.status === "waiting") {
+      box.append(el("button", { type: "button", class: "button quiet", "data-testid": "leave-table", onclick: leaveTable }, t("t_leave_table")));
+    }
+  }
   tickClocks();
 }
 
@@ -464,6 +604,18 @@ function tickClocks() {
   const now = performance.now();
   for (const node of document.querySelectorAll("[data-clock]")) {
     let ms = null; let bank = null;
+    if (node.dataset.clock === "next") {
+      const wait = S.table && S.table.clocks ? S.table.clocks.next_hand_ms : null;
+      let text = t("t_next_hand");
+      if (S.readySent) text = t("t_ready_sent");
+      else if (wait === 0) text = t("t_next_wait");
+      else if (wait && S.resultAt !== null) {
+        const left = Math.ceil((wait - (now - S.resultAt)) / 1000);
+        if (left > 0) text = t("t_next_in", { s: left });
+      }
+      if (node.textContent !== text) node.textContent = text;
+      continue;
+    }
     if (node.dataset.clock === "prompt" && S.prompt && S.prompt.clock) {
       ms = S.prompt.clock.ms - (now - S.promptAt); bank = S.prompt.clock.bank_ms;
       if (!S.prompt.clock.ms) { node.textContent = ""; continue; }
@@ -485,7 +637,11 @@ setInterval(tickClocks, 250);
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   const key = e.key.toLowerCase();
-  if (!openPrompt()) { if (key === "h") send({ t: "hint" }); return; }
+  if (!openPrompt()) {
+    if (key === "h") send({ t: "hint" });
+    else if ((key === "n" || (key === "enter" && !e.target.closest("button, a"))) && S.result && !S.matchEnd) { ready(); e.preventDefault(); }
+    return;
+  }
   const keys = [...document.querySelectorAll("#myhand button.tilebtn:not([disabled])")].map((b) => b.dataset.key);
   if (key === "arrowleft" || key === "arrowright") {
     if (!keys.length) return;

@@ -5,7 +5,7 @@
 // hand seed  = SHA-256("hkmj/hand-seed/v1\0" + match seed + hand number as 8 bytes, big-endian);
 // the wall   = the full tile set shuffled by Python's random.Random(SHA-256("hkmahjong/wall\0" +
 //              seed)), three dice from random.Random(SHA-256("hkmahjong/dice\0" + seed)), built
-//              into four walls and broken at the dice (RULES.md §3). random.Random is MT19937
+//              into four walls and broken at the dice (docs/rules.md §3). random.Random is MT19937
 //              seeded by init_by_array with the 32-bit words of int(digest + SHA-512(digest)).
 // WebCrypto's SubtleCrypto.digest when the page has it (a secure context), else the SHA code below.
 
