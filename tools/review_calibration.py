@@ -1,13 +1,13 @@
 """Calibrate the review (issue 37): what its verdicts claim against what the decisions really lose.
 
-    python tools/review_calibration.py --hands 40 --jobs 2            # ≥ 2,000 decisions
+    python tools/review_calibration.py --hands 40 --jobs 2            # ≈ 3,300 decisions
     python tools/review_calibration.py --hands 8 --budget 8           # a bounded run
     python tools/review_calibration.py --records games.jsonl          # records of your own
 
 Self-play records: one-hand matches (hand ``w`` from the seed text ``{seed}:{w}``) of the line-up
-``--bots`` (default ``random,easy,normal,efficient``: players who make mistakes, from none
-that make sense to small ones), rotated one seat a
-hand so each bot sits everywhere; or a record stream (``hkmj arena --log``, ``hkmj sim --log``).
+``--bots`` (default ``random,easy,normal,efficient``: players who make mistakes, from senseless
+to small), rotated one seat a hand so each bot sits everywhere; or a record stream (``hkmj arena
+--log``, ``hkmj sim --log``).
 Every decision of every seat (``--seats``) is reviewed as ``hkmj review`` reviews it — from the
 seat's view, on sampled hidden tiles — and then **forked from the true state**: the played
 action, the review's best and ``master``'s ranking's choice are each played on the real hidden

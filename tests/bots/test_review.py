@@ -97,8 +97,10 @@ def test_verdicts_follow_the_thresholds_and_never_call_noise_an_error() -> None:
     assert verdict_of(4.0, 0.1, unit, t, 100) == "mistake"
     assert verdict_of(10.0, 0.1, unit, t, 100) == "blunder"
     # the same losses inside their noise: good
+    assert t.z == 3.0  # the default gate: 3 standard errors (docs/review.md, "Calibration")
     for loss in (2.0, 4.0, 10.0, 60.0):
-        assert verdict_of(loss, loss / 2.0, unit, t, 1000) == "good"
+        assert verdict_of(loss, loss / 2.9, unit, t, 1000) == "good"
+        assert verdict_of(loss, loss / 2.5, unit, Thresholds(z=2.0), 1000) != "good"
         assert verdict_of(loss, loss / 2.1, unit, t, 8) == "good"  # few samples: t, not z
         assert verdict_of(loss, float("inf"), unit, t, 1) == "good"
     assert noise_gate(2.0, 8) == pytest.approx(2.0 * 2.365 / 1.959964, rel=1e-3)
@@ -188,7 +190,7 @@ def test_passing_a_limit_win_is_flagged(passed_win: GameRecord) -> None:
         played, best = d.why  # the advisor's words: passing stays ready (聽牌), the win completes
         assert played.action == d.played and played.shanten_now == played.shanten == 0
         assert played.waits and best.action == d.best and best.shanten == -1
-        assert d.loss > noise_gate(2.0, d.samples) * d.se
+        assert d.loss > noise_gate(Thresholds().z, d.samples) * d.se
         assert d.loss >= Thresholds().blunder * d.unit
     totals = Totals.of(reviews)
     assert totals.verdicts["blunder"] == 3 and totals.accuracy == 0.0

@@ -19,7 +19,7 @@ The **loss** of a decision is the largest of those differences (0 when the playe
 the best mean); its **standard error** is that candidate's. The verdict (:data:`VERDICTS`):
 
 * ``good`` whenever the loss is inside its noise — not above :func:`noise_gate` standard errors
-  (``z`` = 2, widened by Student's t for few samples) — or below the ``inaccuracy`` threshold;
+  (``z`` = 3, widened by Student's t for few samples) — or below the ``inaccuracy`` threshold;
 * otherwise ``inaccuracy`` / ``mistake`` / ``blunder`` as the loss reaches the thresholds of
   :class:`Thresholds`, fractions of the table's **unit**, what feeding a minimum-fan win costs
   (:func:`deal_in_unit`: 12 jade in the parlor preset, 8 in qingzhang, 4 under ml), so a verdict
@@ -122,7 +122,10 @@ class Thresholds:
     inaccuracy: float = 0.1
     mistake: float = 0.25
     blunder: float = 0.6
-    z: float = 2.0
+    z: float = 3.0
+    """3, not 2: over thousands of decisions a 2-standard-error gate flags about one in a hundred
+    that lose nothing — calibrated on self-play, what it flagged did not lose on the true tiles
+    (docs/review.md, "Calibration")."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.inaccuracy <= self.mistake <= self.blunder:
@@ -461,7 +464,7 @@ _T975 = (
 def noise_gate(z: float, samples: int) -> float:
     """How many standard errors a loss must exceed to be told from noise: ``z`` for many
     samples, widened by Student's t for few (a standard error from 8 samples is itself
-    uncertain: the gate is ``z`` × t₀.₉₇₅(n − 1) / 1.96, 2.41 for ``z`` = 2 and 8 samples)."""
+    uncertain: the gate is ``z`` × t₀.₉₇₅(n − 1) / 1.96, 3.62 for ``z`` = 3 and 8 samples)."""
     if samples < 2:
         return math.inf
     df = samples - 1
@@ -560,13 +563,13 @@ def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
 
 def _unresolved(jade: Sequence[Sequence[float]], unit: float, thresholds: Thresholds) -> bool:
     """Whether more samples could change the verdict: a candidate beats the played action
-    (``jade[0]``) by at least the ``inaccuracy`` threshold and more than half the noise gate,
-    yet not by the whole gate (a loss that may be real but is not yet told from noise)."""
+    (``jade[0]``) by at least the ``inaccuracy`` threshold and by more than one standard error,
+    yet not by the whole noise gate (a loss that may be real but is not yet told from noise)."""
     n = len(jade[0])
     gate = noise_gate(thresholds.z, n)
     for other in jade[1:]:
         diff, se = _paired(other, jade[0])
-        if diff >= thresholds.inaccuracy * unit and 0.5 * gate * se < diff <= gate * se:
+        if diff >= thresholds.inaccuracy * unit and se < diff <= gate * se:
             return True
     return False
 

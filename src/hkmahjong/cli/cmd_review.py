@@ -136,7 +136,11 @@ def _why(d: DecisionReview) -> str:
     played, best = d.why[0], d.why[1]
     if played.shanten == best.shanten:
         return ""
-    return f"  (向聽 {played.shanten_now}→{played.shanten}, better →{best.shanten})"
+
+    def sh(n: int) -> str:
+        return "和" if n < 0 else str(n)
+
+    return f"  (向聽 {sh(played.shanten_now)}→{sh(played.shanten)}, better →{sh(best.shanten)})"
 
 
 def _line(d: DecisionReview) -> str:
@@ -163,7 +167,8 @@ def show(review: MatchReview, unit: float, out: TextIO, *, flagged: bool = False
     print(
         f"verdicts by expected loss (unit: a minimum deal-in, {unit:g} jade): inaccuracy "
         f"疑問手 ≥ {t.inaccuracy * unit:g}, mistake 錯着 ≥ {t.mistake * unit:g}, blunder 大錯 ≥ "
-        f"{t.blunder * unit:g} jade — and never within {t.z:g} standard errors of zero",
+        f"{t.blunder * unit:g} jade — and never within {t.z:g} standard errors of zero (more "
+        f"for few samples)",
         file=out,
     )
     for h in review.hands:
