@@ -12,7 +12,6 @@ import asyncio
 from typing import Any
 
 import pytest
-
 from tests.parlor.tablekit import Client, act, settle
 
 from hkmahjong.parlor.clocks import FakeClock
