@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run play test quick lint typecheck layers unit unit-pure min-versions postgres redis browser caddy bench \
+.PHONY: run play test quick lint typecheck layers unit unit-pure min-versions min-venv min-tests postgres redis browser caddy bench \
 	rl-check build compiled pure clean cluster-demo
 
 RL_STAMP := $(VENV)/.installed-rl-stamp
@@ -93,21 +93,37 @@ unit-pure: $(RL_STAMP)
 # internals, so a throwaway venv installs the extra's direct dependencies at their lower bounds
 # (tools/min_versions.py writes the constraints from pyproject.toml: they cannot drift) and runs the
 # tests of that path on pure Python. pip has no lowest-direct resolution: what those packages need
-# in turn resolves as usual. About 1.5-2.5 min on the shared 2 cores, most of it pip.
+# in turn resolves as usual. The install (min-venv, 1-2 min, most of it pip waiting on the package
+# registry) runs beside the rest of `make test`; the tests themselves take seconds.
 MIN_VENV := .venv-min
 
-min-versions: $(STAMP)
+min-venv: $(STAMP)
 	rm -rf $(MIN_VENV)
 	$(PYTHON) -m venv $(MIN_VENV)
 	$(BIN)/python tools/min_versions.py server > $(MIN_VENV)/constraints.txt
-	$(BIN)/python tools/min_versions.py dev test --ranges --only pytest httpx > $(MIN_VENV)/tools.txt
+	$(BIN)/python tools/min_versions.py dev test --ranges --only pytest httpx hypothesis > $(MIN_VENV)/tools.txt
 	$(MIN_VENV)/bin/python -m pip install --quiet -c $(MIN_VENV)/constraints.txt \
 		-r $(MIN_VENV)/tools.txt -e '.[server]'
+
+min-tests:
 	HKMJ_BUILD=pure $(MIN_VENV)/bin/python -m pytest -p no:randomly \
 		tests/server/test_native_ws.py tests/server/test_wsframes_uvicorn.py
 	rm -rf $(MIN_VENV)
 
-test: lint typecheck layers unit unit-pure min-versions
+min-versions: min-venv
+	$(MAKE) --no-print-directory min-tests
+
+# The whole suite. The min-versions venv installs in the background meanwhile (its output is
+# printed when the rest is done); its tests run last. Any failure fails the target.
+test: $(STAMP)
+	@( $(MAKE) --no-print-directory min-venv > $(MIN_VENV).log 2>&1; echo $$? > $(MIN_VENV).rc ) & \
+	bg=$$!; \
+	$(MAKE) --no-print-directory lint typecheck layers unit unit-pure; rc=$$?; \
+	wait $$bg; echo "--- min-versions: its venv (installed in the background)"; cat $(MIN_VENV).log; \
+	[ $$rc -eq 0 ] || exit $$rc; \
+	[ "$$(cat $(MIN_VENV).rc)" = 0 ] || { echo "min-versions: installing its venv failed"; exit 1; }; \
+	rm -f $(MIN_VENV).log $(MIN_VENV).rc; \
+	$(MAKE) --no-print-directory min-tests
 
 # The quick loop (issue 32 item 8, README): SQLite only, pure Python, two workers; no browser, no
 # PostgreSQL or Redis, no torch or Ray, no slow end-to-end runs, nothing that needs root (the
