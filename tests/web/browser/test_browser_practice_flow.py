@@ -5,6 +5,7 @@ where it stopped; on a desktop in English and on a phone in 繁體."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from hkmahjong.server.i18n import tr
 from hkmahjong.server.tutorial import preset_label
 
-from .conftest import shot
+from .conftest import playwright_sync, shot
 from .play import RESULT, check_phone_layout, check_script, play_until_result, start_practice
 
 pytestmark = pytest.mark.browser
@@ -73,6 +74,14 @@ def test_a_guest_plays_hand_after_hand_pauses_and_resumes(
     if phone:
         check_phone_layout(page)
         # the result is scrolled into view on a phone: its button is on the screen
+        # (a person looks a moment later: the page is given a second to get there)
+        with contextlib.suppress(playwright_sync.TimeoutError):
+            page.wait_for_function(
+                """() => { const r = document.querySelector('[data-testid=next-hand]')
+                           .getBoundingClientRect();
+                           return r.top >= 0 && r.bottom <= window.innerHeight; }""",
+                timeout=1000,
+            )
         box = next_button.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
     shot(page, f"practice-flow-result-{lang}-{size}")

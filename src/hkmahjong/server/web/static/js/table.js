@@ -316,7 +316,9 @@ function renderNow() {
   if ((S.result || S.matchEnd) && !S.resultSeen && !box.hidden) {
     S.resultSeen = true; // a phone shows the board first: bring the result up once
     const target = (S.matchEnd && box.querySelector("[data-testid=match-over]")) || box;
-    target.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    // at once, not smoothly: a smooth scroll is cancelled by the re-renders that follow a hand's
+    // end (a phone then kept the result below the screen, its 下一局 button out of reach)
+    target.scrollIntoView({ block: "start", behavior: "auto" });
   }
 }
 
