@@ -74,15 +74,18 @@ browser:
 
 # --dist loadgroup: the tests marked xdist_group("ray") share one worker, so one Ray instance.
 # The whole suite runs on the build that `make run` uses (compiled where a C compiler is present;
-# tests/test_build.py checks it is the one loaded); unit-pure runs the rules core, engine, bots, env
-# and terminal tests and every doctest again on pure Python. The doctests of src/ run there only:
+# tests/test_build.py checks it is the one loaded); unit-pure runs the rules core and engine tests,
+# the bots' decision hashes and the env's encoder and hashes (pure and compiled must decide and
+# encode alike) and every doctest again on pure Python (the rest of bots, env and the terminal ran
+# compiled above: the suite stays within its 15 minutes). The doctests of src/ run there only:
 # collecting a module's doctests by path would load its .py beside the compiled twin.
 unit: $(RL_STAMP) build postgres redis browser caddy
 	HKMJ_EXPECT_BUILD=$$($(BIN)/python tools/build_compiled.py --expect) \
 		$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
 PURE_TESTS := tests/test_build.py tests/test_readme.py tests/tiles tests/hand tests/rules \
-	tests/scoring tests/payment tests/engine tests/bots tests/env tests/cli
+	tests/scoring tests/payment tests/engine tests/bots/test_decision_hashes.py \
+	tests/env/test_encoder.py tests/env/test_env_hashes.py
 
 unit-pure: $(RL_STAMP)
 	HKMJ_BUILD=pure HKMJ_EXPECT_BUILD=pure \
