@@ -135,6 +135,15 @@ class Client:
         return v
 
 
+def passive(prompt: dict[str, Any]) -> str:
+    """A pass in a window, else the last discard offered (never a win, claim or kong)."""
+    kinds = {item["kind"]: item["action"] for item in prompt["legal"]}
+    if "pass" in kinds:
+        return str(kinds["pass"])
+    discards = [item["action"] for item in prompt["legal"] if item["kind"] == "discard"]
+    return str(discards[-1])
+
+
 def first_discard_or_pass(legal: Sequence[dict[str, Any]]) -> str:
     for item in legal:
         if item["kind"] in ("pass",):

@@ -16,6 +16,7 @@ from tests.parlor.tablekit import (
     funded_ledger,
     idle,
     make_table,
+    passive,
     settle,
 )
 
@@ -32,15 +33,6 @@ from hkmahjong.rules import get_preset
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
-
-
-def passive(prompt: dict[str, Any]) -> str:
-    """A pass in a window, else the last discard offered (never a win, claim or kong)."""
-    kinds = {item["kind"]: item["action"] for item in prompt["legal"]}
-    if "pass" in kinds:
-        return str(kinds["pass"])
-    discards = [item["action"] for item in prompt["legal"] if item["kind"] == "discard"]
-    return str(discards[-1])
 
 
 async def play_out(table: Table, clock: Any, clients: list[Client], limit: int = 600) -> None:

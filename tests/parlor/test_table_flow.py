@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tests.parlor.tablekit import FAST, Client, act, funded_ledger, make_table, settle
+from tests.parlor.tablekit import FAST, Client, act, funded_ledger, make_table, passive, settle
 
 from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, ClockSettings
 from hkmahjong.parlor.lobby import Lobby
@@ -21,13 +21,6 @@ from hkmahjong.rules import get_preset
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
-
-
-def passive(prompt: dict[str, Any]) -> str:
-    kinds = {item["kind"]: item["action"] for item in prompt["legal"]}
-    if "pass" in kinds:
-        return str(kinds["pass"])
-    return str([i["action"] for i in prompt["legal"] if i["kind"] == "discard"][-1])
 
 
 async def until(table: Table, clock: Any, clients: list[Client], kind: str, limit: int = 3000):  # type: ignore[no-untyped-def]

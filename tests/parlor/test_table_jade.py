@@ -11,7 +11,17 @@ import asyncio
 import json
 from typing import Any
 
-from tests.parlor.tablekit import FAST, Client, act, drive, funded_ledger, idle, make_table, settle
+from tests.parlor.tablekit import (
+    FAST,
+    Client,
+    act,
+    drive,
+    funded_ledger,
+    idle,
+    make_table,
+    passive,
+    settle,
+)
 
 from hkmahjong.parlor.ledger import FEES, MemoryLedger, transfer
 from hkmahjong.parlor.lobby import Lobby
@@ -24,13 +34,6 @@ USERS = {"user:1": 1000, "user:2": 1000}
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
-
-
-def passive(prompt: dict[str, Any]) -> str:
-    kinds = {item["kind"]: item["action"] for item in prompt["legal"]}
-    if "pass" in kinds:
-        return str(kinds["pass"])
-    return str([i["action"] for i in prompt["legal"] if i["kind"] == "discard"][-1])
 
 
 async def play_out(table: Table, clock: Any, clients: list[Client], limit: int = 3000) -> None:
