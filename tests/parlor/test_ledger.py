@@ -49,6 +49,17 @@ def test_rows_are_merged_by_account_so_equal_movements_compare_equal() -> None:
     assert a == b and a.rows == (Posting("user:1", 5), Posting("user:2", -5))
 
 
+def test_a_transaction_carries_its_table_id_typed_and_checked() -> None:
+    move = {"system:bots": -5, "escrow:table:7:p0": 5}
+    txn = Transaction.of("hand:table:7:0", "settle", move, table_id=7)
+    assert txn.table_id == 7
+    assert txn == Transaction.of("hand:table:7:0", "settle", move)  # not part of what it moves
+    assert Transaction.of("grant:x:1", "grant", move).table_id is None
+    for bad in (0, -1, "7", True):
+        with pytest.raises(LedgerError, match="table id"):
+            Transaction.of("hand:table:7:0", "settle", move, table_id=bad)  # type: ignore[arg-type]
+
+
 def test_a_transaction_needs_two_accounts() -> None:
     with pytest.raises(LedgerError, match="between two accounts"):
         Transaction.of("k", "grant", {"user:1": 0})

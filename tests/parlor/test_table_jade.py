@@ -88,6 +88,10 @@ def test_the_fee_is_taken_at_the_buy_in_shown_and_kept_when_the_match_ends() -> 
         assert table.status == "finished"
         assert ledger.balance_sync(FEES) == 80  # kept
         assert escrows(ledger, table) == [0, 0, 0, 0]
+        # every movement of the table's jade says whose it is (what fences it in a cluster)
+        kinds = {t.kind for t in ledger.transactions() if t.table_id == table.id}
+        assert {"buy_in", "release"} <= kinds
+        assert all(t.table_id == table.id for t in ledger.transactions() if t.kind != "grant")
         await table.stop()
 
     run(main())

@@ -18,7 +18,7 @@ from tests.server.conftest import _truncate
 from hkmahjong.parlor.ledger import Transaction
 from hkmahjong.parlor.ports import LeaseLostError, SeatRow, TableRow
 from hkmahjong.server.cluster.leases import LeaseBook, Limits, cluster_store
-from hkmahjong.server.cluster.store import ClusterTableStore, FencedLedger, Fences, table_of_key
+from hkmahjong.server.cluster.store import ClusterTableStore, FencedLedger, Fences
 from hkmahjong.server.store import Store
 
 
@@ -85,14 +85,20 @@ def test_a_process_that_lost_the_lease_commits_nothing_more(pg: Store) -> None:
                 await write
         a_fences.held[tid] = ("node-a", 1)
         move = {"system:bots": -5, f"escrow:table:{tid}:0": 5}
+        hand = Transaction.of(f"hand:table:{tid}:0", "settle", move, "", table_id=tid)
         with pytest.raises(LeaseLostError):
-            await a_ledger.post(Transaction.of(f"hand:table:{tid}:0", "settle", move, ""))
+            await a_ledger.post(hand)
+        # the fence reads the transaction's table id, not its keys: a key naming no table is
+        # still refused when the transaction says whose jade it moves
+        other = Transaction.of("odd:key:1", "settle", move, "", table_id=tid)
+        with pytest.raises(LeaseLostError):
+            await a_ledger.post(other)
         await b_store.append(tid, 1, ["act by b"])  # b goes on from the same log
         assert await b_store.lines(tid) == ["header", "act by b"]
         assert (await b_store.get(tid)).status == "waiting"  # type: ignore[union-attr]
         assert not await a_ledger.posted(f"hand:table:{tid}:0")
         b_fences.held[tid] = ("node-b", 2)
-        assert await b_ledger.post(Transaction.of(f"hand:table:{tid}:0", "settle", move, ""))
+        assert await b_ledger.post(hand)
 
     asyncio.run(main())
 
@@ -116,12 +122,6 @@ def test_a_graceful_leave_hands_every_table_over_at_once(pg: Store) -> None:
         assert where is not None and where.owner == "node-b" and where.table_id == tid
 
     asyncio.run(main())
-
-
-def test_table_keys() -> None:
-    assert table_of_key("hand:table:7:3") == 7
-    assert table_of_key("buyin:table:12") == 12
-    assert table_of_key("grant:user:3") is None
 
 
 def test_one_process_leads_the_leagues_at_a_time(pg: Store) -> None:

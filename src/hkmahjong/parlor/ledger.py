@@ -113,15 +113,19 @@ class Transaction:
 
     Rows are kept merged by account and sorted, so two transactions are equal exactly when they
     move the same jade; ``kind`` names what it is (``grant``, ``buy_in``, ``settle``, ``refund``).
+    ``table_id`` is the table whose jade it moves (a buy-in, a hand's move, a release, a refund;
+    None for a grant or a league's): a process among several posts it only while it holds that
+    table's lease (``server.cluster.store.FencedLedger`` reads this field, never the keys).
 
     :raises LedgerError: when the rows do not sum to zero, an account repeats with a net zero,
-        or a key is malformed.
+        a key is malformed, or ``table_id`` is not a positive table id.
     """
 
     idem_key: str
     kind: str
     rows: tuple[Posting, ...]
     memo: str = field(default="", compare=False)
+    table_id: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.idem_key, str) or not 1 <= len(self.idem_key) <= MAX_IDEM_KEY:
@@ -131,6 +135,8 @@ class Transaction:
         if not isinstance(self.kind, str) or not re.fullmatch(r"[a-z_]{1,32}", self.kind):
             raise LedgerError(f"kind {self.kind!r}: expected 1..32 lowercase letters or _")
         object.__setattr__(self, "kind", str(self.kind))  # a TxnKind is stored as its value
+        if self.table_id is not None and (type(self.table_id) is not int or self.table_id < 1):
+            raise LedgerError(f"{self.idem_key}: table id {self.table_id!r}: expected an id >= 1")
         merged: dict[str, int] = defaultdict(int)
         for row in self.rows:
             if not isinstance(row, Posting):
@@ -151,11 +157,18 @@ class Transaction:
 
     @classmethod
     def of(
-        cls, idem_key: str, kind: str, amounts: Mapping[str, int], memo: str = ""
+        cls,
+        idem_key: str,
+        kind: str,
+        amounts: Mapping[str, int],
+        memo: str = "",
+        *,
+        table_id: int | None = None,
     ) -> Transaction:
-        """A transaction from ``{account: amount}`` (zero amounts are left out)."""
+        """A transaction from ``{account: amount}`` (zero amounts are left out), of the table
+        ``table_id`` when it moves a table's jade."""
         rows = tuple(Posting(a, n) for a, n in amounts.items() if n != 0)
-        return cls(idem_key, kind, rows, memo)
+        return cls(idem_key, kind, rows, memo, table_id)
 
     def amounts(self) -> dict[str, int]:
         """``{account: amount}`` of this transaction."""

@@ -1720,9 +1720,11 @@ class Table:
             self._schedule_next_hand(first=False)
 
     async def _post(self, key: str, kind: str, amounts: dict[str, int], memo: str) -> bool:
-        """Post one keyed transaction (False: it was posted before, e.g. replayed after a crash)."""
+        """Post one keyed transaction of this table (False: it was posted before, e.g. replayed
+        after a crash); it carries the table's id, which fences it among several processes."""
         assert self.ledger is not None
-        return await self.ledger.post(Transaction.of(key, kind, amounts, memo[:200]))
+        txn = Transaction.of(key, kind, amounts, memo[:200], table_id=self.id)
+        return await self.ledger.post(txn)
 
     async def _post_hand_move(
         self, n: int, before: Sequence[int | float], after: Sequence[int | float]

@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 
 from sqlalchemy.orm import Session
 
-from hkmahjong.parlor.accounts import table_of_key
 from hkmahjong.parlor.history import TableResults
 from hkmahjong.parlor.ledger import Transaction
 from hkmahjong.parlor.ports import (
@@ -27,7 +26,7 @@ from hkmahjong.server.store.models import (
 )
 from hkmahjong.server.store.tables import SqlTableStore
 
-__all__ = ["ClusterTableStore", "FencedLedger", "Fences", "table_of_key"]
+__all__ = ["ClusterTableStore", "FencedLedger", "Fences"]
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +122,10 @@ class ClusterTableStore(SqlTableStore):
 
 class FencedLedger(SqlLedger):
     """:class:`SqlLedger` whose table transactions (buy-in, a hand's move, release, refund) are
-    posted only while this process holds the table's lease, checked in the same transaction."""
+    posted only while this process holds the table's lease, checked in the same transaction.
+
+    A transaction is a table's when it says so (:attr:`Transaction.table_id`, set by the table
+    that builds it); its keys are never parsed to decide."""
 
     def __init__(self, store: Store, fences: Fences) -> None:
         super().__init__(store)
@@ -135,7 +137,7 @@ class FencedLedger(SqlLedger):
 
         :raises LeaseLostError: when it belongs to a table this process no longer holds.
         """
-        table_id = table_of_key(txn.idem_key)
+        table_id = txn.table_id
         if table_id is None:
             return super()._attempt(txn)
         fence = self.fences.get(table_id)
@@ -152,7 +154,6 @@ class FencedLedger(SqlLedger):
         try:
             return await super().post(txn)
         except LeaseLostError:
-            table_id = table_of_key(txn.idem_key)
-            if table_id is not None:
-                self.fences.lost(table_id)
+            if txn.table_id is not None:
+                self.fences.lost(txn.table_id)
             raise
