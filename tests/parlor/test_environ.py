@@ -7,7 +7,7 @@ import pytest
 
 from hkmahjong.parlor.environ import EnvNumberError, env_number
 from hkmahjong.parlor.thinking import _search_nice, _search_workers
-from hkmahjong.server.heap import HeapSettings
+from hkmahjong.server.settings import HeapSettings, Settings, SettingsError
 
 
 def test_whole_numbers_and_seconds() -> None:
@@ -41,3 +41,40 @@ def test_the_parlor_settings_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HKMJ_GC_YOUNG", "99")
     with pytest.raises(EnvNumberError, match="HKMJ_GC_YOUNG='99'"):
         HeapSettings.from_env()
+
+
+def test_every_setting_fails_as_one_error_naming_the_variable() -> None:
+    """One tree, one parser: the server's numbers go through env_number too, and every failure is
+    a SettingsError that says which variable and why."""
+    assert issubclass(EnvNumberError, SettingsError) and issubclass(SettingsError, ValueError)
+    for name, text, why in [
+        ("HKMJ_PORT", "http", "a whole number from 0 to 65535"),
+        ("HKMJ_PORT", "70000", "a whole number from 0 to 65535"),
+        ("HKMJ_MAX_OPEN_TABLES", "0", "a whole number from 1 to 10000"),
+        ("HKMJ_WAITING_TABLE_SECONDS", "soon", "seconds from"),
+        ("HKMJ_LEAGUE_SYNC_SECONDS", "0", "seconds from 0.05 to 3600"),
+        ("HKMJ_GC_YOUNG", "1", "a whole number from 100"),
+    ]:
+        with pytest.raises(SettingsError, match=f"{name}='{text}': expected {why}"):
+            Settings.from_env({name: text})
+    with pytest.raises(SettingsError, match="HKMJ_TABLE_CLOCKS='.*turn_ms"):
+        Settings.from_env({"HKMJ_TABLE_CLOCKS": '{"turn_ms": -1}'})
+    with pytest.raises(SettingsError, match="HKMJ_TABLE_CLOCKS='\\[1\\]'"):
+        Settings.from_env({"HKMJ_TABLE_CLOCKS": "[1]"})
+
+
+def test_the_settings_tree_holds_the_parlors_own_clocks() -> None:
+    """One ClockSettings (the parlor's): the server's defaults are the parlor's, and
+    HKMJ_TABLE_CLOCKS changes the named fields of both the online and the practice clocks."""
+    from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, ClockSettings
+
+    plain = Settings.from_env({})
+    assert plain.clocks == ClockSettings() and plain.practice_clocks == PRACTICE_CLOCKS
+    assert plain.heap == HeapSettings() and plain.league_sync_s == 5.0
+    fast = Settings.from_env(
+        {"HKMJ_TABLE_CLOCKS": '{"bot_ms": 0, "discard_delay_ms": 0}', "HKMJ_PORT": "8123"}
+    )
+    assert fast.port == 8123 and isinstance(fast.port, int)
+    assert fast.clocks == ClockSettings(bot_ms=0, discard_delay_ms=0)
+    assert fast.practice_clocks.bot_ms == 0 and fast.practice_clocks.turn_ms == 0
+    assert fast.practice_clocks.next_hand_ms == PRACTICE_CLOCKS.next_hand_ms

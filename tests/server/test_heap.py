@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from hkmahjong.server.heap import HeapKeeper, HeapSettings, _malloc_trim
+from hkmahjong.server.heap import HeapKeeper, _malloc_trim
+from hkmahjong.server.settings import HeapSettings
 
 
 @pytest.fixture(autouse=True)

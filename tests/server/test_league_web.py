@@ -17,7 +17,7 @@ from hkmahjong.parlor.league import League, LeagueConfig, LeagueDesk
 from hkmahjong.rules import get_preset
 from hkmahjong.server.app import create_app
 from hkmahjong.server.i18n import LANGS
-from hkmahjong.server.settings import Settings
+from hkmahjong.server.settings import Settings, SettingsError
 
 
 def desk(client: TestClient) -> LeagueDesk:
@@ -184,16 +184,16 @@ def test_a_played_league_page_shows_standings_byes_and_payouts(client: TestClien
 
 
 def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
 ) -> None:
     """The server opens each match's table, seats the entrants, collects the table points when
     the match ends and pays the prizes (entrants who never come are sat out and played for)."""
-    monkeypatch.setenv("HKMJ_LEAGUE_SYNC_SECONDS", "0.1")
-    monkeypatch.setenv(
-        "HKMJ_TABLE_CLOCKS",
-        json.dumps({"turn_ms": 50, "claim_ms": 50, "bank_ms": 0, "discard_delay_ms": 0,
-                    "bot_ms": 0, "next_hand_ms": 0, "grace_ms": 100}),
-    )  # fmt: skip
+    env = {
+        "HKMJ_LEAGUE_SYNC_SECONDS": "0.1",
+        "HKMJ_TABLE_CLOCKS": json.dumps({"turn_ms": 50, "claim_ms": 50, "bank_ms": 0,
+            "discard_delay_ms": 0, "bot_ms": 0, "next_hand_ms": 0, "grace_ms": 100}),
+    }  # fmt: skip
+    settings = Settings.from_env(env, data_dir=settings.data_dir, secret=settings.secret)
     app = create_app(settings, password_hash=cheap_argon2())
     with TestClient(app, base_url="http://127.0.0.1") as client:
         league = make(client, "Live Cup", stake=100, length="one-hand", rounds=1, min_players=2)
@@ -242,8 +242,7 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
 
 @pytest.mark.parametrize("value", ["soon", "0", "nan", "-1", "99999"])
 def test_a_bad_league_sync_interval_is_refused_by_name(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, value: str
+    settings: Settings, value: str
 ) -> None:
-    monkeypatch.setenv("HKMJ_LEAGUE_SYNC_SECONDS", value)
-    with pytest.raises(ValueError, match="HKMJ_LEAGUE_SYNC_SECONDS"):
-        create_app(settings, password_hash=cheap_argon2())
+    with pytest.raises(SettingsError, match="HKMJ_LEAGUE_SYNC_SECONDS"):
+        Settings.from_env({"HKMJ_LEAGUE_SYNC_SECONDS": value}, data_dir=settings.data_dir)

@@ -3,6 +3,8 @@
 Every such setting is read the same way: its text, a whole number or a number of seconds in a
 range (optionally 0 for "off"), and one kind of error naming the variable, what it held and what
 is allowed (issue 32 item 3; before, each module parsed its own and raised one of three errors).
+That error is a :class:`SettingsError`, the one error of every setting (the server's
+``hkmahjong.server.settings`` tree raises it too), so ``hkmj serve`` reports any of them alike.
 
 >>> env_number("HKMJ_X", "5", low=1, high=10, env={})
 5
@@ -20,11 +22,16 @@ from collections.abc import Mapping
 
 from hkmahjong.errors import MahjongError
 
-__all__ = ["EnvNumberError", "env_number"]
+__all__ = ["EnvNumberError", "SettingsError", "env_number"]
 
 
-class EnvNumberError(MahjongError):
-    """A numeric environment variable that does not hold an allowed number (a ``ValueError``)."""
+class SettingsError(MahjongError):
+    """A setting that cannot be used (a ``ValueError``): names the setting or the environment
+    variable, what it held and what is allowed."""
+
+
+class EnvNumberError(SettingsError):
+    """A numeric environment variable that does not hold an allowed number."""
 
 
 def env_number(

@@ -7,13 +7,10 @@ this module only wires them together, with the store and settings on ``app.state
 from __future__ import annotations
 
 import gc
-import json
 import logging
-import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
@@ -21,8 +18,6 @@ from pwdlib import PasswordHash
 
 from hkmahjong import __version__
 from hkmahjong.hand import is_complete_counts, shanten_counts
-from hkmahjong.parlor.clocks import ClockSettings as TableClocks
-from hkmahjong.parlor.environ import env_number
 from hkmahjong.parlor.league import LeagueDesk
 from hkmahjong.parlor.league_tables import LeagueTables
 from hkmahjong.parlor.lobby import Caps, Lobby
@@ -42,13 +37,13 @@ from hkmahjong.server import (
 from hkmahjong.server.auth import Auth, CookieMiddleware
 from hkmahjong.server.faults import ServerFaults
 from hkmahjong.server.headers import SecurityHeaders
-from hkmahjong.server.heap import HeapKeeper, HeapSettings
+from hkmahjong.server.heap import HeapKeeper
 from hkmahjong.server.limits import DOOR_RESPONSES, BodySizeLimit, SpectatorSlots, UrlLimits
 from hkmahjong.server.logs import RequestIds
 from hkmahjong.server.metrics import HttpMetrics, MetricsConfig, MetricsPort, ParlorMetrics
 from hkmahjong.server.metrics import router as metrics_router
 from hkmahjong.server.proxies import ClientAddress, TrustedProxies
-from hkmahjong.server.settings import Settings
+from hkmahjong.server.settings import HeapSettings, Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.leagues import SqlLeagueStore
 from hkmahjong.server.store.tables import SqlTableStore
@@ -63,14 +58,6 @@ log = logging.getLogger(__name__)
 STOP_DRAIN_S = 5.0
 """At a graceful stop (SIGTERM), how long each table may take to handle what its queue holds
 (its commit in flight included) before it is stopped where it is (docs/operations.md)."""
-
-
-def _league_sync() -> float:
-    """``HKMJ_LEAGUE_SYNC_SECONDS``: how often league tables are synced (default 5; tests: less).
-
-    :raises ValueError: when it is not a number of seconds from 0.05 to 3600.
-    """
-    return env_number("HKMJ_LEAGUE_SYNC_SECONDS", "5", low=0.05, high=3600, seconds=True)
 
 
 def _settle_heap() -> None:
@@ -122,9 +109,8 @@ def create_app(
     middleware report to, and ``app.state.metrics_port`` the separate listener's port, if any.
     """
     settings = (settings or Settings.from_env()).with_secret()
-    league_sync = _league_sync()
     metrics = metrics if metrics is not None else MetricsConfig.from_env()
-    heap = HeapSettings.from_env() if settle_heap else HeapSettings(0, 0)
+    heap = settings.heap if settle_heap else HeapSettings(0, 0)
     owned = store is None
     if store is None:
         store = Store.open(settings.database_url)
@@ -194,18 +180,10 @@ def create_app(
         app.state.auth.ledger.on_post = counted.posted
         if node is not None:
             node.ledger.on_post = counted.posted
-    c = settings.clocks
-    online = TableClocks(
-        turn_ms=c.turn_ms,
-        claim_ms=c.claim_ms,
-        bank_ms=c.bank_ms,
-        grace_ms=c.grace_ms,
-        discard_delay_ms=c.discard_delay_ms,
-    )
     lobby = Lobby(
         SqlTableStore(store) if node is None else node.tables,
         ledger=app.state.auth.ledger if node is None else node.ledger,
-        online_clocks=online,
+        online_clocks=settings.clocks,
         watch_limit=settings.max_spectators,
         caps=Caps(
             open_tables=settings.max_open_tables,
@@ -214,13 +192,12 @@ def create_app(
         ),
         probe=counted,
     )
-    override = os.environ.get("HKMJ_TABLE_CLOCKS")
-    if override:  # JSON of parlor ClockSettings fields, for every new table (tests, benchmarks)
-        lobby.online_clocks = replace(online, **json.loads(override))
-        lobby.practice_clocks = replace(lobby.practice_clocks, **json.loads(override))
+    lobby.practice_clocks = settings.practice_clocks
     app.state.lobby = lobby
     app.state.leagues = LeagueDesk(SqlLeagueStore(store))
-    app.state.league_tables = LeagueTables(lobby, app.state.leagues, interval=league_sync)
+    app.state.league_tables = LeagueTables(
+        lobby, app.state.leagues, interval=settings.league_sync_s
+    )
     if node is not None:
         node.league_tables = app.state.league_tables  # played by the leader only
     app.add_middleware(ServerFaults)  # innermost: its 500 still gets the cookies and headers

@@ -42,48 +42,9 @@ import logging
 import time
 from dataclasses import dataclass
 
-from hkmahjong.parlor.environ import env_number
+from hkmahjong.server.settings import HeapSettings
 
 log = logging.getLogger("hkmahjong.server.heap")
-
-
-@dataclass(frozen=True)
-class HeapSettings:
-    """How often the keeper freezes the survivors and sweeps everything (seconds; 0 = off)."""
-
-    freeze_s: float = 0.25
-    sweep_s: float = 900.0
-    young: int = 10_000
-    """CPython's first threshold (allocations between young collections; its default is 700)."""
-    trim_s: float = 10.0
-    """How often freed memory is given back to the operating system (``malloc_trim``; 0: never)."""
-
-    @classmethod
-    def from_env(cls) -> HeapSettings:
-        """From ``HKMJ_GC_FREEZE_SECONDS`` and ``HKMJ_GC_SWEEP_SECONDS``.
-
-        :raises ValueError: naming the variable, when one is not a number of seconds in range.
-        """
-        return cls(
-            freeze_s=_seconds("HKMJ_GC_FREEZE_SECONDS", "0.25", 0.05, 60.0),
-            sweep_s=_seconds("HKMJ_GC_SWEEP_SECONDS", "900", 1.0, 86400.0),
-            young=_count("HKMJ_GC_YOUNG", "10000", 100, 10_000_000),
-            trim_s=_seconds("HKMJ_MALLOC_TRIM_SECONDS", "10", 0.05, 86400.0),
-        )
-
-    def apply(self) -> None:
-        """Set the collector's first threshold to :attr:`young` (when the keeper runs)."""
-        if self.freeze_s > 0:
-            _, second, third = gc.get_threshold()
-            gc.set_threshold(self.young, second, third)
-
-
-def _seconds(name: str, default: str, low: float, high: float) -> float:
-    return env_number(name, default, low=low, high=high, seconds=True, zero_off=True)
-
-
-def _count(name: str, default: str, low: int, high: int) -> int:
-    return int(env_number(name, default, low=low, high=high))
 
 
 def _malloc_trim() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]

@@ -49,6 +49,7 @@ from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from hkmahjong.parlor.environ import env_number
 from hkmahjong.server.settings import SettingsError
 
 __all__ = [
@@ -98,10 +99,7 @@ class MetricsConfig:
                 f"HKMJ_METRICS_TOKEN: at least {TOKEN_MIN} characters (it guards /metrics)"
             )
         if port is None and env.get("HKMJ_METRICS_PORT"):
-            text = env["HKMJ_METRICS_PORT"]
-            if not text.isdigit() or not 0 <= int(text) <= 65535:
-                raise SettingsError(f"HKMJ_METRICS_PORT={text!r}: expected a port 0–65535")
-            port = int(text)
+            port = int(env_number("HKMJ_METRICS_PORT", "", low=0, high=65535, env=env))
         return cls(token, port, host or env.get("HKMJ_METRICS_HOST") or "127.0.0.1")
 
 

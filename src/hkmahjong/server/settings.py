@@ -1,31 +1,35 @@
 """設定 the parlor server's settings: where its data lives, its database, address, secret and clocks.
 
-Plain data, read from ``hkmj serve`` options and ``HKMJ_*`` environment variables (docs/server.md);
-no third-party import, so ``hkmj serve`` can report a missing ``[server]`` extra cleanly.
+One frozen tree: :class:`Settings`, holding the tables' clocks (the parlor's own
+:class:`~hkmahjong.parlor.clocks.ClockSettings`, online and practice), the heap keeper's
+:class:`HeapSettings` and the league sync interval. :meth:`Settings.from_env` reads it from
+``hkmj serve`` options and ``HKMJ_*`` environment variables (docs/server.md) — every number
+through the one parser :func:`~hkmahjong.parlor.environ.env_number`, every failure one
+:class:`SettingsError` naming the variable, what it held and what is allowed. No third-party
+import, so ``hkmj serve`` can report a missing ``[server]`` extra cleanly.
 """
 
 from __future__ import annotations
 
+import gc
 import ipaddress
+import json
 import os
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.clocks import PRACTICE_CLOCKS, ClockSettings
+from hkmahjong.parlor.environ import SettingsError, env_number
 
 __all__ = [
-    "ClockSettings",
+    "HeapSettings",
     "Settings",
     "SettingsError",
     "default_data_dir",
     "parse_networks",
 ]
-
-
-class SettingsError(MahjongError):
-    """A server setting that cannot be used (names the setting and what is allowed)."""
 
 
 def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -58,14 +62,73 @@ def parse_networks(text: str | Iterable[str]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class ClockSettings:
-    """時鐘 the default clocks of a table, in milliseconds (docs/rules.md §13, seed 002)."""
+class HeapSettings:
+    """How often the heap keeper (``hkmahjong.server.heap``) freezes the survivors and sweeps
+    everything (seconds; 0 = off)."""
 
-    turn_ms: int = 10_000
-    bank_ms: int = 60_000
-    claim_ms: int = 6_000
-    grace_ms: int = 15_000
-    discard_delay_ms: int = 600
+    freeze_s: float = 0.25
+    sweep_s: float = 900.0
+    young: int = 10_000
+    """CPython's first threshold (allocations between young collections; its default is 700)."""
+    trim_s: float = 10.0
+    """How often freed memory is given back to the operating system (``malloc_trim``; 0: never)."""
+
+    @staticmethod
+    def from_env(env: Mapping[str, str] | None = None) -> HeapSettings:
+        """From ``HKMJ_GC_FREEZE_SECONDS``, ``HKMJ_GC_SWEEP_SECONDS``, ``HKMJ_GC_YOUNG`` and
+        ``HKMJ_MALLOC_TRIM_SECONDS``.
+
+        :raises SettingsError: naming the variable, when one is not a number in range.
+        """
+
+        def seconds(name: str, default: str, low: float, high: float) -> float:
+            return env_number(
+                name, default, low=low, high=high, seconds=True, zero_off=True, env=env
+            )
+
+        young = env_number("HKMJ_GC_YOUNG", "10000", low=100, high=10_000_000, env=env)
+        return HeapSettings(
+            freeze_s=seconds("HKMJ_GC_FREEZE_SECONDS", "0.25", 0.05, 60.0),
+            sweep_s=seconds("HKMJ_GC_SWEEP_SECONDS", "900", 1.0, 86400.0),
+            young=int(young),
+            trim_s=seconds("HKMJ_MALLOC_TRIM_SECONDS", "10", 0.05, 86400.0),
+        )
+
+    def apply(self) -> None:
+        """Set the collector's first threshold to :attr:`young` (when the keeper runs)."""
+        if self.freeze_s > 0:
+            _, second, third = gc.get_threshold()
+            gc.set_threshold(self.young, second, third)
+
+
+_NUMBERS: tuple[tuple[str, str, float, float, bool], ...] = (
+    # (field, variable, low, high, seconds): each read by env_number
+    ("port", "HKMJ_PORT", 0, 65535, False),
+    ("starting_grant", "HKMJ_STARTING_GRANT", 0, 10**12, False),
+    ("max_spectators", "HKMJ_MAX_SPECTATORS", 0, 10_000, False),
+    ("login_attempts", "HKMJ_LOGIN_ATTEMPTS", 1, 10**6, False),
+    ("address_attempts", "HKMJ_ADDRESS_ATTEMPTS", 1, 10**6, False),
+    ("signups_per_hour", "HKMJ_SIGNUPS_PER_HOUR", 1, 10**6, False),
+    ("max_open_tables", "HKMJ_MAX_OPEN_TABLES", 1, 10_000, False),
+    ("max_guest_tables", "HKMJ_MAX_GUEST_TABLES", 1, 10_000, False),
+    ("waiting_table_s", "HKMJ_WAITING_TABLE_SECONDS", 0.001, 10**7, True),
+    ("spectators_per_address", "HKMJ_SPECTATORS_PER_ADDRESS", 1, 10_000, False),
+    ("league_sync_s", "HKMJ_LEAGUE_SYNC_SECONDS", 0.05, 3600, True),
+)
+
+
+def _table_clocks(text: str, base: ClockSettings) -> ClockSettings:
+    """``base`` with the fields of ``HKMJ_TABLE_CLOCKS`` (a JSON object of clock fields)."""
+    try:
+        fields = json.loads(text)
+        if not isinstance(fields, dict):
+            raise TypeError("not a JSON object")
+        return ClockSettings.from_json({**base.to_json(), **fields})
+    except (ValueError, TypeError) as exc:
+        raise SettingsError(
+            f"HKMJ_TABLE_CLOCKS={text!r}: expected a JSON object of clock fields in ms "
+            f"({', '.join(ClockSettings().to_json())}): {exc}"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -92,6 +155,13 @@ class Settings:
     guests_per_window: int = 60
     guest_window_s: float = 600.0
     clocks: ClockSettings = field(default_factory=ClockSettings)
+    """The clocks of every new online table (docs/rules.md §13, seed 002)."""
+    practice_clocks: ClockSettings = PRACTICE_CLOCKS
+    """The clocks of every new practice table."""
+    heap: HeapSettings = field(default_factory=HeapSettings)
+    """The heap keeper's (``hkmj serve`` runs one)."""
+    league_sync_s: float = 5.0
+    """How often league tables are synced with their leagues (seconds)."""
     max_spectators: int = 50
     """旁觀 spectators one table admits at most."""
     max_open_tables: int = 6
@@ -135,6 +205,8 @@ class Settings:
             )
         if self.waiting_table_s <= 0:
             raise SettingsError(f"waiting_table_s = {self.waiting_table_s}: expected > 0")
+        if not 0.05 <= self.league_sync_s <= 3600:
+            raise SettingsError(f"league_sync_s = {self.league_sync_s}: expected 0.05..3600")
         if not 0 <= self.max_spectators <= 10_000:
             raise SettingsError(f"max_spectators = {self.max_spectators}: expected 0..10000")
         if self.db_url is not None and not self.db_url.startswith(("sqlite", "postgresql")):
@@ -183,38 +255,34 @@ class Settings:
         ``HKMJ_MAX_SPECTATORS``, ``HKMJ_TRUSTED_PROXIES`` (comma-separated),
         ``HKMJ_LOGIN_ATTEMPTS``, ``HKMJ_ADDRESS_ATTEMPTS``, ``HKMJ_SIGNUPS_PER_HOUR``,
         ``HKMJ_MAX_OPEN_TABLES``, ``HKMJ_MAX_GUEST_TABLES``, ``HKMJ_WAITING_TABLE_SECONDS``,
-        ``HKMJ_SPECTATORS_PER_ADDRESS`` (docs/security.md, *Abuse limits*); ``overrides`` that
-        are not None win.
+        ``HKMJ_SPECTATORS_PER_ADDRESS`` (docs/security.md, *Abuse limits*),
+        ``HKMJ_LEAGUE_SYNC_SECONDS``, ``HKMJ_TABLE_CLOCKS`` (a JSON object of clock fields for
+        every new table, online and practice: tests, benchmarks) and the heap keeper's
+        ``HKMJ_GC_*`` / ``HKMJ_MALLOC_TRIM_SECONDS``; ``overrides`` that are not None win.
 
-        :raises SettingsError: when a variable does not parse.
+        :raises SettingsError: naming the variable, when one does not parse or is out of range.
         """
         env = os.environ if env is None else env
         values: dict[str, object] = {"data_dir": default_data_dir(env)}
-        for key, name, kind in (
-            ("db_url", "HKMJ_DB_URL", str),
-            ("host", "HKMJ_HOST", str),
-            ("port", "HKMJ_PORT", int),
-            ("secret", "HKMJ_SECRET", str),
-            ("starting_grant", "HKMJ_STARTING_GRANT", int),
-            ("max_spectators", "HKMJ_MAX_SPECTATORS", int),
-            ("login_attempts", "HKMJ_LOGIN_ATTEMPTS", int),
-            ("address_attempts", "HKMJ_ADDRESS_ATTEMPTS", int),
-            ("signups_per_hour", "HKMJ_SIGNUPS_PER_HOUR", int),
-            ("max_open_tables", "HKMJ_MAX_OPEN_TABLES", int),
-            ("max_guest_tables", "HKMJ_MAX_GUEST_TABLES", int),
-            ("waiting_table_s", "HKMJ_WAITING_TABLE_SECONDS", float),
-            ("spectators_per_address", "HKMJ_SPECTATORS_PER_ADDRESS", int),
+        for key, name in (
+            ("db_url", "HKMJ_DB_URL"),
+            ("host", "HKMJ_HOST"),
+            ("secret", "HKMJ_SECRET"),
         ):
-            raw = env.get(name)
-            if raw:
-                try:
-                    values[key] = kind(raw)
-                except ValueError:
-                    raise SettingsError(f"{name} = {raw!r}: expected {kind.__name__}") from None
+            if env.get(name):
+                values[key] = env[name]
+        for key, name, low, high, secs in _NUMBERS:
+            if env.get(name):
+                values[key] = env_number(name, "", low=low, high=high, seconds=secs, env=env)
         if env.get("HKMJ_TRUSTED_PROXIES"):
             values["trusted_proxies"] = tuple(env["HKMJ_TRUSTED_PROXIES"].split(","))
         if env.get("HKMJ_SECURE_COOKIES"):
             values["secure_cookies"] = env["HKMJ_SECURE_COOKIES"].lower() in ("1", "true", "yes")
+        if env.get("HKMJ_TABLE_CLOCKS"):
+            text = env["HKMJ_TABLE_CLOCKS"]
+            values["clocks"] = _table_clocks(text, ClockSettings())
+            values["practice_clocks"] = _table_clocks(text, PRACTICE_CLOCKS)
+        values["heap"] = HeapSettings.from_env(env)
         values.update({k: v for k, v in overrides.items() if v is not None})
         if "data_dir" in overrides and overrides["data_dir"] is not None:
             values["data_dir"] = Path(str(overrides["data_dir"])).expanduser()
