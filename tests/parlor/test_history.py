@@ -20,7 +20,6 @@ import pytest
 from tests.parlor.tablekit import FAST, Client, make_table, settle
 
 from hkmahjong.parlor.history import (
-    LIABILITY_PREFIX,
     HistoryError,
     Stats,
     Tally,
@@ -34,7 +33,7 @@ from hkmahjong.parlor.history import (
     tally,
 )
 from hkmahjong.rules import get_preset
-from hkmahjong.scoring.payment import WinClaim, settle_hand
+from hkmahjong.scoring.payment import PaymentKind, WinClaim, settle_hand
 from hkmahjong.tiles import Wind
 
 SEATED = (0, 1, 2, 3)
@@ -55,8 +54,10 @@ def win(seat: str, fan: int, items: list[tuple[str, int]], **kw: Any) -> dict[st
     }
 
 
-def pay(frm: str, to: str, amount: int, zh: str = "自摸") -> dict[str, Any]:
-    return {"from": frm, "to": to, "amount": amount, "zh": zh, "en": "x"}
+def pay(
+    frm: str, to: str, amount: int, kind: str = "self_draw", zh: str = "自摸"
+) -> dict[str, Any]:
+    return {"from": frm, "to": to, "amount": amount, "kind": kind, "zh": zh, "en": "x"}
 
 
 A = {
@@ -74,14 +75,14 @@ B = {
         win("S", 3, [("ALL_PUNGS", 3)], discarder="W"),
     ],
     "false_wins": [],
-    "payments": [pay("W", "N", 8, "出銃"), pay("W", "S", 16, "出銃")],
+    "payments": [pay("W", "N", 8, "full_gun", "出銃"), pay("W", "S", 16, "full_gun", "出銃")],
 }
 C = {
     "deltas": [192, -192, 0, 0],
     "drawn": False,
     "wins": [win("E", 13, [("GREAT_DRAGONS", 13)], limit=True, liable="S")],
     "false_wins": [],
-    "payments": [pay("S", "E", 192, "包牌：獨付全數（自摸）")],
+    "payments": [pay("S", "E", 192, "liable_all", "包牌：獨付全數（自摸）")],
 }
 D = {"deltas": [0, 0, 0, 0], "drawn": True, "wins": [], "false_wins": [], "payments": []}
 E = {
@@ -89,14 +90,14 @@ E = {
     "drawn": False,
     "wins": [],
     "false_wins": [{"seat": "N", "self_drawn": True, "would_be_discarder": None}],
-    "payments": [pay("N", w, 64, "詐糊") for w in "ESW"],
+    "payments": [pay("N", w, 64, "false_win", "詐糊") for w in "ESW"],
 }
 F = {
     "deltas": [-16, 0, 16, 0],
     "drawn": False,
     "wins": [win("W", 3, [("HALF_FLUSH", 3)], discarder="E")],
     "false_wins": [],
-    "payments": [pay("E", "W", 16, "出銃")],
+    "payments": [pay("E", "W", 16, "full_gun", "出銃")],
 }
 HANDS = [summarize_hand(n, SEATED, o, o["deltas"]) for n, o in enumerate([A, B, C, D, E, F])]
 
@@ -200,14 +201,21 @@ def test_bad_input_is_refused() -> None:
         summarize_hand(0, SEATED, {**A, "wins": [win("E", 1, [], discarder="E")]}, A["deltas"])
 
 
-def test_the_scoring_layer_names_every_liability_payment_so() -> None:
+def test_the_scoring_layer_marks_every_liability_payment_by_kind() -> None:
     # Seed 003 / docs/rules.md §10 包牌: the liable seat pays the whole self-draw.
     rules = get_preset("parlor")
     full = settle_hand([WinClaim(Wind.EAST, 10, liable=Wind.SOUTH)], rules)
     assert [(p.payer, p.amount > 0) for p in full.lines] == [(Wind.SOUTH, True)]
-    assert all(p.reason_zh.startswith(LIABILITY_PREFIX) for p in full.lines)
+    assert [p.kind for p in full.lines] == [PaymentKind.LIABLE_ALL]
     plain = settle_hand([WinClaim(Wind.EAST, 10)], rules)
-    assert not any(p.reason_zh.startswith(LIABILITY_PREFIX) for p in plain.lines)
+    assert {p.kind for p in plain.lines} == {PaymentKind.SELF_DRAW}
+    assert not any(p.kind.liable for p in plain.lines)
+
+
+def test_a_payment_without_a_known_kind_is_refused_not_guessed_from_its_words() -> None:
+    words = {**C, "payments": [{**C["payments"][0], "kind": None}]}  # 包牌 only in its words
+    with pytest.raises(HistoryError, match="kind"):
+        summarize_hand(2, SEATED, words, C["deltas"])
 
 
 def test_match_places_share_ties_and_jade_follows_the_stake() -> None:
@@ -277,3 +285,37 @@ def test_a_table_keeps_each_hand_once_with_its_lines_and_again_after_a_restore()
         assert store.matches[again.id] == match
 
     asyncio.run(main())
+
+
+def test_the_typed_summary_and_the_json_read_back_agree_on_played_hands() -> None:
+    """A hand is summarised from the engine's HandOutcome (issue 32 item 3); read back from its
+    JSON it gives the same seats — over a real match of bots, 包牌 and all."""
+    from hkmahjong.parlor.seats import make_bot
+    from hkmahjong.engine.match import Match, MatchLength
+    from hkmahjong.engine.runner import MatchRunner
+    from hkmahjong.parlor.history import summarize_hand_end
+
+    ruleset = get_preset("parlor")
+    bots = [make_bot("easy", f"typed:{p}", ruleset) for p in range(4)]
+    match = Match(("A", "B", "C", "D"), MatchLength.EAST_ROUND)
+    runner = MatchRunner(match, ruleset, b"typed-summary")
+    seen = 0
+    while not runner.match_over:
+        runner.start_hand()
+        while runner.in_hand:
+            player = runner.to_act_players[0]
+            step = runner.apply(
+                player, bots[player].choose(runner.view(player), runner.legal(player))
+            )
+            if step.hand_end is not None:
+                players = [runner.player_at(w) for w in Wind]
+                typed = summarize_hand_end(step.hand_end, players)
+                back = summarize_hand(
+                    typed.number, players, typed.outcome, step.hand_end.entry.deltas,
+                    prevailing=typed.prevailing,
+                )  # fmt: skip
+                assert back == typed
+                paid = sum(p.amount for p in step.hand_end.outcome.payments if p.kind.liable)
+                assert sum(s.liability_paid for s in typed.seats) == paid
+                seen += 1
+    assert seen >= 4

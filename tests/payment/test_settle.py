@@ -12,8 +12,12 @@ from hkmahjong.rules.payment import ExposedKongPayment, GunScheme, RobbedKongPay
 from hkmahjong.scoring import WinContext, score_hand
 from hkmahjong.scoring.payment import (
     PaymentError,
+    PaymentKind,
     Settlement,
     WinClaim,
+    settle_false_win,
+    settle_hand,
+    settle_staked_match,
     settle_win,
     settle_win_fan,
     settle_wins,
@@ -251,3 +255,39 @@ def test_settlement_lines_and_views() -> None:
     assert line.text("zh").startswith("東 → 南 12") and line.text().startswith("EAST -> SOUTH 12")
     both = s + s
     assert both.delta(S) == 24 and isinstance(both, Settlement)
+
+
+def test_every_payment_line_says_what_it_pays_for_as_data(table: Table) -> None:
+    """Payment meaning as data (issue 32 item 3): each line's ``kind`` and ``capped``, so nobody
+    reads the reason's words to know a 包牌 or a bankrupt payment."""
+
+    def kinds(settlement: Settlement) -> list[tuple[Wind, PaymentKind, bool]]:
+        return [(line.payer, line.kind, line.capped) for line in settlement.lines]
+
+    parlor, half = table("parlor"), table("parlor", gun=GunScheme.HALF_GUN)
+    assert kinds(settle_hand([WinClaim(S, 3)], parlor)) == [
+        (p, PaymentKind.SELF_DRAW, False) for p in (W, N, E)
+    ]
+    assert kinds(settle_hand([WinClaim(S, 3, discarder=E)], parlor)) == [
+        (E, PaymentKind.FULL_GUN, False)
+    ]
+    assert {k for _, k, _ in kinds(settle_hand([WinClaim(S, 3, discarder=E)], half))} == {
+        PaymentKind.HALF_GUN
+    }
+    whole = settle_hand([WinClaim(S, 10, is_limit=True, liable=N)], parlor)
+    assert kinds(whole) == [(N, PaymentKind.LIABLE_ALL, False)]
+    split = settle_hand(
+        [WinClaim(S, 10, is_limit=True, discarder=N, liable=E, liable_half_discard=True)], half
+    )
+    assert [(p, k) for p, k, _ in kinds(split)][:2] == [
+        (E, PaymentKind.LIABLE_HALF),
+        (N, PaymentKind.HALF_GUN),
+    ]
+    assert PaymentKind.LIABLE_HALF.liable and not PaymentKind.HALF_GUN.liable
+    false = settle_false_win(N, parlor, self_drawn=True)
+    assert {k for _, k, _ in kinds(false)} == {PaymentKind.FALSE_WIN}
+    broke = settle_hand([WinClaim(S, 3)], parlor, balances={E: 100, S: 100, W: 1, N: 100})
+    assert (W, PaymentKind.SELF_DRAW, True) in kinds(broke)
+    assert [c for _, _, c in kinds(broke)].count(True) == 1
+    match = settle_staked_match({E: 300, S: -600, W: 200, N: 100}, 500)
+    assert {(k, c) for _, k, c in kinds(match)} == {(PaymentKind.MATCH, True)}

@@ -2,11 +2,12 @@
 
 Plain data from the engine's results, for the store to keep and the pages to show (docs/history.md):
 
-- :func:`summarize_hand` turns a finished hand — its outcome as the wire's ``outcome_json`` (the
-  wins with their fan breakdown, the payments with their reasons), who sat where and the ledger
-  deltas — into one :class:`SeatHand` per player: won or not, 自摸 or off whom, 放銃 to whom,
+- :func:`summarize_outcome` turns a finished hand — the engine's typed ``HandOutcome`` (the
+  wins with their fan breakdown, the payment lines with their :class:`PaymentKind`), who sat
+  where and the ledger deltas — into one :class:`SeatHand` per player: won or not, 自摸 or off whom, 放銃 to whom,
   the fan and its patterns, 包牌 paid, the points won or lost. :meth:`HandSummary.detail` is the
-  whole hand as JSON (a replay or hand page reuses it as it is).
+  whole hand as JSON (a replay or hand page reuses it as it is); :func:`summarize_hand` reads a
+  hand back from that JSON by the same rules.
 - :func:`summarize_match` gives each player's total, place (ties share a place) and jade.
 - :class:`Tally` / :class:`Stats` define the statistics (what counts as a deal-in, the
   denominators); the SQL store computes the same tallies as aggregates, :func:`tally` computes them
@@ -29,12 +30,13 @@ from hkmahjong.parlor.stakes import staked_shares
 from hkmahjong.parlor.wire import outcome_json
 from hkmahjong.rules import FanId
 from hkmahjong.rules.presets import get_preset
+from hkmahjong.scoring.payment import PaymentKind
 
 if TYPE_CHECKING:
+    from hkmahjong.engine.events import HandOutcome
     from hkmahjong.engine.runner import HandEnd
 
 __all__ = [
-    "LIABILITY_PREFIX",
     "FanCount",
     "HandSummary",
     "HistoryError",
@@ -53,13 +55,12 @@ __all__ = [
     "ruleset_family",
     "summarize_hand",
     "summarize_hand_end",
+    "summarize_outcome",
     "summarize_match",
     "tally",
 ]
 
 WINDS = "ESWN"
-LIABILITY_PREFIX = "包牌"
-"""The scoring layer's reason (``reason_zh``) of every payment a liable seat makes (包牌)."""
 
 
 class HistoryError(MahjongError):
@@ -106,7 +107,7 @@ class SeatHand:
     """Points won (+) or lost (-) this hand, as the match's ledger has it."""
     liability_paid: int = 0
     """包牌: what this player paid as the liable seat (the amounts of its payment lines whose
-    reason is 包牌), whoever won."""
+    kind is liable, ``PaymentKind.liable``), whoever won."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +148,121 @@ class HandSummary:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _Win:
+    """What a hand's summary needs of one win, by player number."""
+
+    winner: int
+    self_drawn: bool
+    fed_by: int | None
+    fan: int
+    limit: bool
+    fans: tuple[FanCount, ...]
+
+
 def _player(players: Sequence[int], letter: object, what: str) -> int:
     if not isinstance(letter, str) or letter not in WINDS:
         raise HistoryError(f"{what}: expected a seat letter E/S/W/N, got {letter!r}")
     return players[WINDS.index(letter)]
+
+
+def _check_seating(players: Sequence[int], deltas: Sequence[int | float]) -> None:
+    if sorted(players) != [0, 1, 2, 3]:
+        raise HistoryError(f"the four seats need players 0-3 once each, got {list(players)!r}")
+    if len(deltas) != 4:
+        raise HistoryError(f"four deltas (by player) expected, got {list(deltas)!r}")
+
+
+def _summary(
+    number: int,
+    players: Sequence[int],
+    deltas: Sequence[int | float],
+    *,
+    drawn: bool,
+    wins: Iterable[_Win],
+    false_winners: Iterable[int],
+    liable: Iterable[tuple[int, int]],
+    outcome: Mapping[str, Any],
+    prevailing: str,
+    end_seq: int | None,
+) -> HandSummary:
+    """The one summariser: the hand's facts by player (``liable``: (payer, amount) of each 包牌
+    payment) into a :class:`HandSummary`."""
+    seats: dict[int, dict[str, Any]] = {
+        p: {"player": p, "seat": WINDS[i], "dealer": i == 0, "delta": deltas[p]}
+        for i, p in enumerate(players)
+    }
+    for win in wins:
+        seat = seats[win.winner]
+        seat["won"] = True
+        seat["self_drawn"] = win.self_drawn
+        seat["fan"] = win.fan
+        seat["limit"] = win.limit
+        seat["fans"] = win.fans
+        if win.fed_by is not None:
+            if win.fed_by == win.winner:
+                raise HistoryError(f"player {win.winner} cannot win on its own discard")
+            seat["fed_by"] = win.fed_by
+            seats[win.fed_by]["dealt_in"] = True
+            seats[win.fed_by]["fed_to"] = (*seats[win.fed_by].get("fed_to", ()), win.winner)
+    for player in false_winners:
+        seats[player]["false_win"] = True
+    for payer, amount in liable:
+        seats[payer]["liability_paid"] = seats[payer].get("liability_paid", 0) + amount
+    by_player = tuple(SeatHand(**seats[p], drawn=drawn) for p in range(4))
+    return HandSummary(
+        number,
+        players[0],
+        prevailing,
+        (players[0], players[1], players[2], players[3]),
+        (by_player[0], by_player[1], by_player[2], by_player[3]),
+        dict(outcome),
+        end_seq,
+    )
+
+
+def summarize_outcome(
+    number: int,
+    players: Sequence[int],
+    outcome: HandOutcome,
+    deltas: Sequence[int | float],
+    *,
+    prevailing: str = "E",
+    end_seq: int | None = None,
+) -> HandSummary:
+    """The hand by player, from the engine's typed :class:`~hkmahjong.engine.events.HandOutcome`
+    (its wins, false wins and payment lines, whose :class:`~hkmahjong.scoring.payment.PaymentKind`
+    says which are 包牌); its ``outcome_json`` is kept only as the hand's page detail.
+
+    ``players`` are the player numbers at 東 南 西 北 this hand (東 deals); ``deltas`` the
+    points each player (by player number) got, as the match's ledger entry has them.
+
+    :raises HistoryError: when the seating is malformed.
+    """
+    _check_seating(players, deltas)
+    wins = [
+        _Win(
+            players[w.seat],
+            w.self_drawn,
+            None if w.discarder is None else players[w.discarder],
+            w.result.total_fan,
+            w.result.is_limit,
+            tuple(FanCount(i.fan_id.value, i.count, i.fan) for i in w.result.items),
+        )
+        for w in outcome.wins
+    ]
+    return _summary(
+        number,
+        players,
+        deltas,
+        drawn=outcome.drawn,
+        wins=wins,
+        false_winners=[players[w] for w in outcome.false_winners],
+        liable=[(players[p.payer], p.amount) for p in outcome.payments if p.kind.liable],
+        outcome=outcome_json(outcome),
+        prevailing=prevailing,
+        end_seq=end_seq,
+    )
 
 
 def summarize_hand(
@@ -162,69 +274,66 @@ def summarize_hand(
     prevailing: str = "E",
     end_seq: int | None = None,
 ) -> HandSummary:
-    """The hand by player, from its outcome JSON (``outcome_json``: seats as wind letters).
-
-    ``players`` are the player numbers at 東 南 西 北 this hand (東 deals); ``deltas`` the
-    points each player (by player number) got, as the match's ledger entry has them.
+    """The hand by player, read back from its outcome JSON (``outcome_json``: seats as wind
+    letters; a hand kept before, a page's detail). Which payments are 包牌 is the payment's
+    ``kind`` (a :class:`~hkmahjong.scoring.payment.PaymentKind` value), never its words.
 
     :raises HistoryError: when the outcome or seating is malformed.
     """
-    if sorted(players) != [0, 1, 2, 3]:
-        raise HistoryError(f"the four seats need players 0-3 once each, got {list(players)!r}")
-    if len(deltas) != 4:
-        raise HistoryError(f"four deltas (by player) expected, got {list(deltas)!r}")
-    seats: dict[int, dict[str, Any]] = {
-        p: {"player": p, "seat": WINDS[i], "dealer": i == 0, "delta": deltas[p]}
-        for i, p in enumerate(players)
-    }
-    drawn = bool(outcome.get("drawn"))
+    _check_seating(players, deltas)
+    wins = []
     for win in outcome.get("wins", ()):
-        winner = _player(players, win.get("seat"), "a win's seat")
         score = win.get("score") or {}
-        seat = seats[winner]
-        seat["won"] = True
-        seat["self_drawn"] = bool(win.get("self_drawn"))
-        seat["fan"] = int(score.get("total_fan", 0))
-        seat["limit"] = bool(score.get("is_limit"))
-        seat["fans"] = tuple(
-            FanCount(str(i["id"]), int(i.get("count", 1)), int(i.get("fan", 0)))
-            for i in score.get("items", ())
+        fed = win.get("discarder")
+        wins.append(
+            _Win(
+                _player(players, win.get("seat"), "a win's seat"),
+                bool(win.get("self_drawn")),
+                None if fed is None else _player(players, fed, "a win's discarder"),
+                int(score.get("total_fan", 0)),
+                bool(score.get("is_limit")),
+                tuple(
+                    FanCount(str(i["id"]), int(i.get("count", 1)), int(i.get("fan", 0)))
+                    for i in score.get("items", ())
+                ),
+            )
         )
-        if win.get("discarder") is not None:
-            feeder = _player(players, win["discarder"], "a win's discarder")
-            if feeder == winner:
-                raise HistoryError(f"player {winner} cannot win on its own discard")
-            seat["fed_by"] = feeder
-            seats[feeder]["dealt_in"] = True
-            seats[feeder]["fed_to"] = (*seats[feeder].get("fed_to", ()), winner)
-    for false in outcome.get("false_wins", ()):
-        seats[_player(players, false.get("seat"), "a false win's seat")]["false_win"] = True
+    liable = []
     for pay in outcome.get("payments", ()):
-        if str(pay.get("zh", "")).startswith(LIABILITY_PREFIX):
-            payer = seats[_player(players, pay.get("from"), "a payment's payer")]
-            payer["liability_paid"] = payer.get("liability_paid", 0) + int(pay["amount"])
-    by_player = tuple(SeatHand(**seats[p], drawn=drawn) for p in range(4))
-    dealer = players[0]
-    return HandSummary(
+        try:
+            kind = PaymentKind(pay.get("kind"))
+        except ValueError:
+            raise HistoryError(f"a payment's kind: got {pay.get('kind')!r}") from None
+        if kind.liable:
+            liable.append(
+                (_player(players, pay.get("from"), "a payment's payer"), int(pay["amount"]))
+            )
+    false = [
+        _player(players, f.get("seat"), "a false win's seat") for f in outcome.get("false_wins", ())
+    ]
+    return _summary(
         number,
-        dealer,
-        prevailing,
-        (players[0], players[1], players[2], players[3]),
-        (by_player[0], by_player[1], by_player[2], by_player[3]),
-        dict(outcome),
-        end_seq,
+        players,
+        deltas,
+        drawn=bool(outcome.get("drawn")),
+        wins=wins,
+        false_winners=false,
+        liable=liable,
+        outcome=outcome,
+        prevailing=prevailing,
+        end_seq=end_seq,
     )
 
 
 def summarize_hand_end(
     end: HandEnd, players: Sequence[int], *, end_seq: int | None = None
 ) -> HandSummary:
-    """:func:`summarize_hand` of the engine's :class:`~hkmahjong.engine.runner.HandEnd`
+    """:func:`summarize_outcome` of the engine's :class:`~hkmahjong.engine.runner.HandEnd`
     (``players``: the player at each seat that hand, e.g. ``runner.player_at``)."""
-    return summarize_hand(
+    return summarize_outcome(
         end.hand.number,
         players,
-        outcome_json(end.outcome),
+        end.outcome,
         end.entry.deltas,
         prevailing=end.hand.prevailing.letter,
         end_seq=end_seq,

@@ -222,11 +222,13 @@ def _false_win_json(record: FalseWinRecord) -> JSON:
 
 
 def payment_json(line: PaymentLine) -> JSON:
-    """一筆付款: who pays whom how much, and why (zh and en)."""
+    """一筆付款: who pays whom how much, what for (``kind``, a ``PaymentKind`` value) and why in
+    words (zh and en)."""
     return {
         "from": line.payer.letter,
         "to": line.payee.letter,
         "amount": line.amount,
+        "kind": line.kind.value,
         "zh": line.reason_zh,
         "en": line.reason_en,
     }

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Protocol
 
@@ -40,6 +41,7 @@ from hkmahjong.tiles import Wind
 __all__ = [
     "FalseWinClaim",
     "PaymentError",
+    "PaymentKind",
     "PaymentLine",
     "RulesLike",
     "ScoredHand",
@@ -90,15 +92,48 @@ class ScoredHand(Protocol):
     def fan_ids(self) -> frozenset[FanId]: ...
 
 
+class PaymentKind(StrEnum):
+    """What a payment line pays for: its meaning as data (the reason's words are for people).
+
+    A win's lines are :attr:`SELF_DRAW`, :attr:`FULL_GUN` or :attr:`HALF_GUN` by how it was paid
+    (a robbed kong or an exposed kong paid as a discard is a gun line; one paid as a self-draw a
+    self-draw line), or a liable seat's (包牌) :attr:`LIABLE_ALL` / :attr:`LIABLE_HALF`.
+    """
+
+    SELF_DRAW = "self_draw"
+    """自摸: one of the three others pays the winner its share."""
+    FULL_GUN = "full_gun"
+    """出銃（全銃）: the discarder pays the whole win."""
+    HALF_GUN = "half_gun"
+    """出銃（半銃）: the discarder pays double, the two others a share each."""
+    LIABLE_ALL = "liable_all"
+    """包牌：獨付全數: the liable seat pays the whole win alone."""
+    LIABLE_HALF = "liable_half"
+    """包牌：代付出銃一半: the liable seat pays half of the discarder's part."""
+    FALSE_WIN = "false_win"
+    """詐糊: the offender compensates one of the three others."""
+    MATCH = "match"
+    """結算: a staked match's settlement (a loser pays at most its stake)."""
+
+    @property
+    def liable(self) -> bool:
+        """包牌: a payment made as the liable seat."""
+        return self in (PaymentKind.LIABLE_ALL, PaymentKind.LIABLE_HALF)
+
+
 @dataclass(frozen=True)
 class PaymentLine:
-    """一筆付款: ``payer`` pays ``amount`` jade to ``payee``, and why (zh / en)."""
+    """一筆付款: ``payer`` pays ``amount`` jade to ``payee``, and why: ``kind`` (what it pays for,
+    as data), ``capped`` (the payer paid less than it owed: all it held, 破產, or its stake) and
+    the reason in words (zh / en, for people only)."""
 
     payer: Wind
     payee: Wind
     amount: int
     reason_zh: str
     reason_en: str
+    kind: PaymentKind
+    capped: bool = False
 
     def text(self, lang: str = "en") -> str:
         """One line for people, e.g. ``東 → 南 24: 出銃 (全銃)``."""
@@ -303,7 +338,7 @@ class FalseWinClaim:
     claimed_fan: int | None = None
 
 
-_Obligation = tuple[Wind, Wind, int, str, str]
+_Obligation = tuple[Wind, Wind, int, str, str, PaymentKind]
 
 
 def _check_seat(seat: object, what: str) -> Wind:
@@ -355,6 +390,7 @@ def _win_obligations(claim: WinClaim, rules: RulesLike) -> list[_Obligation]:
                 f"a self-draw has no discarder, but discarder={discarder.letter} was given"
             )
         normal = {winner.next(k): math.ceil(share) for k in (1, 2, 3)}
+        how = PaymentKind.SELF_DRAW
     else:
         if discarder is None:
             raise PaymentError("a win on a discard needs the discarder's seat")
@@ -363,17 +399,19 @@ def _win_obligations(claim: WinClaim, rules: RulesLike) -> list[_Obligation]:
             raise PaymentError(f"seat {winner.letter} cannot win on its own discard")
         if payment.gun is GunScheme.FULL_GUN:
             normal = {discarder: math.ceil(share * payment.discarder_shares)}
+            how = PaymentKind.FULL_GUN
             how_zh += f"（全銃 {payment.discarder_shares} 份）"
             how_en += f" (full gun, {payment.discarder_shares} shares)"
         else:
             normal = {discarder: math.ceil(share * 2)}
+            how = PaymentKind.HALF_GUN
             for k in (1, 2, 3):
                 if winner.next(k) is not discarder:
                     normal[winner.next(k)] = math.ceil(share)
             how_zh += "（半銃）"
             how_en += " (half gun)"
     if liable is None:
-        return [(payer, winner, amount, how_zh, how_en) for payer, amount in normal.items()]
+        return [(payer, winner, amount, how_zh, how_en, how) for payer, amount in normal.items()]
     _check_seat(liable, "liable")
     if liable is winner:
         raise PaymentError(f"seat {winner.letter} cannot be liable for its own win")
@@ -387,12 +425,13 @@ def _win_obligations(claim: WinClaim, rules: RulesLike) -> list[_Obligation]:
                 half,
                 f"包牌：代付出銃一半（{how_zh}）",
                 f"liable: half of the discard ({how_en})",
+                PaymentKind.LIABLE_HALF,
             ),
         ]
         rest = normal[discarder] - half
-        out.append((discarder, winner, rest, how_zh, how_en))
+        out.append((discarder, winner, rest, how_zh, how_en, how))
         out += [
-            (payer, winner, amount, how_zh, how_en)
+            (payer, winner, amount, how_zh, how_en, how)
             for payer, amount in normal.items()
             if payer is not discarder
         ]
@@ -404,6 +443,7 @@ def _win_obligations(claim: WinClaim, rules: RulesLike) -> list[_Obligation]:
             total,
             f"包牌：獨付全數（{how_zh}）",
             f"liable: pays the whole win ({how_en})",
+            PaymentKind.LIABLE_ALL,
         )
     ]
 
@@ -420,8 +460,9 @@ def _apply(
         else None
     )
     lines: list[PaymentLine] = []
-    for payer, payee, amount, zh, en in obligations:
-        if held is not None and amount > held[payer]:
+    for payer, payee, amount, zh, en, kind in obligations:
+        capped = held is not None and amount > held[payer]
+        if held is not None and capped:
             paid = held[payer]
             zh = f"{zh}；只餘 {paid}，付清為止（破產）"
             en = f"{en}; holds only {paid}, pays what it holds (bankrupt)"
@@ -431,7 +472,7 @@ def _apply(
             held[payer] -= paid
             held[payee] += paid
         if paid or amount:
-            lines.append(PaymentLine(payer, payee, paid, zh, en))
+            lines.append(PaymentLine(payer, payee, paid, zh, en, kind, capped))
     return Settlement.from_lines(lines)
 
 
@@ -777,7 +818,7 @@ def _false_win_obligations(claim: FalseWinClaim, ruleset: RulesLike) -> list[_Ob
         share = _share(fan, is_limit, ruleset)
         amounts = dict.fromkeys(others, _discard_amount(share, payment))
         zh, en = f"詐糊：按 {fan} 番賠", f"false win: paid at {fan} fan"
-    return [(offender, seat, amounts[seat], zh, en) for seat in others]
+    return [(offender, seat, amounts[seat], zh, en, PaymentKind.FALSE_WIN) for seat in others]
 
 
 # -- staked matches (ML) -----------------------------------------------------------------------
@@ -822,6 +863,8 @@ def settle_staked_match(scores: Mapping[Wind, int], stakes: Mapping[Wind, int] |
                     step,
                     "結算（賭注為上限）" if capped else "結算",
                     "match settlement (capped at stake)" if capped else "match settlement",
+                    PaymentKind.MATCH,
+                    capped,
                 )
             )
             remaining -= step
