@@ -57,9 +57,9 @@ def test_every_setting_fails_as_one_error_naming_the_variable() -> None:
     ]:
         with pytest.raises(SettingsError, match=f"{name}='{text}': expected {why}"):
             Settings.from_env({name: text})
-    with pytest.raises(SettingsError, match="HKMJ_TABLE_CLOCKS='.*turn_ms"):
+    with pytest.raises(SettingsError, match=r"HKMJ_TABLE_CLOCKS='.*turn_ms"):
         Settings.from_env({"HKMJ_TABLE_CLOCKS": '{"turn_ms": -1}'})
-    with pytest.raises(SettingsError, match="HKMJ_TABLE_CLOCKS='\\[1\\]'"):
+    with pytest.raises(SettingsError, match=r"HKMJ_TABLE_CLOCKS='\[1\]'"):
         Settings.from_env({"HKMJ_TABLE_CLOCKS": "[1]"})
 
 

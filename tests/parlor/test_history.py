@@ -290,10 +290,10 @@ def test_a_table_keeps_each_hand_once_with_its_lines_and_again_after_a_restore()
 def test_the_typed_summary_and_the_json_read_back_agree_on_played_hands() -> None:
     """A hand is summarised from the engine's HandOutcome (issue 32 item 3); read back from its
     JSON it gives the same seats — over a real match of bots, 包牌 and all."""
-    from hkmahjong.parlor.seats import make_bot
     from hkmahjong.engine.match import Match, MatchLength
     from hkmahjong.engine.runner import MatchRunner
     from hkmahjong.parlor.history import summarize_hand_end
+    from hkmahjong.parlor.seats import make_bot
 
     ruleset = get_preset("parlor")
     bots = [make_bot("easy", f"typed:{p}", ruleset) for p in range(4)]

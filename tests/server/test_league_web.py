@@ -241,8 +241,6 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
 
 
 @pytest.mark.parametrize("value", ["soon", "0", "nan", "-1", "99999"])
-def test_a_bad_league_sync_interval_is_refused_by_name(
-    settings: Settings, value: str
-) -> None:
+def test_a_bad_league_sync_interval_is_refused_by_name(settings: Settings, value: str) -> None:
     with pytest.raises(SettingsError, match="HKMJ_LEAGUE_SYNC_SECONDS"):
         Settings.from_env({"HKMJ_LEAGUE_SYNC_SECONDS": value}, data_dir=settings.data_dir)

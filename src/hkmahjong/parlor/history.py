@@ -55,8 +55,8 @@ __all__ = [
     "ruleset_family",
     "summarize_hand",
     "summarize_hand_end",
-    "summarize_outcome",
     "summarize_match",
+    "summarize_outcome",
     "tally",
 ]
 
