@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
+from tests.server import people
 from tests.server.conftest import cheap_argon2
 
 from hkmahjong.server.app import create_app
@@ -32,22 +33,15 @@ def make(tmp_path: Path, **caps: Any) -> FastAPI:
 
 
 def register(client: TestClient, name: str) -> None:
-    client.cookies.clear()
-    csrf = client.get("/api/me").json()["csrf"]
-    r = client.post(
-        "/register",
-        data={"name": name, "password": PASSWORD, "csrf": csrf},
-        follow_redirects=False,
-    )
-    assert "error" not in r.headers["location"]
-    client.headers["X-CSRF-Token"] = client.get("/api/me").json()["csrf"]
+    """Sign up (people.register) and send the new session's CSRF token with every request."""
+    people.register(client, name, PASSWORD)
+    client.headers["X-CSRF-Token"] = people.csrf(client)
 
 
 def as_guest(client: TestClient) -> None:
-    client.cookies.clear()
-    csrf = client.get("/api/me").json()["csrf"]
-    assert client.post("/guest", data={"csrf": csrf}, follow_redirects=False).status_code == 303
-    client.headers["X-CSRF-Token"] = client.get("/api/me").json()["csrf"]
+    """Come in as a guest (people.guest) and send its CSRF token with every request."""
+    people.guest(client)
+    client.headers["X-CSRF-Token"] = people.csrf(client)
 
 
 def online(client: TestClient, **extra: Any) -> Any:

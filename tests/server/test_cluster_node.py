@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from starlette.websockets import WebSocketDisconnect
 from tests.server.conftest import _truncate, cheap_argon2
+from tests.server.people import csrf, guest
 
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.server.app import create_app
@@ -65,10 +66,8 @@ def _node(
 
 
 def _guest_table(client: TestClient) -> str:
-    token = client.get("/api/me").json()["csrf"]
-    r = client.post("/guest", data={"csrf": token}, follow_redirects=False)
-    assert r.status_code == 303
-    token = client.get("/api/me").json()["csrf"]
+    guest(client)
+    token = csrf(client)
     r = client.post(
         "/api/tables",
         json={"kind": "practice", "length": "four-rounds", "bots": ["easy", "easy", "easy"]},

@@ -12,6 +12,7 @@ from html import unescape
 import pytest
 from fastapi.testclient import TestClient
 from tests.parlor.test_history import HANDS, A, D
+from tests.server.people import register
 from tests.web.scriptcheck import foreign_chars, visible_text
 
 from hkmahjong.parlor.history import TableFacts, TableResults, summarize_hand, summarize_match
@@ -24,18 +25,6 @@ from hkmahjong.server.store.ledger import SqlLedger
 from hkmahjong.server.store.tables import SqlTableStore
 
 CONFIG = {"kind": "online", "rules": {"preset": "parlor", "digest": "d1"}, "length": "online"}
-
-
-def register(client: TestClient, name: str) -> int:
-    client.cookies.clear()
-    token = client.get("/api/me").json()["csrf"]
-    r = client.post(
-        "/register",
-        data={"name": name, "password": "long password", "csrf": token},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303
-    return int(client.get("/api/me").json()["user"]["id"])
 
 
 def table(store: Store, public_id: str, user: int, *, private: bool = False) -> int:

@@ -15,6 +15,7 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import cheap_argon2
+from tests.server.people import cookies, csrf, register
 
 from hkmahjong.server.app import create_app
 from hkmahjong.server.settings import Settings
@@ -27,21 +28,6 @@ def app_client(settings: Settings) -> Iterator[TestClient]:
     app = create_app(settings, password_hash=cheap_argon2())
     with TestClient(app, base_url="http://testserver") as client:
         yield client
-
-
-def csrf(client: TestClient) -> str:
-    return str(client.get("/api/me").json()["csrf"])
-
-
-def register(client: TestClient, name: str) -> dict[str, str]:
-    client.cookies.clear()
-    r = client.post(
-        "/register",
-        data={"name": name, "password": "long enough pw", "csrf": csrf(client)},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303 and "error" not in r.headers["location"], r.headers
-    return dict(client.cookies.items())
 
 
 def as_user(client: TestClient, cookies: dict[str, str] | None) -> None:
@@ -78,7 +64,8 @@ def errors_until_pong(ws: Any) -> list[dict[str, Any]]:
 def deep_from_everyone(client: TestClient, table_id: str, seat: dict[str, str]) -> None:
     """The deep frame from the seated player (before and after hello), a spectator with a
     session and a stranger without a cookie (before and after hello)."""
-    other = register(client, "onlooker")
+    register(client, "onlooker")
+    other = cookies(client)
     for who in (seat, other, None):
         as_user(client, who)
         with client.websocket_connect(f"/ws/table/{table_id}") as ws:
@@ -95,7 +82,8 @@ def deep_from_everyone(client: TestClient, table_id: str, seat: dict[str, str]) 
 
 
 def test_a_deep_frame_leaves_a_staked_waiting_table_waiting(app_client: TestClient) -> None:
-    ann = register(app_client, "ann")
+    register(app_client, "ann")
+    ann = cookies(app_client)
     r = app_client.post(
         "/api/tables",
         json={"kind": "online", "level": 1},

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import cheap_argon2
+from tests.server.people import csrf, register
 from tests.web.scriptcheck import foreign_chars, visible_text
 
 from hkmahjong.parlor.league import League, LeagueConfig, LeagueDesk
@@ -36,20 +37,6 @@ def make(client: TestClient, name: str = "Spring Cup", **kw: object) -> League:
     preset = "ml" if settings.get("length") == "one-hand" else "parlor"
     config = LeagueConfig.of(name, get_preset(preset), **settings)  # type: ignore[arg-type]
     return desk(client).create(config, seed="web")
-
-
-def csrf(client: TestClient) -> str:
-    return str(client.get("/api/me").json()["csrf"])
-
-
-def register(client: TestClient, name: str) -> None:
-    client.cookies.clear()
-    r = client.post(
-        "/register",
-        data={"name": name, "password": "long password", "csrf": csrf(client)},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303
 
 
 def jade(client: TestClient) -> int:

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.server.conftest import cheap_argon2
+from tests.server.people import PASSWORD, csrf, register
 
 from hkmahjong.engine.match import Match, MatchLength
 from hkmahjong.engine.players import RandomPlayer, run_match
@@ -33,21 +34,6 @@ def app_client(settings: Settings) -> Iterator[TestClient]:
     replays_module._cache.clear()
     with TestClient(app, base_url="http://testserver") as client:
         yield client
-
-
-def csrf(client: TestClient) -> str:
-    return str(client.get("/api/me").json()["csrf"])
-
-
-def register(client: TestClient, name: str) -> int:
-    client.cookies.clear()
-    r = client.post(
-        "/register",
-        data={"name": name, "password": "long password", "csrf": csrf(client)},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303
-    return int(client.get("/api/me").json()["user"]["id"])
 
 
 def stored_table(
@@ -98,7 +84,7 @@ def test_replay_api_and_record_by_who_looks(app_client: TestClient, tmp_path: Pa
     assert verify(GameRecord.load(path)).hands == 2
     # a player gets their own seat by default
     app_client.cookies.clear()
-    r = app_client.post("/login", data={"name": "player2", "password": "long password",
+    r = app_client.post("/login", data={"name": "player2", "password": PASSWORD,
                                          "csrf": csrf(app_client)}, follow_redirects=False)  # fmt: skip
     assert r.status_code == 303
     mine = app_client.get(f"/api/replay/{public}/1").json()

@@ -16,6 +16,7 @@ import pytest
 from fastapi import routing
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.server import people
 
 ODD = [
     "0",
@@ -47,14 +48,8 @@ ODD = [
 def signed_in(request: pytest.FixtureRequest) -> Iterator[TestClient]:
     client = request.getfixturevalue("client" if request.param == "sqlite" else "pg_client")
     assert isinstance(client, TestClient)
-    csrf = client.get("/api/me").json()["csrf"]
-    r = client.post(
-        "/register",
-        data={"name": "walker", "password": "long enough pw", "csrf": csrf},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303
-    client.headers["X-CSRF-Token"] = client.get("/api/me").json()["csrf"]
+    people.register(client, "walker")
+    client.headers["X-CSRF-Token"] = people.csrf(client)
     yield client
 
 

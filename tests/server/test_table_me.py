@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server.people import csrf, register
 
 DEFAULTS = {
     "auto_win": False,
@@ -21,20 +22,6 @@ def any_client(request: pytest.FixtureRequest) -> TestClient:
     name = "client" if request.param == "sqlite" else "pg_client"
     found: TestClient = request.getfixturevalue(name)
     return found
-
-
-def csrf(client: TestClient) -> str:
-    return str(client.get("/api/me").json()["csrf"])
-
-
-def register(client: TestClient, name: str) -> None:
-    client.cookies.clear()
-    r = client.post(
-        "/register",
-        data={"name": name, "password": "long enough pw", "csrf": csrf(client)},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303, r.text
 
 
 def test_settings_are_kept_per_account_strictly(any_client: TestClient) -> None:

@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.server.conftest import cheap_argon2
+from tests.server.people import cookies, csrf, guest, register
 
 from hkmahjong.server import ws as ws_module
 from hkmahjong.server.app import create_app
@@ -25,16 +26,8 @@ def app_client(settings: Settings) -> Iterator[TestClient]:
         yield client
 
 
-def guest(client: TestClient) -> dict[str, str]:
-    client.cookies.clear()
-    token = client.get("/api/me").json()["csrf"]
-    r = client.post("/guest", data={"csrf": token}, follow_redirects=False)
-    assert r.status_code == 303
-    return dict(client.cookies.items())
-
-
 def practice(client: TestClient) -> str:
-    token = client.get("/api/me").json()["csrf"]
+    token = csrf(client)
     r = client.post(
         "/api/tables",
         json={
@@ -235,14 +228,8 @@ def test_fuzzed_frames_change_nothing_and_never_break_the_server(
 def test_an_online_table_with_an_entry_fee_shows_it_in_the_lobby(app_client: TestClient) -> None:
     """Seed 002: a match has an entry fee (手續費) besides the stake; the lobby and the table's
     facts show both and what a seat pays to sit (the buy-in)."""
-    token = app_client.get("/api/me").json()["csrf"]
-    r = app_client.post(
-        "/register",
-        data={"name": "Fee Payer", "password": "long enough pw", "csrf": token},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303
-    token = app_client.get("/api/me").json()["csrf"]
+    register(app_client, "Fee Payer")
+    token = csrf(app_client)
     body = {"kind": "online", "level": 1, "fee": 25, "length": "online"}
     r = app_client.post("/api/tables", json=body, headers={"X-CSRF-Token": token})
     assert r.status_code == 200, r.text
@@ -260,19 +247,6 @@ def test_an_online_table_with_an_entry_fee_shows_it_in_the_lobby(app_client: Tes
     assert r.status_code == 402 and r.json()["detail"]["code"] == "balance"
     r = app_client.post("/api/tables", json={**body, "fee": -1}, headers={"X-CSRF-Token": token})
     assert r.status_code == 422
-
-
-def register(client: TestClient, name: str) -> dict[str, str]:
-    """A registered user (with the starting grant of jade): its cookies."""
-    client.cookies.clear()
-    token = client.get("/api/me").json()["csrf"]
-    r = client.post(
-        "/register",
-        data={"name": name, "password": "long enough pw", "csrf": token},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303, r.text
-    return dict(client.cookies.items())
 
 
 DEEP = "[" * 1000 + "]" * 1000
@@ -297,8 +271,9 @@ def test_nothing_a_client_sends_ends_a_table(
     lobby = app.state.lobby  # type: ignore[attr-defined]
     lobby.online_clocks = ClockSettings(discard_delay_ms=50, bot_ms=20, next_hand_ms=500)
     ledger = app.state.auth.ledger  # type: ignore[attr-defined]
-    ann = register(app_client, "Ann Door")
-    token = app_client.get("/api/me").json()["csrf"]
+    register(app_client, "Ann Door")
+    ann = cookies(app_client)
+    token = csrf(app_client)
     r = app_client.post(
         "/api/tables",
         json={"kind": "online", "level": 1, "length": "online"},
@@ -306,12 +281,13 @@ def test_nothing_a_client_sends_ends_a_table(
     )
     assert r.status_code == 200, r.text
     public_id = r.json()["id"]
-    bo = register(app_client, "Bo Door")
-    token = app_client.get("/api/me").json()["csrf"]
+    register(app_client, "Bo Door")
+    bo = cookies(app_client)
+    token = csrf(app_client)
     assert app_client.post(f"/api/tables/{public_id}/join", json={},
                            headers={"X-CSRF-Token": token}).status_code == 200  # fmt: skip
     app_client.cookies.update(ann)
-    token = app_client.get("/api/me").json()["csrf"]
+    token = csrf(app_client)
     r = app_client.post(f"/api/tables/{public_id}/bots", json={"level": "easy"},
                         headers={"X-CSRF-Token": token})  # fmt: skip
     assert r.status_code == 200, r.text

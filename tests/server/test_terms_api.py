@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import cheap_argon2
+from tests.server.people import csrf, register
 
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.stakes import escrow_of
@@ -31,17 +32,6 @@ def app_client(settings: Settings) -> Iterator[TestClient]:
     app = create_app(settings, password_hash=cheap_argon2())
     with TestClient(app, base_url="http://testserver") as client:
         yield client
-
-
-def _register(client: TestClient, name: str = "Terms Tester") -> str:
-    token = client.get("/api/me").json()["csrf"]
-    r = client.post(
-        "/register",
-        data={"name": name, "password": "long enough pw", "csrf": token},
-        follow_redirects=False,
-    )
-    assert r.status_code == 303, r.text
-    return str(client.get("/api/me").json()["csrf"])
 
 
 def _lobby(client: TestClient) -> Lobby:
@@ -102,7 +92,8 @@ def _field(response: Any) -> str:
 def test_a_table_that_cannot_be_played_is_refused_naming_the_field(
     app_client: TestClient, body: dict[str, Any], field: str
 ) -> None:
-    token = _register(app_client)
+    register(app_client, "Terms Tester")
+    token = csrf(app_client)
     tables, jade = len(_lobby(app_client).tables), _jade(app_client)
     r = _create(app_client, token, body)
     assert r.status_code == 422, r.text
@@ -114,7 +105,8 @@ def test_a_table_that_cannot_be_played_is_refused_naming_the_field(
 def test_the_stake_is_the_table_value_times_the_level(app_client: TestClient) -> None:
     """Seed 002 牌桌價值: the parlor's top discard pays 192 (10 fan, 半辣上 64 × 全銃 3), so a
     level-2 parlor table stakes 384; ml's top 出沖 row is 1024. The lobby shows it before joining."""
-    token = _register(app_client)
+    register(app_client, "Terms Tester")
+    token = csrf(app_client)
     r = _create(app_client, token, {"kind": "online", "level": 2})
     assert r.status_code == 200, r.text
     parlor_id = r.json()["id"]
@@ -139,7 +131,8 @@ def test_the_stake_is_the_table_value_times_the_level(app_client: TestClient) ->
 def test_a_stake_the_creator_cannot_cover_is_refused_before_anything_is_stored(
     app_client: TestClient,
 ) -> None:
-    token = _register(app_client)
+    register(app_client, "Terms Tester")
+    token = csrf(app_client)
     before = len(_lobby(app_client).tables)
     r = _create(app_client, token, {"kind": "online", "rules": {"preset": "ml"}, "level": 10})
     assert r.status_code == 402 and r.json()["detail"]["code"] == "balance", r.text
@@ -148,7 +141,8 @@ def test_a_stake_the_creator_cannot_cover_is_refused_before_anything_is_stored(
 
 def test_quick_match_picks_a_level(app_client: TestClient) -> None:
     """Quick match plays the parlor's rules, 四局, at the level asked (default 1: 192 jade)."""
-    token = _register(app_client)
+    register(app_client, "Terms Tester")
+    token = csrf(app_client)
     headers = {"X-CSRF-Token": token}
     default = app_client.post("/api/quick", headers=headers)
     assert default.status_code == 200, default.text
@@ -214,7 +208,8 @@ def test_every_switch_choice_offered_loads(preset: str) -> None:
 
 
 def test_a_practice_table_with_switches_from_the_options(app_client: TestClient) -> None:
-    token = _register(app_client)
+    register(app_client, "Terms Tester")
+    token = csrf(app_client)
     switches = {
         "min_fan": 1,
         "switches": {"multiple_winners": True},
@@ -229,7 +224,8 @@ def test_a_practice_table_with_switches_from_the_options(app_client: TestClient)
 def test_escrow_comes_from_the_ledger(app_client: TestClient) -> None:
     """Issue 29 item 5: after a refund ``/api/tables/{id}`` still showed the escrow (computed, not
     read). It reads the ledger: the stake while held, nothing once refunded."""
-    token = _register(app_client)
+    register(app_client, "Terms Tester")
+    token = csrf(app_client)
     r = _create(
         app_client,
         token,
