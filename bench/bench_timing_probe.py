@@ -44,6 +44,9 @@ from typing import Any
 import httpx
 import websockets
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serving import start_serve  # the bench folder is no package
+
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "probe-secret-" + "p" * 24
 
@@ -73,40 +76,15 @@ class Person:
 def start_server(
     src: Path, data_dir: Path, clocks: dict[str, int]
 ) -> tuple[subprocess.Popen[str], str]:
-    """``hkmj serve --port 0`` of the package at ``src``; the process and its URL."""
+    """``hkmj serve --port 0`` of the package at ``src`` (``bench.serving.start_serve``); the
+    process and its URL, answering ``/healthz``."""
     env = {
-        **os.environ,
         "PYTHONPATH": str(src),
         "HKMJ_SECRET": SECRET,
         "HKMJ_TABLE_CLOCKS": json.dumps(clocks),
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hkmahjong.entry", "serve", "--port", "0",
-         "--data-dir", str(data_dir)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-        cwd=str(src.parent),
-    )  # fmt: skip
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 120
-    line = ""
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if "open http" in line or not line:
-            break
-    if "open http" not in line:
-        proc.kill()
-        raise SystemExit(f"the server printed no address: {line!r}")
-    url = line.split("open ", 1)[1].split()[0].rstrip("/")
-    for _ in range(300):
-        try:
-            httpx.get(url + "/healthz", timeout=2)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    return proc, url
+    served = start_serve(data_dir, env=env, cwd=src.parent, healthy=True, timeout=120)
+    return served.proc, served.url
 
 
 async def open_table(person: Person, length: str, bots: str) -> None:

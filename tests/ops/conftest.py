@@ -6,12 +6,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
 import secrets
 import signal
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from bench.serving import Served, start_serve
 from sqlalchemy import create_engine, text
 from websockets.sync.client import ClientConnection, connect
 
@@ -27,29 +25,6 @@ FAST_CLOCKS = json.dumps(
     {"discard_delay_ms": 0, "bot_ms": 0, "next_hand_ms": 200, "turn_ms": 20000, "claim_ms": 20000}
 )
 SECRET = "ops-test-secret-0123456789abcdef"
-
-
-@dataclass
-class Served:
-    """A running ``hkmj serve``: its process, URL, the lines it printed and its stderr file."""
-
-    proc: subprocess.Popen[str]
-    url: str
-    printed: list[str]
-    stderr: Path
-
-    def line(self, start: str) -> str | None:
-        return next((x for x in self.printed if x.startswith(start)), None)
-
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return int(self.proc.returncode)
 
 
 def start_server(
@@ -60,62 +35,32 @@ def start_server(
     hkmj: Sequence[str] = (sys.executable, "-m", "hkmahjong.entry"),
     cwd: Path | None = None,
 ) -> Served:
-    """``hkmj serve --port 0`` on ``data_dir`` with fast table clocks; waits for ``/healthz``
-    (``hkmj``: the command, e.g. another installation's)."""
+    """``hkmj serve --port 0`` on ``data_dir`` with fast table clocks (``bench.serving``'s
+    :func:`start_serve`, the one serve helper; stopped by SIGTERM, as a service manager does);
+    returns once it answers ``/healthz`` — and has
+    announced its metrics listener or cluster node when ``extra`` asks for one (``hkmj``: the
+    command, e.g. another installation's)."""
     full = {
-        **os.environ,
         "HKMJ_SECRET": SECRET,
         "HKMJ_TABLE_CLOCKS": FAST_CLOCKS,
         "HKMJ_SEARCH_WORKERS": "0",
         **(env or {}),
     }
-    log = log or data_dir.with_name(data_dir.name + "-stderr.log")
-    log.parent.mkdir(parents=True, exist_ok=True)
-    err = log.open("a", encoding="utf-8")
-    args = [*hkmj, "serve", "--port", "0"]
-    proc = subprocess.Popen(
-        [*args, "--data-dir", str(data_dir), *extra],
-        stdout=subprocess.PIPE,
-        stderr=err,
-        text=True,
-        env=full,
-        cwd=cwd,
+    ready = (
+        "metrics:" if "--metrics-port" in extra else "cluster node" if "--redis" in extra else ""
     )
-    err.close()
-    assert proc.stdout is not None
-    lines: queue.Queue[str] = queue.Queue()
-
-    def drain(out: Any) -> None:  # a server that hangs before printing fails, never blocks
-        for line in out:
-            lines.put(line)
-
-    threading.Thread(target=drain, args=(proc.stdout,), daemon=True).start()
-    printed: list[str] = []
-    deadline = time.monotonic() + 120
-    url = None
-    last = "metrics:" if "--metrics-port" in extra else "cluster node" if "--redis" in extra else ""
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
-        except queue.Empty:
-            break
-        printed.append(line.strip())
-        if "open http" in line:
-            url = line.split("open ", 1)[1].split()[0].rstrip("/")
-        if url is not None and line.startswith(last):
-            break
-    if url is None:
-        proc.kill()
-        proc.wait()
-        raise AssertionError(f"no address printed: {printed} {log.read_text()[-2000:]}")
-    for _ in range(600):
-        try:
-            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    return Served(proc, url, printed, log)
+    return start_serve(
+        data_dir,
+        *extra,
+        env=full,
+        log=log or data_dir.with_name(data_dir.name + "-stderr.log"),
+        hkmj=hkmj,
+        cwd=cwd,
+        ready=ready,
+        healthy=True,
+        timeout=120,
+        stop_signal=signal.SIGTERM,
+    )
 
 
 def guest_table(url: str, length: str = "one-hand") -> tuple[httpx.Client, str, str]:

@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
-import subprocess
 import sys
-import threading
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench.serving import start_serve
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
@@ -40,65 +36,32 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 class Server:
-    """A running ``hkmj serve`` subprocess and its base URL."""
+    """A running ``hkmj serve`` subprocess and its base URL (``bench.serving``'s
+    :func:`start_serve`, the one serve helper: the address read with a timeout, ``/healthz``
+    answered before a test starts, the server's whole process group stopped at the end)."""
 
     def __init__(self, data_dir: Path, clocks: dict[str, int] | None = None) -> None:
-        hkmj = shutil.which("hkmj", path=str(Path(sys.executable).parent)) or "hkmj"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        hkmj = shutil.which("hkmj", path=str(Path(sys.executable).parent))
+        env = {"PYTHONUNBUFFERED": "1"}
         if clocks:
             env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
-        self.proc = subprocess.Popen(
-            [hkmj, "serve", "--data-dir", str(data_dir), "--host", "127.0.0.1", "--port", "0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+        self.served = start_serve(
+            None,
             env=env,
-            start_new_session=True,
+            args=["--data-dir", str(data_dir), "--host", "127.0.0.1", "--port", "0"],
+            hkmj=[hkmj] if hkmj else (sys.executable, "-m", "hkmahjong.entry"),
+            log=data_dir.with_name(data_dir.name + "-serve.log"),
+            timeout=60,
+            healthy=True,
+            group=True,
+            stop_signal=signal.SIGTERM,
         )
-        self.output: list[str] = []
-        self.url = self._wait_for_url()
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _wait_for_url(self) -> str:
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            self.output.append(line)
-            m = re.search(r"open (http://127\.0\.0\.1:\d+)/?", line)
-            if m:
-                url = m.group(1)
-                self._wait_healthy(url)
-                return url
-        self.stop()
-        raise RuntimeError("hkmj serve did not start:\n" + "".join(self.output))
-
-    def _wait_healthy(self, url: str) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(url + "/", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"{url} did not answer")
-
-    def _drain(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.output.append(line)
+        self.proc = self.served.proc
+        self.url = self.served.url
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        """SIGTERM to the server's process group; SIGKILL after 10 s."""
+        self.served.stop(timeout=10)
 
 
 @pytest.fixture(scope="module")
