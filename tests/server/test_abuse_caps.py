@@ -7,7 +7,6 @@ limits*. Each cap is a setting (``HKMJ_MAX_OPEN_TABLES``, ``HKMJ_MAX_GUEST_TABLE
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 from tests.server import people
 from tests.server.conftest import cheap_argon2
+from tests.server.waits import Changes, chain
 
 from hkmahjong.server.app import create_app
 from hkmahjong.server.settings import Settings
@@ -116,12 +116,13 @@ def test_a_waiting_table_expires_refunded_and_logged(tmp_path: Path) -> None:
         register(client, "ann")
         jade = client.get("/api/me").json()["jade"]
         table_id = online(client, level=1).json()["id"]
+        live = app.state.lobby.get(table_id)
+        changes = Changes()
+        chain(live, "on_change", changes)
         with client.websocket_connect("/ws/lobby") as ws:
             assert [t["id"] for t in ws.receive_json()["tables"]] == [table_id]
-            deadline = time.monotonic() + 15  # the lobby looks every 2 s
-            while client.get(f"/api/tables/{table_id}").json()["status"] == "waiting":
-                assert time.monotonic() < deadline, "the waiting table did not expire"
-                time.sleep(0.2)
+            # the lobby looks every 2 s
+            changes.until(lambda: live.status != "waiting", 15, "the waiting table's expiry")
             msg = ws.receive_json()
             while msg["t"] != "lobby_diff" or not msg["remove"]:
                 msg = ws.receive_json()

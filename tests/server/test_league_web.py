@@ -5,13 +5,13 @@ with no text of another script."""
 from __future__ import annotations
 
 import json
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import cheap_argon2
 from tests.server.people import csrf, register
+from tests.server.waits import Changes, chain
 from tests.web.scriptcheck import foreign_chars, visible_text
 
 from hkmahjong.parlor.league import League, LeagueConfig, LeagueDesk
@@ -185,6 +185,8 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
     with TestClient(app, base_url="http://127.0.0.1") as client:
         league = make(client, "Live Cup", stake=100, length="one-hand", rounds=1, min_players=2)
         d = desk(client)
+        changes = Changes()  # every step of a league is one commit of its store
+        chain(d.store, "commit", changes)
         auth = client.app.state.auth  # type: ignore[attr-defined]
         for name in ("Ann", "Ben", "Cat"):
             d.join(league.id, auth.register(name, "long password").id, name)
@@ -195,10 +197,9 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
         assert running["round_minutes"] == 60
         assert datetime.fromisoformat(running["round_ends"]) == seated + timedelta(minutes=60)
         client.cookies.clear()  # anyone, not seated, not logged in
-        for _ in range(300):
-            if d.get(league.id).rounds[0].matches[0].table_id:
-                break
-            time.sleep(0.1)
+        changes.until(
+            lambda: bool(d.get(league.id).rounds[0].matches[0].table_id), 30, "the round's table"
+        )
         page = client.get(f"/leagues/{league.id}?lang=en").text
         if not d.get(league.id).rounds[0].matches[0].over:  # (a fast machine may be done)
             assert f'href="/table/{table_id}" data-testid="league-table-link">Watch</a>' in page
@@ -211,12 +212,8 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
             snap = ws.receive_json()
             assert snap["t"] == "snapshot" and snap["table"]["you"] is None
             assert snap["prompt"] is None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            body = client.get(f"/api/leagues/{league.id}").json()
-            if body["status"] == "finished":
-                break
-            time.sleep(0.2)
+        changes.until(lambda: d.get(league.id).status == "finished", 120, "the league's end")
+        body = client.get(f"/api/leagues/{league.id}").json()
         assert body["status"] == "finished", body["log"][-3:]
         match = body["rounds"][0]["tables"][0]
         assert match["table_id"] == table_id and match["names"].count(None) == 1
