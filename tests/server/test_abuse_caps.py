@@ -118,7 +118,7 @@ def test_a_waiting_table_expires_refunded_and_logged(tmp_path: Path) -> None:
         table_id = online(client, level=1).json()["id"]
         live = app.state.lobby.get(table_id)
         changes = Changes()
-        chain(live, "on_change", changes)
+        chain(live, "on_change", changes.fire)
         with client.websocket_connect("/ws/lobby") as ws:
             assert [t["id"] for t in ws.receive_json()["tables"]] == [table_id]
             # the lobby looks every 2 s

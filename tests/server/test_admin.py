@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from tests.server.conftest import cheap_argon2
+from tests.server.waits import Changes, chain, until_in_loop
 
 from hkmahjong.entry import main
 from hkmahjong.parlor.clocks import ClockSettings as TableClocks
@@ -165,13 +165,14 @@ async def _start_staked_table(lobby: Lobby, user: CurrentUser) -> str:
     assert table.status == "playing"
     ledger = lobby.ledger
     assert ledger is not None
-    for _ in range(200):  # until a hand has moved jade between the escrows
-        await asyncio.sleep(0.05)
-        if (
+
+    def moved() -> bool:  # a hand has moved jade between the escrows
+        return (
             ledger.balance_sync(escrow_of(table.id, 0)) != STAKE
             or ledger.balance_sync(escrow_of(table.id, 1)) != STAKE
-        ):
-            break
+        )
+
+    await until_in_loop(ledger, "on_post", moved, 30, "a hand's move of jade")
     return table.public_id
 
 
@@ -261,13 +262,11 @@ def test_admin_cancel_while_the_server_runs_stops_the_live_table(
         public_id = client.portal.call(_start_staked_table, lobby, ming)
         live = lobby.get(public_id)
         assert live is not None and live.status == "playing"
+        changes = Changes()
+        chain(live, "on_change", changes.fire)  # told last when the actor has closed the table
         done = cancel_table(store, public_id, "testing while it runs")
         assert done.refunded is not None
-        deadline = time.monotonic() + 4 * WATCH_SECONDS
-        while live.status != "cancelled" and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert live.status == "cancelled"
-        time.sleep(0.3)
+        changes.until(lambda: live.status == "cancelled", 4 * WATCH_SECONDS, "the live cancel")
         expected = {f"user:{ming.id}": 10_000, FEES: 0, "system:bots": 0} | {
             escrow_of(live.id, p): 0 for p in range(4)
         }

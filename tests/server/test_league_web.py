@@ -186,7 +186,7 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
         league = make(client, "Live Cup", stake=100, length="one-hand", rounds=1, min_players=2)
         d = desk(client)
         changes = Changes()  # every step of a league is one commit of its store
-        chain(d.store, "commit", changes)
+        chain(d.store, "commit", changes.fire)
         auth = client.app.state.auth  # type: ignore[attr-defined]
         for name in ("Ann", "Ben", "Cat"):
             d.join(league.id, auth.register(name, "long password").id, name)

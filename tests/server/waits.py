@@ -9,12 +9,13 @@ first (instead of hanging, or sleeping a fixed time and hoping; issue 32 item 8)
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Changes", "chain"]
+__all__ = ["Changes", "chain", "until_in_loop"]
 
 
 class Changes:
@@ -51,14 +52,33 @@ class Changes:
                     self._cond.wait(left)
 
 
-def chain(owner: Any, hook: str, changes: Changes) -> None:
-    """Make ``owner.<hook>`` (a product callback attribute, possibly None) also fire
-    ``changes`` after doing what it did."""
+def chain(owner: Any, hook: str, then: Callable[[], object]) -> None:
+    """Make ``owner.<hook>`` (a product callback attribute, possibly None, or a method) also call
+    ``then()`` after doing what it did (e.g. ``Changes.fire``)."""
     before = getattr(owner, hook)
 
     def both(*args: Any, **kw: Any) -> Any:
         out = before(*args, **kw) if before is not None else None
-        changes.fire()
+        then()
         return out
 
     setattr(owner, hook, both)
+
+
+async def until_in_loop(
+    owner: Any, hook: str, condition: Callable[[], bool], seconds: float, what: str
+) -> None:
+    """Inside the event loop whose thread calls ``owner.<hook>``: return once ``condition()``
+    holds, checking it now and after each call of the hook (chained, as :func:`chain`).
+
+    :raises AssertionError: naming ``what`` after ``seconds`` without it.
+    """
+    fired = asyncio.Event()
+    chain(owner, hook, fired.set)
+    try:
+        async with asyncio.timeout(seconds):
+            while not condition():
+                fired.clear()  # no await since the check: nothing was missed
+                await fired.wait()
+    except TimeoutError:
+        raise AssertionError(f"{what}: not within {seconds:g} s") from None
