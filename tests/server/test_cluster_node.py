@@ -133,8 +133,7 @@ def test_a_reconnect_while_the_table_is_rebuilt_waits_for_it(
 
         async def slow_adopt(self: Lobby, row: Any) -> Any:
             entered.set()
-            while not release.is_set():  # noqa: ASYNC110 (a threading.Event: set by the test)
-                await asyncio.sleep(0.01)
+            assert await asyncio.to_thread(release.wait, 30)  # set by the test's thread
             return await rebuild(self, row)
 
         monkeypatch.setattr(Lobby, "adopt", slow_adopt)

@@ -37,9 +37,11 @@ class SlowBot:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.calls = 0
+        self.called = threading.Event()
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         self.calls += 1
+        self.called.set()
         end = time.perf_counter() + self.seconds
         n = 0
         while time.perf_counter() < end:
@@ -48,16 +50,31 @@ class SlowBot:
 
 
 class Stamped(MemoryConnection):
-    """Keeps when each frame was sent."""
+    """Keeps when each frame was sent, and wakes whoever waits for the next one."""
 
     def __init__(self) -> None:
         super().__init__()
         self.at: list[float] = []
+        self.arrived = asyncio.Event()
 
     def send(self, text: str) -> None:
         if self.closed is None:
             self.at.append(time.perf_counter())
         super().send(text)
+        self.arrived.set()
+
+    async def next_frame(self, seconds: float) -> bool:
+        """Wait for a frame sent after the last :meth:`expect` (False: none in ``seconds``)."""
+        try:
+            async with asyncio.timeout(seconds):
+                await self.arrived.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    def expect(self) -> None:
+        """From now on, :meth:`next_frame` waits for a frame not yet sent."""
+        self.arrived.clear()
 
 
 def seated(table: Table) -> Client:
@@ -73,25 +90,26 @@ async def latencies(ann: Client, count: int, busy: Any) -> list[float]:
     """Act ``count`` times while ``busy()`` holds: each act's time until its discard is
     broadcast to the actor."""
     got: list[float] = []
+    conn = ann.conn
+    assert isinstance(conn, Stamped)
     for _ in range(4000):
         if len(got) >= count:
             break
-        await asyncio.sleep(0.005)
+        conn.expect()
         prompt = ann.open_prompt()
         if prompt is None or not busy():
+            await conn.next_frame(0.05)  # a prompt comes as a frame
             continue
         if prompt["clock"]["kind"] != "turn":
             act(ann, "pass")
             continue
-        conn = ann.conn
-        assert isinstance(conn, Stamped)
         seen = len(conn.frames)
         sent = time.perf_counter()
         discards = [i["action"] for i in prompt["legal"] if i["kind"] == "discard"]
         act(ann, discards[-1])
         while not any('"kind":"discard"' in f for f in conn.frames[seen:]):
-            await asyncio.sleep(0.001)
-            assert time.perf_counter() - sent < 5, "the act was never broadcast"
+            conn.expect()  # (nothing runs between the check and this: one event loop)
+            assert await conn.next_frame(5), "the act was never broadcast"
         i = next(i for i, f in enumerate(conn.frames) if i >= seen and '"kind":"discard"' in f)
         got.append(conn.at[i] - sent)
     return got
@@ -118,9 +136,7 @@ def test_a_bot_thinking_for_2_s_does_not_delay_another_table() -> None:
             seat.controller = slow  # every decision of that table takes 2 s
         await busy.start()
         started = time.perf_counter()
-        while slow.calls == 0:
-            await asyncio.sleep(0.01)
-            assert time.perf_counter() - started < 10
+        assert await asyncio.to_thread(slow.called.wait, 10), "the slow bot was never asked"
         measured = await latencies(ann, 6, lambda: time.perf_counter() - started < 30)
         assert slow.calls >= 1
         assert max(measured) < BOUND_S, measured
