@@ -382,6 +382,7 @@ def _accuracy(request: Request, user_id: int) -> AccuracyChart | None:
         [round(p.accuracy * 100) for p in points],
         points[0].played_at if points else None,
         points[-1].played_at if points else None,
+        bounds=(0, 100),
     )
     if chart is None:
         return None
