@@ -1406,7 +1406,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "rvw_now": ("之前差 {n} 向聽", "之前差 {n} 向听", "{n} away from ready before it"),
     "rvw_now_ready": ("之前已經聽牌", "之前已经听牌", "ready before it"),
-    "rvw_route": ("番路：{fans}（差 {n} 步）", "番路：{fans}（差 {n} 步）", "route: {fans} ({n} step(s) away)"),
+    "rvw_route": (
+        "番路：{fans}（差 {n} 步）",
+        "番路：{fans}（差 {n} 步）",
+        "route: {fans} ({n} step(s) away)",
+    ),
     "rvw_risk": ("預計放銃代價 {x} 玉", "预计放铳代价 {x} 玉", "expected deal-in cost {x} jade"),
     "rvw_candidates": ("試打過嘅選擇", "试打过的选择", "Candidates played out"),
     "rvw_cand_diff": (

@@ -36,10 +36,10 @@ from hkmahjong.parlor.replays import (
     viewer_of,
 )
 from hkmahjong.parlor.wire import dumps
+from hkmahjong.rules import FanId
 from hkmahjong.server.auth import CurrentUser, current_user
 from hkmahjong.server.pages import page_lang, render
 from hkmahjong.server.store.reviews import ReviewTotals, keep_review
-from hkmahjong.rules import FanId
 from hkmahjong.tiles import Wind
 
 __all__ = ["CACHE_SIZE", "REVIEW_BUDGET_MAX", "REVIEW_QUEUE", "router"]
@@ -215,9 +215,7 @@ def review_budget() -> int:
 
     :raises EnvNumberError: when the variable holds anything else.
     """
-    return int(
-        env_number("HKMJ_REVIEW_BUDGET", str(REVIEW_BUDGET), low=1, high=REVIEW_BUDGET_MAX)
-    )
+    return int(env_number("HKMJ_REVIEW_BUDGET", str(REVIEW_BUDGET), low=1, high=REVIEW_BUDGET_MAX))
 
 
 def review_json(text: str, hand: int, player: int, budget: int) -> bytes:
@@ -285,7 +283,9 @@ async def review_of_hand(
     finally:
         _review_load[0] -= 1
     totals = ReviewTotals.of_json(json.loads(body), budget)
-    await asyncio.to_thread(keep_review, request.app.state.store, table.row.id, hand, player, totals)
+    await asyncio.to_thread(
+        keep_review, request.app.state.store, table.row.id, hand, player, totals
+    )
     _reviews[key] = body
     while len(_reviews) > CACHE_SIZE:
         _reviews.popitem(last=False)

@@ -142,9 +142,7 @@ def test_a_practice_match_reviewed_on_a_phone(new_page: Any, lang: str) -> None:
             if pressed.get_attribute("data-testid") == "review-marker-1":
                 break
         page.locator("[data-testid=next]").click()
-    assert (
-        page.locator("[data-testid=review-marker-1]").get_attribute("aria-pressed") == "true"
-    )
+    assert page.locator("[data-testid=review-marker-1]").get_attribute("aria-pressed") == "true"
     # the player's record page charts the accuracy of the reviewed hand
     page.locator("[data-testid=nav-me]").click()
     page.wait_for_url("**/players/**")
