@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from tests.server.test_replay_watch import app_client, register, stored_table
 from tests.server.test_review_api import record_lines_to_second_hand
 
@@ -155,3 +156,18 @@ def test_a_bad_review_budget_setting_is_named(monkeypatch: pytest.MonkeyPatch) -
         replays_module.review_budget()
     monkeypatch.delenv("HKMJ_REVIEW_BUDGET")
     assert replays_module.review_budget() == replays_module.REVIEW_BUDGET
+
+
+def test_a_review_is_answered_when_its_totals_cannot_be_kept(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = [register(app_client, f"nok{i}") for i in range(4)]
+    public, _ = stored_table(app_client, users)
+    replays_module._reviews.clear()
+
+    def broken(*_: object) -> bool:
+        raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(replays_module, "keep_review", broken)
+    r = app_client.get(f"/api/review/{public}/0?budget=1")
+    assert r.status_code == 200 and r.json()["decisions"]

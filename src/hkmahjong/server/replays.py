@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import gzip
 import json
+import logging
 import multiprocessing
 import os
 from collections import OrderedDict
@@ -22,6 +23,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+from sqlalchemy.exc import SQLAlchemyError
 
 from hkmahjong.bots.review import ReviewConfig, review_hand
 from hkmahjong.engine.record import GameRecord
@@ -45,6 +47,7 @@ from hkmahjong.tiles import Wind
 __all__ = ["CACHE_SIZE", "REVIEW_BUDGET_MAX", "REVIEW_QUEUE", "router"]
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 CACHE_SIZE = 64
 """Finished hands' frames kept (per table, hand, eye and viewer): they never change."""
@@ -283,9 +286,12 @@ async def review_of_hand(
     finally:
         _review_load[0] -= 1
     totals = ReviewTotals.of_json(json.loads(body), budget)
-    await asyncio.to_thread(
-        keep_review, request.app.state.store, table.row.id, hand, player, totals
-    )
+    try:
+        await asyncio.to_thread(
+            keep_review, request.app.state.store, table.row.id, hand, player, totals
+        )
+    except SQLAlchemyError as exc:  # the chart misses a point; the review is still answered
+        log.warning("review of table %s hand %d not kept: %s", public_id, hand, exc)
     _reviews[key] = body
     while len(_reviews) > CACHE_SIZE:
         _reviews.popitem(last=False)
