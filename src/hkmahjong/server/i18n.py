@@ -1346,7 +1346,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "rvw_total_loss": (
         "預計總損失 {l} ± {se} 玉",
         "预计总损失 {l} ± {se} 玉",
-        "Expected loss in all {l} ± {se} jade",
+        "Total expected loss {l} ± {se} jade",
     ),
     "rvw_counts": (
         "好 {g}・疑問手 {i}・錯著 {m}・大錯 {b}",
