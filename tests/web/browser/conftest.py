@@ -40,9 +40,14 @@ class Server:
     :func:`start_serve`, the one serve helper: the address read with a timeout, ``/healthz``
     answered before a test starts, the server's whole process group stopped at the end)."""
 
-    def __init__(self, data_dir: Path, clocks: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        clocks: dict[str, int] | None = None,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
         hkmj = shutil.which("hkmj", path=str(Path(sys.executable).parent))
-        env = {"PYTHONUNBUFFERED": "1"}
+        env = {"PYTHONUNBUFFERED": "1", **(extra_env or {})}
         if clocks:
             env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
         self.served = start_serve(
@@ -69,9 +74,12 @@ def server(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[Server]:
     """A fresh ``hkmj serve`` for the module; the module's ``TABLE_CLOCKS`` (a dict of table
-    clock fields, docs/server.md ``HKMJ_TABLE_CLOCKS``) shorten its tables' clocks."""
+    clock fields, docs/server.md ``HKMJ_TABLE_CLOCKS``) shorten its tables' clocks, its
+    ``SERVER_ENV`` (``HKMJ_*`` variables of docs/server.md) set the server's environment."""
     srv = Server(
-        tmp_path_factory.mktemp("parlor-data"), getattr(request.module, "TABLE_CLOCKS", None)
+        tmp_path_factory.mktemp("parlor-data"),
+        getattr(request.module, "TABLE_CLOCKS", None),
+        getattr(request.module, "SERVER_ENV", None),
     )
     yield srv
     srv.stop()
