@@ -92,8 +92,8 @@ from sqlalchemy import create_engine, text
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hkmahjong.parlor.ledger import starting_grant
 from hkmahjong.server.auth import SESSION_COOKIE, Auth, hash_token
-from hkmahjong.server.heap import HeapKeeper, HeapSettings
-from hkmahjong.server.settings import Settings
+from hkmahjong.server.heap import HeapKeeper
+from hkmahjong.server.settings import HeapSettings, Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.ledger import post_in
 from hkmahjong.server.store.models import SessionRow, User, utcnow
