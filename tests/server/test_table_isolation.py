@@ -102,6 +102,7 @@ async def latencies(ann: Client, count: int, busy: Any) -> list[float]:
             continue
         if prompt["clock"]["kind"] != "turn":
             act(ann, "pass")
+            await conn.next_frame(1)  # its answer (every path through the loop awaits a frame)
             continue
         seen = len(conn.frames)
         sent = time.perf_counter()
