@@ -252,6 +252,22 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "这个名称和一个已经有人用的名称看起来太像。",
         "That name looks too much like a name someone already has.",
     ),
+    # -- ui-pages (issue 30): why a name is refused, jargon explained, the source legend
+    "err_name_too_long": (
+        "名稱太長：{n} 個字，最多 {max} 個。",
+        "名称太长：{n} 个字，最多 {max} 个。",
+        "That name is too long: {n} characters, at most {max}.",
+    ),
+    "err_name_chars": (
+        "名稱唔可以有 {chars}：只可以用文字、數字、空格或 _ . -。",
+        "名称不能有 {chars}：只能用文字、数字、空格或 _ . -。",
+        "A name cannot contain {chars}: only letters, digits, spaces, _ . or -.",
+    ),
+    "err_name_ends": (
+        "名稱嘅頭尾要係文字或數字。",
+        "名称的首尾要是文字或数字。",
+        "A name must start and end with a letter or digit.",
+    ),
     # -- practice setup
     "practice_title": ("練習", "练习", "Practice"),
     "practice_intro": (

@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import mimetypes
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -31,6 +33,7 @@ from hkmahjong.rules.payment import GunScheme
 from hkmahjong.rules.presets import get_preset, preset_names
 from hkmahjong.scoring import SPECIAL_FLAGS
 from hkmahjong.server import auth, i18n, tutorial
+from hkmahjong.server.names import MAX_NAME
 from hkmahjong.server.rules_page import page_context as rules_page_context
 from hkmahjong.server.tutorial import preset_label, score_rows, worked_examples
 from hkmahjong.tiles import Tile
@@ -279,9 +282,27 @@ def register_page(request: Request, error: str | None = None) -> HTMLResponse:
         request,
         "register.html",
         active="register",
-        error=_error_text(lang, error),
+        error=_name_refusal(lang, request.query_params.get("name", ""))
+        if error == "bad_name"
+        else _error_text(lang, error),
         name=request.query_params.get("name", ""),
     )
+
+
+def _name_refusal(lang: str, name: str) -> str:
+    """Why the typed ``name`` was refused as ``bad_name`` (:func:`hkmahjong.server.names.parse_name`):
+    too long, characters a name cannot have (each named), or how it starts or ends."""
+    shown = unicodedata.normalize("NFKC", name).strip()
+    if len(shown) > MAX_NAME:
+        return i18n.tr(lang, "err_name_too_long", n=len(shown), max=MAX_NAME)
+    bad = list(dict.fromkeys(c for c in shown if not re.fullmatch(r"[\w .\-]", c)))
+    if bad:
+        quote = "“{}”" if lang == "en" else "「{}」"
+        chars = i18n.tr(lang, "comma").join(quote.format(c) for c in bad)
+        return i18n.tr(lang, "err_name_chars", chars=chars)
+    if shown:
+        return i18n.tr(lang, "err_name_ends")
+    return i18n.tr(lang, "err_bad_name")
 
 
 _ERRORS = {
