@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.hand import Meld
@@ -461,6 +463,20 @@ async def table_page(request: Request, table_id: str) -> HTMLResponse:
     ):
         return render(request, "not_found.html", status_code=404, what="table")
     return render(request, "table.html", active="table", table_id=table_id)
+
+
+async def not_found_page(request: Request, exc: Exception) -> Response:
+    """A 404 for a person: the not-found page for a browser asking for a page (a path with no
+    route, or a page's own 404), the usual JSON for the API, static files and scripts."""
+    path = request.url.path
+    wants_page = "text/html" in request.headers.get("accept", "") and not path.startswith(
+        ("/api/", "/static/", "/ws/")
+    )
+    if not isinstance(exc, StarletteHTTPException):  # pragma: no cover - registered for 404
+        raise exc
+    if wants_page:
+        return render(request, "not_found.html", status_code=404, what="page")
+    return await http_exception_handler(request, exc)
 
 
 @router.get("/offline", response_class=HTMLResponse)
