@@ -1511,7 +1511,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "that the match is void, 0 points each).",
     ),
     "lg_window": ("報名時間", "报名时间", "Sign-up"),
-    "lg_window_v": ("{a} 至 {b}（UTC）", "{a} 至 {b}（UTC）", "{a} to {b} (UTC)"),
+    "lg_window_v": ("{a} 至 {b}", "{a} 至 {b}", "{a} to {b}"),
     "lg_players_v": ("{a}–{b} 人", "{a}–{b} 人", "{a}–{b} players"),
     "lg_pool_fees": (
         "；聯賽完成時手續費的 {pct}% 撥入獎池（已計在內；取消則全數退還手續費）",
@@ -1636,11 +1636,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "Rolled back: the stakes, {pool} jade in all, were refunded",
     ),
     "lg_rolled_out_note": (
-        "聯賽喺第 {n} 輪取消（滾出，{at} UTC）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
+        "聯賽喺第 {n} 輪取消（滾出，{at}）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
         "手續費已退還，獎池已即時分配（見下面派發）。",
-        "联赛在第 {n} 轮取消（滚出，{at} UTC）；打完的轮数：{done}。未打完的台不计分；"
+        "联赛在第 {n} 轮取消（滚出，{at}）；打完的轮数：{done}。未打完的台不计分；"
         "手续费已退还，奖池已即时分配（见下面派发）。",
-        "The league was cancelled in round {n} (rolled out, {at} UTC); rounds finished: {done}. "
+        "The league was cancelled in round {n} (rolled out, {at}); rounds finished: {done}. "
         "Tables not finished count no points; the fees were refunded and the pool split at once "
         "(see the payouts below).",
     ),
@@ -1653,9 +1653,9 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
     "lg_watch_table": ("旁觀", "旁观", "Watch"),
     "lg_round_ends": (
-        "本輪 {at}（UTC）夠鐘",
-        "本轮 {at}（UTC）够钟",
-        "This round's time is up at {at} (UTC)",
+        "本輪 {at} 夠鐘",
+        "本轮 {at} 够钟",
+        "This round's time is up at {at}",
     ),
     "lg_match_record": ("對局記錄", "对局记录", "The match"),
     "lg_d_replayed": ("重開", "重开", "Played again"),
