@@ -1716,7 +1716,8 @@ class Table:
         ]
         self._emit_all(lambda v: proto.hand_end_msg(v, n, result, hands, seed, standings))
         self._last_end = {
-            k: w for k, w in proto.hand_end_msg(0, n, result, hands, seed, standings).items()
+            k: w
+            for k, w in proto.hand_end_msg(0, n, result, hands, seed, standings).items()
             if k not in ("t", "v")
         }
         self._update_prompts()

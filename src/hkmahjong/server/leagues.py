@@ -25,7 +25,7 @@ from hkmahjong.parlor.league import (
 )
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import CurrentUser, check_csrf, csrf_ok, current_user, require_user
-from hkmahjong.server.pages import iso_utc, page_lang, render
+from hkmahjong.server.pages import digest_term, iso_utc, page_lang, render
 from hkmahjong.server.paths import RowId
 from hkmahjong.server.tutorial import preset_label
 
@@ -212,12 +212,12 @@ def league_view(
         "entry_text": t(lang, "lg_free")
         if c.free
         else t(lang, "lg_entry", fee=c.entry_fee, stake=c.stake),
-        "rules_text": t(lang, "lg_rules_v", name=_rules_name(league, lang), digest=c.digest[:12]),
+        "rules_text": _tm(
+            lang, "lg_rules_v", name=_rules_name(league, lang), digest=digest_term(c.digest)
+        ),
         "length_text": t(lang, i18n.LENGTH_KEYS.get(c.length, "len_4")),
         "rounds_text": t(lang, "lg_rounds_n", n=c.rounds, m=c.round_minutes),
-        "window_text": _tm(
-            lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)
-        ),
+        "window_text": _tm(lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)),
         "players_text": t(lang, "lg_players_v", a=c.min_players, b=c.max_players),
         "pool_text": _pool_text(league, lang),
         "outcome_text": _outcome_text(league, lang),

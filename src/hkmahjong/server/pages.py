@@ -25,6 +25,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hkmahjong.engine.match import MatchLength
@@ -143,6 +144,12 @@ def _env() -> Environment:
     env.globals["tile_name"] = tile_name
     env.filters["iso_utc"] = iso_utc
     return env
+
+
+def digest_term(digest: str) -> Markup:
+    """A ruleset digest as a page shows it: its first 12 characters, marked as the term app.js
+    explains (``data-term="digest"``: what a digest is, in the page's language)."""
+    return Markup('<span class="digest" data-term="digest">{}</span>').format(digest[:12])
 
 
 def iso_utc(at: datetime) -> str:

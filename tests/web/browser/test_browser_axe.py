@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from hkmahjong.entry import main
-from hkmahjong.server.i18n import LANGS
+from hkmahjong.server.i18n import LANGS, tr
 
 from .conftest import DESKTOP, Server
 from .play import play_until_result, start_practice
@@ -65,9 +65,24 @@ def violations(page: Any) -> list[dict[str, Any]]:
     return found
 
 
-def test_every_page_in_each_language_has_no_serious_violation(
-    browser: Any, server: Server
-) -> None:
+def explained(page: Any, term: str, lang: str) -> None:
+    """The "?" beside ``term`` (issue 30: jargon explained where it appears) is named for the
+    term, opens its explanation in ``lang`` (the term's accessible description) and closes it."""
+    button = page.get_by_test_id(f"term-{term}").first
+    button.wait_for()
+    name = tr(lang, "term_help", term=tr(lang, f"term_name_{term}"))
+    assert button.get_attribute("aria-label") == name
+    note = page.locator(f"#{button.get_attribute('aria-controls')}")
+    assert note.is_hidden()
+    button.click()
+    assert note.is_visible() and note.inner_text() == tr(lang, f"term_{term}")
+    described = page.locator(f"[aria-describedby='{note.get_attribute('id')}']")
+    assert described.count() == 1
+    button.click()
+    assert note.is_hidden()
+
+
+def test_every_page_in_each_language_has_no_serious_violation(browser: Any, server: Server) -> None:
     seen: dict[str, list[dict[str, Any]]] = {}
     errors: list[str] = []
     for n, lang in enumerate(LANGS):
@@ -83,8 +98,11 @@ def test_every_page_in_each_language_has_no_serious_violation(
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         try:
             table = start_practice(page, preset="ml", length="one-hand")
+            page.get_by_test_id("hint-button").click()  # 提示: the advisor speaks of 向聽
+            explained(page, "shanten", lang)
             seen[f"table mid-hand [{lang}]"] = violations(page)
             play_until_result([page])
+            explained(page, "seed", lang)
             seen[f"table result [{lang}]"] = violations(page)
             replay = str(page.locator("[data-testid=replay-link]").get_attribute("href"))
             name = f"Axe {n}"
@@ -100,6 +118,10 @@ def test_every_page_in_each_language_has_no_serious_violation(
                          "/login", "/register", "/leaderboard", "/leagues", league,
                          f"/players/{name}", replay, "/no-such-page", table + "x"):  # fmt: skip
                 page.goto(path)
+                if path == league:
+                    explained(page, "digest", lang)
+                elif path == replay:
+                    explained(page, "wallcheck", lang)
                 seen[f"{path} [{lang}]"] = violations(page)
         finally:
             ctx.close()
