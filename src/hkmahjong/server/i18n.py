@@ -259,8 +259,8 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "That name is too long: {n} characters, at most {max}.",
     ),
     "err_name_chars": (
-        "名稱唔可以有 {chars}：只可以用文字、數字、空格或 _ . -。",
-        "名称不能有 {chars}：只能用文字、数字、空格或 _ . -。",
+        "名稱唔可以有{chars}：只可以用文字、數字、空格或 _ . -。",
+        "名称不能有{chars}：只能用文字、数字、空格或 _ . -。",
         "A name cannot contain {chars}: only letters, digits, spaces, _ . or -.",
     ),
     "err_name_ends": (
