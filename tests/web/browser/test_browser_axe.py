@@ -82,49 +82,54 @@ def explained(page: Any, term: str, lang: str) -> None:
     assert note.is_hidden()
 
 
-def test_every_page_in_each_language_has_no_serious_violation(browser: Any, server: Server) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_in_each_language_has_no_serious_violation(
+    browser: Any, server: Server, lang: str
+) -> None:
+    """One language a test (the three share the module's server on one worker, or run side by
+    side on several)."""
     seen: dict[str, list[dict[str, Any]]] = {}
     errors: list[str] = []
-    for n, lang in enumerate(LANGS):
-        ctx = browser.new_context(
-            viewport=DESKTOP,
-            base_url=server.url,
-            bypass_csp=True,  # the page's CSP runs no inline script; axe is injected as one
-            locale={"en": "en-GB", "zh-Hans": "zh-CN"}.get(lang, "zh-HK"),
-        )
-        ctx.set_default_timeout(20_000)
-        ctx.add_cookies([{"name": "hkmj_lang", "value": lang, "url": server.url}])
-        page = ctx.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        try:
-            table = start_practice(page, preset="ml", length="one-hand")
-            page.get_by_test_id("hint-button").click()  # 提示: the advisor speaks of 向聽
-            explained(page, "shanten", lang)
-            seen[f"table mid-hand [{lang}]"] = violations(page)
-            play_until_result([page])
-            explained(page, "seed", lang)
-            seen[f"table result [{lang}]"] = violations(page)
-            replay = str(page.locator("[data-testid=replay-link]").get_attribute("href"))
-            name = f"Axe {n}"
-            page.goto("/register")
-            page.fill("input[name=name]", name)
-            page.fill("input[name=password]", "long password")
-            page.fill("input[name=confirm]", "long password")
-            page.click("form[action='/register'] button[type=submit]")
-            page.wait_for_load_state("networkidle")
-            page.goto("/leagues")
-            league = str(page.get_by_role("link", name="Axe Cup").get_attribute("href"))
-            for path in ("/", "/practice", "/tables/new", "/calculator", "/rules", "/tutorial",
-                         "/login", "/register", "/leaderboard", "/leagues", league,
-                         f"/players/{name}", replay, "/no-such-page", table + "x"):  # fmt: skip
-                page.goto(path)
-                if path == league:
-                    explained(page, "digest", lang)
-                elif path == replay:
-                    explained(page, "wallcheck", lang)
-                seen[f"{path} [{lang}]"] = violations(page)
-        finally:
-            ctx.close()
+    n = list(LANGS).index(lang)
+    ctx = browser.new_context(
+        viewport=DESKTOP,
+        base_url=server.url,
+        bypass_csp=True,  # the page's CSP runs no inline script; axe is injected as one
+        locale={"en": "en-GB", "zh-Hans": "zh-CN"}.get(lang, "zh-HK"),
+    )
+    ctx.set_default_timeout(20_000)
+    ctx.add_cookies([{"name": "hkmj_lang", "value": lang, "url": server.url}])
+    page = ctx.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        table = start_practice(page, preset="ml", length="one-hand")
+        page.get_by_test_id("hint-button").click()  # 提示: the advisor speaks of 向聽
+        explained(page, "shanten", lang)
+        seen[f"table mid-hand [{lang}]"] = violations(page)
+        play_until_result([page])
+        explained(page, "seed", lang)
+        seen[f"table result [{lang}]"] = violations(page)
+        replay = str(page.locator("[data-testid=replay-link]").get_attribute("href"))
+        name = f"Axe {n}"
+        page.goto("/register")
+        page.fill("input[name=name]", name)
+        page.fill("input[name=password]", "long password")
+        page.fill("input[name=confirm]", "long password")
+        page.click("form[action='/register'] button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        page.goto("/leagues")
+        league = str(page.get_by_role("link", name="Axe Cup").get_attribute("href"))
+        for path in ("/", "/practice", "/tables/new", "/calculator", "/rules", "/tutorial",
+                     "/login", "/register", "/leaderboard", "/leagues", league,
+                     f"/players/{name}", replay, "/no-such-page", table + "x"):  # fmt: skip
+            page.goto(path)
+            if path == league:
+                explained(page, "digest", lang)
+            elif path == replay:
+                explained(page, "wallcheck", lang)
+            seen[f"{path} [{lang}]"] = violations(page)
+    finally:
+        ctx.close()
     bad: dict[str, list[str]] = {}  # each violation's node, and the pages it is on
     for where, found in seen.items():
         for v in found:
