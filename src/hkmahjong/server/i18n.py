@@ -252,6 +252,62 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "这个名称和一个已经有人用的名称看起来太像。",
         "That name looks too much like a name someone already has.",
     ),
+    # -- ui-pages (issue 30): why a name is refused, jargon explained, the source legend
+    "err_name_too_long": (
+        "名稱太長：{n} 個字，最多 {max} 個。",
+        "名称太长：{n} 个字，最多 {max} 个。",
+        "That name is too long: {n} characters, at most {max}.",
+    ),
+    "err_name_chars": (
+        "名稱唔可以有{chars}：只可以用文字、數字、空格或 _ . -。",
+        "名称不能有{chars}：只能用文字、数字、空格或 _ . -。",
+        "A name cannot contain {chars}: only letters, digits, spaces, _ . or -.",
+    ),
+    "err_name_ends": (
+        "名稱嘅頭尾要係文字或數字。",
+        "名称的首尾要是文字或数字。",
+        "A name must start and end with a letter or digit.",
+    ),
+    "term_help": ("{term}係咩？", "{term}是什么？", "What is the {term}?"),
+    "term_name_digest": ("台例摘要", "台例摘要", "ruleset digest"),
+    "term_name_seed": ("種子", "种子", "seed"),
+    "term_name_wallcheck": ("驗牌牆", "验牌墙", "wall check"),
+    "term_name_shanten": ("向聽", "向听", "shanten"),
+    "term_digest": (
+        "台例摘要：由全部台例設定計出嚟嘅 SHA-256 指紋（呢度顯示頭 12 個字）。兩張檯嘅摘要一樣，"
+        "規則就完全一樣；牌譜入面都有，任何人都可以核對。",
+        "台例摘要：由全部台例设定算出的 SHA-256 指纹（这里显示前 12 个字符）。两张台的摘要一样，"
+        "规则就完全一样；牌谱里也有，任何人都可以核对。",
+        "The ruleset digest: a SHA-256 fingerprint of every house-rule setting (its first 12 "
+        "characters shown here). Two tables with the same digest play exactly the same rules; the "
+        "game record carries it, so anyone can check.",
+    ),
+    "term_seed": (
+        "種子：64 個十六進位字（一個 256 位元嘅隨機數），決定呢局點洗牌、擲骰同砌牌。開局前只公開"
+        "佢嘅 SHA-256（承諾），局後先公開種子，所以任何人都可以驗證牌牆冇被郁過。",
+        "种子：64 个十六进制字符（一个 256 位的随机数），决定这局怎样洗牌、掷骰和砌牌。开局前只公开"
+        "它的 SHA-256（承诺），局后才公开种子，所以任何人都可以验证牌墙没有被动过。",
+        "The seed: 64 hexadecimal characters (a 256-bit random number) that decide how the hand's "
+        "tiles were shuffled, the dice and the wall. Only its SHA-256 (the commitment) is shown "
+        "before the hand and the seed after it, so anyone can check that the wall was not touched.",
+    ),
+    "term_wallcheck": (
+        "驗牌牆：你嘅瀏覽器用局後公開嘅種子自己重新洗牌砌牆，再同開局前嘅承諾同呢局發出嘅每隻牌"
+        "對一次，證明伺服器冇偷換過牌。",
+        "验牌墙：你的浏览器用局后公开的种子自己重新洗牌砌墙，再和开局前的承诺及这局发出的每张牌"
+        "对一次，证明服务器没有偷换过牌。",
+        "The wall check: your browser rebuilds the wall itself from the seed revealed after the "
+        "hand and compares it with the commitment made before the hand and with every tile dealt, "
+        "proving the server did not swap any tile.",
+    ),
+    "term_shanten": (
+        "向聽：仲差幾多隻有用嘅牌先至聽牌（只差一隻就食糊）。0 向聽即係已經聽緊；1 向聽即係再入"
+        "一隻啱嘅牌就聽。",
+        "向听：还差多少张有用的牌才听牌（只差一张就胡牌）。0 向听即已经听牌；1 向听即再进一张对的"
+        "牌就听牌。",
+        "Shanten: how many useful tiles a hand still needs to be ready (one tile from a win). 0 "
+        "means ready; 1 means one more right tile makes it ready.",
+    ),
     # -- practice setup
     "practice_title": ("練習", "练习", "Practice"),
     "practice_intro": (
@@ -1611,7 +1667,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "that the match is void, 0 points each).",
     ),
     "lg_window": ("報名時間", "报名时间", "Sign-up"),
-    "lg_window_v": ("{a} 至 {b}（UTC）", "{a} 至 {b}（UTC）", "{a} to {b} (UTC)"),
+    "lg_window_v": ("{a} 至 {b}", "{a} 至 {b}", "{a} to {b}"),
     "lg_players_v": ("{a}–{b} 人", "{a}–{b} 人", "{a}–{b} players"),
     "lg_pool_fees": (
         "；聯賽完成時手續費的 {pct}% 撥入獎池（已計在內；取消則全數退還手續費）",
@@ -1736,11 +1792,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "Rolled back: the stakes, {pool} jade in all, were refunded",
     ),
     "lg_rolled_out_note": (
-        "聯賽喺第 {n} 輪取消（滾出，{at} UTC）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
+        "聯賽喺第 {n} 輪取消（滾出，{at}）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
         "手續費已退還，獎池已即時分配（見下面派發）。",
-        "联赛在第 {n} 轮取消（滚出，{at} UTC）；打完的轮数：{done}。未打完的台不计分；"
+        "联赛在第 {n} 轮取消（滚出，{at}）；打完的轮数：{done}。未打完的台不计分；"
         "手续费已退还，奖池已即时分配（见下面派发）。",
-        "The league was cancelled in round {n} (rolled out, {at} UTC); rounds finished: {done}. "
+        "The league was cancelled in round {n} (rolled out, {at}); rounds finished: {done}. "
         "Tables not finished count no points; the fees were refunded and the pool split at once "
         "(see the payouts below).",
     ),
@@ -1753,9 +1809,9 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
     "lg_watch_table": ("旁觀", "旁观", "Watch"),
     "lg_round_ends": (
-        "本輪 {at}（UTC）夠鐘",
-        "本轮 {at}（UTC）够钟",
-        "This round's time is up at {at} (UTC)",
+        "本輪 {at} 夠鐘",
+        "本轮 {at} 够钟",
+        "This round's time is up at {at}",
     ),
     "lg_match_record": ("對局記錄", "对局记录", "The match"),
     "lg_d_replayed": ("重開", "重开", "Played again"),

@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
 
 from hkmahjong.parlor import accounts, policy
 from hkmahjong.parlor.history import Stats, fan_names
@@ -22,7 +23,7 @@ from hkmahjong.parlor.rating import Rating
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import current_user
 from hkmahjong.server.charts import LineChart, line_chart
-from hkmahjong.server.pages import page_lang, render
+from hkmahjong.server.pages import digest_term, page_lang, render
 from hkmahjong.server.store.history import HandLine, PlayerRef, SqlHistory
 from hkmahjong.server.store.reviews import accuracy_series
 from hkmahjong.server.tutorial import PRESET_NAMES, preset_label
@@ -534,13 +535,11 @@ def match_page(request: Request, public_id: str) -> HTMLResponse:
         when=_when_full,
         signed=_signed,
         ordinal=_ordinal,
-        rules_text=i18n.tr(
-            lang,
-            "m_rules_v",
+        rules_text=Markup(escape(i18n.tr(lang, "m_rules_v"))).format(
             family=family_label(family, lang)
             if family
             else preset_label(str(rules.get("preset", "")), lang),
-            digest=str(rules.get("digest", ""))[:12],
+            digest=digest_term(str(rules.get("digest", ""))),
         ),
         length_text=_length_text(str(config.get("length", "")), lang),
         kind_text=i18n.tr(
