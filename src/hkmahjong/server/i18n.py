@@ -179,7 +179,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "set_sort": ("排牌", "理牌", "Sort my hand"),
     "set_sort_suit": ("按花色", "按花色", "by suit"),
     "set_sort_drawn_last": ("按摸牌次序", "按摸牌顺序", "as drawn"),
-    "set_colour_blind": ("色弱友善（每門牌底有記號）", "色弱友好（每门牌底有标记）", "Colour-blind-safe suits (a mark under each suit)"),
+    "set_colour_blind": (
+        "色弱友善（每門牌底有記號）",
+        "色弱友好（每门牌底有标记）",
+        "Colour-blind-safe suits (a mark under each suit)",
+    ),
     "my_games": ("我的牌局", "我的牌局", "My games"),
     "go_table": ("去張檯", "去牌桌", "Go to the table"),
     "tst_waiting": ("等緊人", "等人中", "waiting for players"),

@@ -141,10 +141,20 @@ def test_a_claim_prompt_marks_its_tile(new_page: Any, tmp_path: Path) -> None:
         return "pass" in st["kinds"] and "discard" not in st["kinds"]
 
     play_until([page], claim_open, timeout=240, claim=False, win=False)
-    marked = page.locator("[data-testid^=river-] img.tile.prompt, [data-testid^=melds-] .meld.prompt")
+    marked = page.locator(
+        "[data-testid^=river-] img.tile.prompt, [data-testid^=melds-] .meld.prompt"
+    )
     marked.first.wait_for(timeout=3_000)
-    assert marked.count() == 1, (page_state(page), page.inner_text("#controls"), page.evaluate("() => [...document.querySelectorAll('.river .last, .meld.prompt')].map((n) => n.outerHTML)"))
-    assert "last" in (marked.get_attribute("class") or "") or "meld" in (marked.get_attribute("class") or "")
+    assert marked.count() == 1, (
+        page_state(page),
+        page.inner_text("#controls"),
+        page.evaluate(
+            "() => [...document.querySelectorAll('.river .last, .meld.prompt')].map((n) => n.outerHTML)"
+        ),
+    )
+    assert "last" in (marked.get_attribute("class") or "") or "meld" in (
+        marked.get_attribute("class") or ""
+    )
     copy_shot(shot(page, "table-claim-prompt-desktop"), tmp_path)
     assert answer_prompt(page, claim=False, win=False)
     page.wait_for_function("() => !document.querySelector('#controls button[data-kind=pass]')")
