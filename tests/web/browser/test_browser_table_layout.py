@@ -118,8 +118,12 @@ def test_the_ponds_sit_around_a_square_centre(new_page: Any, size: str, tmp_path
     page.wait_for_function(
         "(n) => document.querySelectorAll('[data-testid=river-0] img.tile').length > n", arg=before
     )
-    last = page.locator("[data-testid=river-0] img.tile.last")
-    assert last.evaluate("(n) => getComputedStyle(n).animationName") == "tile-discard"
+    # the last discard (mine, or a bot's that came at once after it) lands with an animation
+    name = page.wait_for_function(
+        "() => { const n = document.querySelector('[data-testid^=river-] img.tile.last');"
+        " return n && getComputedStyle(n).animationName; }"
+    ).json_value()
+    assert name == "tile-discard"
     copy_shot(shot(page, f"table-discarded-{size}"), tmp_path)
 
 
