@@ -117,11 +117,16 @@ min-versions: min-venv
 	$(MAKE) --no-print-directory min-tests
 
 # The whole suite. The min-versions venv installs in the background meanwhile (its output is
-# printed when the rest is done); its tests run last. Any failure fails the target.
-test: $(STAMP)
+# printed when the rest is done); its tests run last. The checks and the set-up that do not depend
+# on each other run side by side first (mypy's type-check and mypyc's compile are each one core's
+# work; the services' scripts mostly wait): about 40 s less on two cores. Any failure fails it.
+PREPARE := lint typecheck layers build postgres redis browser caddy
+
+test: $(RL_STAMP)
 	@( $(MAKE) --no-print-directory min-venv > $(MIN_VENV).log 2>&1; echo $$? > $(MIN_VENV).rc ) & \
 	bg=$$!; \
-	$(MAKE) --no-print-directory lint typecheck layers unit unit-pure; rc=$$?; \
+	$(MAKE) --no-print-directory -j3 --output-sync=target $(PREPARE) \
+		&& $(MAKE) --no-print-directory unit unit-pure; rc=$$?; \
 	wait $$bg; echo "--- min-versions: its venv (installed in the background)"; cat $(MIN_VENV).log; \
 	[ $$rc -eq 0 ] || exit $$rc; \
 	[ "$$(cat $(MIN_VENV).rc)" = 0 ] || { echo "min-versions: installing its venv failed"; exit 1; }; \

@@ -241,3 +241,25 @@ def pg_databases(count: int) -> Iterator[list[str]]:
             for name in names:
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         engine.dispose()
+
+
+def mid_hand(
+    open_table: Callable[[], tuple[str, str]],
+    open_seat: Callable[[str, str], Seat],
+    actions: int,
+    tries: int = 8,
+) -> tuple[str, str, Seat, int]:
+    """A table still in its first hand after its seat has made ``actions`` actions, for a test
+    that stops the server mid-hand: its id, cookie header and seat, and how many tables before it
+    ended their hand sooner. A hand may end within a few of one seat's actions (a bot's win, or
+    the seat's own: it wins when it can), and a one-hand match then ends with it, leaving no
+    table to resume; about one table in fifty does, so another is opened (``open_table``: a new
+    table's id and cookie; ``open_seat``: its socket, said hello)."""
+    for early in range(tries):
+        table, cookie = open_table()
+        seat = open_seat(table, cookie)
+        last = seat.play(max_actions=actions)
+        if last["t"] != "hand_end" and seat.acted >= actions:
+            return table, cookie, seat, early
+        seat.ws.close()
+    raise AssertionError(f"{tries} tables in a row ended their hand within {actions} actions")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.ops.conftest import Seat, Served, guest_table, start_server
+from tests.ops.conftest import Seat, Served, guest_table, mid_hand, start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.release]
 
@@ -197,11 +197,19 @@ def test_an_upgrade_with_a_new_migration_loses_nothing(
     served = serve()
     try:
         head = httpx.get(served.url + "/healthz", timeout=30).json()["revision"]
-        http, cookie, table = guest_table(served.url)
-        seat = seat_at(served.url, table, cookie)
-        seat.play(max_actions=3)
+        guests: list[httpx.Client] = []
+
+        def practice() -> tuple[str, str]:
+            http, cookie, table = guest_table(served.url)
+            guests.append(http)
+            return table, cookie
+
+        table, cookie, seat, _ = mid_hand(
+            practice, lambda t, c: seat_at(served.url, t, c), actions=3
+        )
         acked = sum(1 for m in seat.messages if m["t"] == "done" and m.get("by") == "you")
-        http.close()
+        for http in guests:
+            http.close()
     finally:
         assert served.stop() == 0
     added.write_text(UPGRADE.replace("{head}", head), encoding="utf-8")  # the next release

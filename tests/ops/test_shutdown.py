@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.ops.conftest import Seat, guest_table, start_server
+from tests.ops.conftest import Seat, guest_table, mid_hand, start_server
 from tests.parlor.tablekit import Client, act, make_table, settle
 from websockets.exceptions import ConnectionClosed
 
@@ -71,9 +71,14 @@ def test_sigterm_closes_sockets_with_1012_exits_0_and_the_table_resumes(
 ) -> None:
     data = tmp_path / "data"
     served = start_server(data)
-    http, cookie, table = guest_table(served.url)
-    seat = seat_at(served.url, table, cookie)
-    seat.play(max_actions=4)
+    guests: list[httpx.Client] = []
+
+    def practice() -> tuple[str, str]:
+        http, cookie, table = guest_table(served.url)
+        guests.append(http)
+        return table, cookie
+
+    table, cookie, seat, _ = mid_hand(practice, lambda t, c: seat_at(served.url, t, c), actions=4)
     assert served.stop(signal.SIGTERM) == 0  # uvicorn's SIGTERM ends here, not re-raised
     with pytest.raises(ConnectionClosed):
         while True:
@@ -101,4 +106,5 @@ def test_sigterm_closes_sockets_with_1012_exits_0_and_the_table_resumes(
         assert len(mine) >= acked  # every action the person was told of is in the log
     finally:
         assert served.stop() == 0
-        http.close()
+        for http in guests:
+            http.close()
