@@ -734,7 +734,7 @@ document.addEventListener("keydown", (e) => {
     if (!keys.length) return;
     const at = keys.indexOf(S.selected);
     const next = at < 0 ? (key === "arrowleft" ? keys.length - 1 : 0) : (at + (key === "arrowleft" ? -1 : 1) + keys.length) % keys.length;
-    S.selected = keys[next]; renderHand(); e.preventDefault(); return;
+    S.selected = keys[next]; renderHand(); renderControls(); e.preventDefault(); return;
   }
   if (key === "enter" || key === " ") { const s = selectedTile(); if (s) { act(`discard ${s}`); e.preventDefault(); } return; }
   const pick = (kinds) => openPrompt().legal.find((x) => kinds.includes(x.kind));
