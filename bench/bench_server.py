@@ -52,6 +52,14 @@ searches in the server's worker process (docs/server.md, *The table actor*) whil
 tables are measured. Their own actions are not measured; each row adds their actions/s
 (``mst/s``) and the server's CPU includes its worker processes'.
 
+**Reviews in the background** (``--reviews K``): K clients that, all through the curve, ask the
+server for the 覆盤 review (``GET /api/review/{table}/{hand}``, the server's default budget, as
+the replay page does) of each hand the curve's tables finish, one after another, as a player of
+that table (newest hand first). The server computes them in its review worker process, at a
+lower priority (docs/review.md); its CPU is counted with the server's. Each row adds the reviews
+finished in the window (``rev``), their median wall time and how many were refused as busy
+(429): the human tables' latency is measured while the reviews run.
+
 **Flat-out** (bots): a second server with zero delays (``discard_delay_ms`` 0, ``bot_ms`` 0,
 ``next_hand_ms`` 0) and ``--flat-tables`` online tables of one scripted client (answering at once)
 and three server bots (``--bot-level``): actions/s the server commits (``act`` lines of the game
@@ -78,6 +86,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -418,10 +427,17 @@ class Meter:
     errors: int = 0
     timeouts: int = 0
     lag_ms: list[float] = field(default_factory=list)
+    finished: deque[tuple[str, int, Account]] = field(default_factory=deque)
+    """Hands the tables finished (table, the hand's index in its record, a player there), for
+    the background reviews (``--reviews``); kept across windows."""
+    reviews: int = 0
+    review_s: list[float] = field(default_factory=list)
+    reviews_busy: int = 0
 
     def reset(self) -> None:
-        self.all_ms, self.actor_ms, self.lag_ms = [], [], []
+        self.all_ms, self.actor_ms, self.lag_ms, self.review_s = [], [], [], []
         self.acts = self.frames = self.errors = self.timeouts = 0
+        self.reviews = self.reviews_busy = 0
 
 
 EXPECTED = {
@@ -566,6 +582,7 @@ class Client:
         self.error: str | None = None
         self.task: asyncio.Task[None] | None = None
         self.url = ""
+        self.hands_ended = 0
 
     async def run(self, url: str) -> None:
         self.url = url
@@ -625,6 +642,9 @@ class Client:
         elif t == "hand_end":
             assert self.ws is not None
             self.ws.send('{"t":"ready"}')
+            if self.idx == 0:  # one player of the table offers the hand for a review
+                meter.finished.append((self.table.public_id, self.hands_ended, self.account))
+            self.hands_ended += 1
         elif t == "match_end":
             self.finished = True
         elif t == "error" and meter.recording:
@@ -795,6 +815,32 @@ async def add_tables(
     await asyncio.gather(*(one(k) for k in range(first, first + count)))
 
 
+async def reviewer(http: httpx.AsyncClient, meter: Meter) -> None:
+    """Ask for the review of each finished hand (the newest first) as a player of its table,
+    one at a time, until cancelled (``--reviews``)."""
+    while True:
+        if not meter.finished:
+            await asyncio.sleep(0.5)
+            continue
+        public_id, hand, account = meter.finished.pop()
+        t0 = time.perf_counter()
+        r = await http.get(
+            f"/api/review/{public_id}/{hand}",
+            headers={"Cookie": f"{SESSION_COOKIE}={account.token}"},
+        )
+        if not meter.recording:
+            continue
+        if r.status_code == 200:
+            meter.reviews += 1
+            meter.review_s.append(time.perf_counter() - t0)
+        elif r.status_code == 429:
+            meter.reviews_busy += 1
+            meter.finished.append((public_id, hand, account))
+            await asyncio.sleep(1.0)
+        else:
+            meter.errors += 1
+
+
 async def lag_monitor(meter: Meter) -> None:
     """The client process's event-loop lag (how late a 50 ms sleep wakes)."""
     while True:
@@ -850,6 +896,7 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
     master_runs: list[TableRun] = []
     runs: list[TableRun] = []
     rows: list[dict[str, Any]] = []
+    reviewers: list[asyncio.Task[None]] = []
     monitor = asyncio.create_task(lag_monitor(meter))
     try:
         limits = httpx.Limits(max_connections=16)
@@ -877,6 +924,11 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                 )  # fmt: skip
             if master_runs:
                 print(f"{len(master_runs)} practice tables with a master seat playing", flush=True)
+            reviewers.extend(
+                asyncio.create_task(reviewer(https[0], meter)) for _ in range(args.reviews)
+            )
+            if reviewers:
+                print(f"{len(reviewers)} background review client(s)", flush=True)
             print(_header(), flush=True)
             step_cost = args.warmup + args.seconds
             per_table_s = 0.05  # setup time per table, updated from each step
@@ -928,6 +980,9 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     "load_avg": os.getloadavg()[0],
                     "master_tables": len(master_runs),
                     "master_actions_per_s": master_meter.acts / wall,
+                    "reviews": meter.reviews,
+                    "review_p50_s": pct(meter.review_s, 0.50),
+                    "reviews_busy": meter.reviews_busy,
                 }
                 if len(servers.procs) > 1:
                     held, relayed = await asyncio.to_thread(placed, db, servers, runs)
@@ -944,6 +999,13 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                         f"longest {h.get('trim_ms_max', 0):.1f} ms)",
                         flush=True,
                     )
+                if args.reviews:
+                    print(
+                        f"       (reviews in the background: {row['reviews']} finished in the "
+                        f"window, median {row['review_p50_s']:.1f} s each, "
+                        f"{row['reviews_busy']} refused as busy)",
+                        flush=True,
+                    )
                 if len(servers.procs) > 1:
                     print(
                         f"       (tables owned per process {row['tables_per_process']}, "
@@ -954,6 +1016,8 @@ async def curve(args: argparse.Namespace, db: Database, deadline: float) -> dict
                     break
     finally:
         monitor.cancel()
+        for task in reviewers:
+            task.cancel()
         await close_all(runs + master_runs)
         servers.stop()
     ok = [r for r in rows if r["p99_ms"] < TARGET_P99_MS]
@@ -1196,6 +1260,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=["uvloop", "asyncio"],
         default="uvloop",
         help="the client process's event loop (default uvloop, as the server's)",
+    )
+    parser.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        metavar="K",
+        help="K clients asking for reviews of the finished hands all through the curve",
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="say when each window starts")

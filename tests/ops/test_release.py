@@ -29,7 +29,8 @@ import httpx
 import pytest
 from tests.ops.conftest import Seat, Served, guest_table, mid_hand, start_server
 
-pytestmark = [pytest.mark.slow, pytest.mark.release]
+pytestmark = [pytest.mark.slow, pytest.mark.release, pytest.mark.xdist_group("release")]
+"""One worker runs them: the release is built and installed once (``--dist loadgroup``)."""
 
 ROOT = Path(__file__).resolve().parents[2]
 

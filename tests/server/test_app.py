@@ -15,7 +15,7 @@ def test_health_reports_the_migrated_database(client: TestClient) -> None:
     body = response.json()
     assert body["status"] == "ok"
     assert body["database"] == "sqlite"
-    assert body["revision"] == "0007"
+    assert body["revision"] == "0008"
 
 
 def test_secret_is_created_once_in_the_data_dir(tmp_path: object) -> None:

@@ -32,7 +32,9 @@ import pytest
 RUN = Path(__file__).resolve().parents[2] / "bench" / "cluster_faults.py"
 LEASE = 2.0
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster_faults")]
+"""One worker runs them all: the fixture (about 80 s of three processes and their faults) runs
+once, not once on each worker that picks up one of its tests (``--dist loadgroup``)."""
 
 
 @pytest.fixture(scope="module")

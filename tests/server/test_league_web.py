@@ -216,7 +216,8 @@ def test_a_league_round_is_played_at_the_parlors_tables_to_the_prizes(
         if not d.get(league.id).rounds[0].matches[0].over:  # (a fast machine may be done)
             assert f'href="/table/{table_id}" data-testid="league-table-link">Watch</a>' in page
             ends = datetime.fromisoformat(running["round_ends"])
-            assert f"time is up at {ends:%Y-%m-%d %H:%M} (UTC)" in page
+            # in UTC for a page without scripts; app.js shows it in the browser's zone
+            assert f'data-local="full">{ends:%Y-%m-%d %H:%M} UTC</time>' in page
         info = client.get(f"/api/tables/{table_id}")
         assert info.status_code == 200 and info.json()["you"] is None  # 旁觀: watchable
         with client.websocket_connect(f"/ws/table/{table_id}") as ws:

@@ -29,7 +29,8 @@ def test_review_api_by_who_looks(app_client: TestClient) -> None:
         and data["seat"] == "ESWN"[(3 - record.hands[0].dealer) % 4]
     )
     want = review_hand(record, 0, 3, ReviewConfig(budget=1)).to_json()
-    assert data == json.loads(json.dumps(want))  # the CLI's review, from the worker process
+    # the CLI's review, from the worker process, and the settings it was made with
+    assert data == {**json.loads(json.dumps(want)), "budget": 1, "z": 3.0}
     assert {"played", "best", "loss", "se", "verdict"} <= set(data["decisions"][0])
     # anyone may review any seat of a finished hand of a public table
     app_client.cookies.clear()

@@ -16,7 +16,7 @@ from hkmahjong.server.store.models import Base
 
 @pytest.mark.filterwarnings("ignore:.*expression-based index")
 def test_migrations_build_the_models_schema(store: Store) -> None:
-    assert store.revision() == store.head() == "0007"
+    assert store.revision() == store.head() == "0008"
     with store.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -26,7 +26,7 @@ def test_migrations_build_the_models_schema(store: Store) -> None:
 
 def test_migrate_twice_is_a_no_op(store: Store) -> None:
     store.migrate()
-    assert store.revision() == "0007"
+    assert store.revision() == "0008"
 
 
 def test_sqlite_file_is_created_in_wal_mode(tmp_path: Path) -> None:

@@ -194,3 +194,26 @@ def test_when_a_seat_is_sat_out_and_how_to_come_back(client: TestClient, lang: s
     assert {"en": "claim window", "zh-Hant": "機會超時", "zh-Hans": "机会超时"}[lang] in idle
     assert tr(lang, "rp_sit_back") in _words(_clause(html, "sit_back"))
     assert tr(lang, "rp_sat_out") in _words(_clause(html, "sat_out"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_source_code_cited_is_explained_where_it_stands(
+    client: TestClient, lang: str
+) -> None:
+    """Each P / W1 / W2 / C / ML in a citation, the fan table or a switch's description is an
+    abbreviation whose title is its legend line, linked to the legend (issue 30 item 11: "source
+    codes (W1/W2/C/P/ML) never explained")."""
+    html = _page(client, "parlor", lang)
+    article = html[html.index("<article") : html.index("</article>")]
+    legend = {code: unescape(tr(lang, f"rp_src_{code}")) for code in ("P", "W1", "W2", "C", "ML")}
+    marked = re.findall(
+        r'<a class="srccode" href="#src-(\w+)"><abbr title="([^"]*)">(\w+)</abbr>', article
+    )
+    assert len(marked) > 50
+    for target, title, code in marked:
+        assert target == code and unescape(title) == legend[code]
+        assert f'id="src-{code}"' in article
+    bare = re.sub(r'<a class="srccode".*?</a>', "", article)
+    for cited in re.findall(r"<(?:cite|small)[^>]*>(.*?)</(?:cite|small)>", bare, re.S):
+        text = unescape(re.sub(r"<[^>]+>", "", cited))
+        assert not re.search(r"(?<![A-Za-z0-9])(P|W1|W2|C|ML)(?![A-Za-z0-9])", text), text

@@ -78,6 +78,8 @@ __all__ = [
     "ReadingSample",
     "Search",
     "lean_deal",
+    "paired_diff",
+    "play_candidates",
     "play_out",
     "reading_deal",
     "reading_sample",
@@ -205,9 +207,17 @@ class Searched:
         return sum(self.jade) / len(self.jade) if self.jade else 0.0
 
 
-def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
-    """Mean of ``a - b`` over the same samples and its standard error."""
+def paired_diff(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean of ``a - b`` over the same samples (common random numbers) and its standard error
+    (0 and inf with no sample; inf with one). Shared by the search and the review
+    (:mod:`hkmahjong.bots.review`).
+
+    >>> paired_diff([3.0, 5.0], [1.0, 1.0])
+    (3.0, 1.0)
+    """
     n = len(a)
+    if n == 0:
+        return 0.0, math.inf
     d = [x - y for x, y in zip(a, b, strict=True)]
     mean = sum(d) / n
     if n < 2:
@@ -295,7 +305,7 @@ class MasterBot(StrongBot):
         if n < max(2, self.search.min_rollouts):
             verdict = f"only {n} samples: strong's choice"
         elif best is not base:
-            diff, se = _paired(best.jade, base.jade)
+            diff, se = paired_diff(best.jade, base.jade)
             if diff > self.search.z * se and diff > self.search.margin:
                 pick = best.action
                 verdict = f"beats strong's {chosen.text} by {diff:+.2f} ± {se:.2f} (1 s.e.)"
@@ -397,14 +407,8 @@ class MasterBot(StrongBot):
             ):
                 break
             state = self._sample(view, rng, probs)[1]
-            sample: list[float] = []
-            for i, c in enumerate(pool):
-                play = state.clone() if i + 1 < len(pool) else state
-                got = play_out(play, me, c.action, bots, deadline)
-                if got is None:
-                    break
-                sample.append(got)
-            if len(sample) < len(pool):
+            sample = play_candidates(state, me, [c.action for c in pool], bots, deadline)
+            if sample is None:
                 break  # out of time inside the sample: it is dropped
             for i, got in enumerate(sample):
                 jade[i].append(got)
@@ -722,6 +726,28 @@ def _shanten_sum(view: PlayerView, deal: Deal) -> int:
             counts[t] += 1
         total += max(0, shanten_counts(counts, len(view.melds[s])))
     return total
+
+
+def play_candidates(
+    state: HandState,
+    me: int,
+    candidates: Sequence[Action],
+    bots: Sequence[BaseBot],
+    deadline: float = math.inf,
+) -> list[float] | None:
+    """One sample of a search: each of ``candidates`` played for seat ``me`` from ``state`` (a
+    copy for all but the last, which plays ``state`` itself) and the rest of the hand by ``bots``
+    — what each paid ``me``, in order; None when the clock passes ``deadline`` first. Every
+    candidate meets the same hidden tiles and the same bots (common random numbers): the
+    search's and the review's rollouts (:mod:`hkmahjong.bots.review`) both play them so."""
+    out: list[float] = []
+    for i, a in enumerate(candidates):
+        play = state.clone() if i + 1 < len(candidates) else state
+        got = play_out(play, me, a, bots, deadline)
+        if got is None:
+            return None
+        out.append(got)
+    return out
 
 
 def play_out(

@@ -57,7 +57,7 @@ from hkmahjong.bots.advice import advise
 from hkmahjong.bots.backend import Backend, imap_indexed
 from hkmahjong.bots.base import WIN_KINDS, BaseBot
 from hkmahjong.bots.danger import feeder_shares
-from hkmahjong.bots.master import MASTER_STYLE, play_out, reading_sample
+from hkmahjong.bots.master import MASTER_STYLE, paired_diff, play_candidates, reading_sample
 from hkmahjong.bots.planner import share_value
 from hkmahjong.bots.reading import deal_in_probabilities
 from hkmahjong.bots.strong import StrongBot
@@ -548,19 +548,6 @@ def _sample_state(
     return rebuild(view, ruleset, random_deal(view, ruleset, rng))
 
 
-def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
-    """Mean of ``a - b`` over the same samples and its standard error (inf below 2 samples)."""
-    n = len(a)
-    if n == 0:
-        return 0.0, math.inf
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    return mean, math.sqrt(var / n)
-
-
 def _unresolved(jade: Sequence[Sequence[float]], unit: float, thresholds: Thresholds) -> bool:
     """Whether more samples could change the verdict: a candidate beats the played action
     (``jade[0]``) by at least the ``inaccuracy`` threshold and by more than one standard error,
@@ -568,7 +555,7 @@ def _unresolved(jade: Sequence[Sequence[float]], unit: float, thresholds: Thresh
     n = len(jade[0])
     gate = noise_gate(thresholds.z, n)
     for other in jade[1:]:
-        diff, se = _paired(other, jade[0])
+        diff, se = paired_diff(other, jade[0])
         if diff >= thresholds.inaccuracy * unit and se < diff <= gate * se:
             return True
     return False
@@ -606,11 +593,10 @@ def review_point(
         while len(jade[0]) < limit:
             for _ in range(config.budget):
                 state = _sample_state(view, ruleset, rng, probs, config.sampling)
-                for i, a in enumerate(pool):
-                    play = state.clone() if i + 1 < len(pool) else state
-                    got = play_out(play, me, a, bots, math.inf)
-                    assert got is not None
-                    jade[i].append(got)
+                got = play_candidates(state, me, pool, bots)
+                assert got is not None  # no deadline
+                for i, x in enumerate(got):
+                    jade[i].append(x)
             if not _unresolved(jade, unit, config.thresholds):
                 break
     except MahjongError as exc:  # a view the engine cannot rebuild a hand for
@@ -619,7 +605,7 @@ def review_point(
     n = len(jade[0])
     values: list[CandidateValue] = []
     for a, j in zip(pool, jade, strict=True):
-        diff, se = _paired(j, jade[0])
+        diff, se = paired_diff(j, jade[0])
         if a == played:
             diff, se = 0.0, 0.0
         mean = sum(j) / len(j) if j else math.nan

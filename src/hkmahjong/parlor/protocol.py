@@ -528,9 +528,18 @@ def prompt_json(v: int, legal: Sequence[Action], clock: ClockInfo) -> JSON:
     return {"v": v, "legal": legal_json(legal), "clock": clock.to_json()}
 
 
-def snapshot_msg(v: int, epoch: str, table: JSON, view: JSON | None, prompt: JSON | None) -> JSON:
-    """``snapshot``: the whole state as this seat may see it, at version ``v``."""
-    return {
+def snapshot_msg(
+    v: int,
+    epoch: str,
+    table: JSON,
+    view: JSON | None,
+    prompt: JSON | None,
+    hand_end: JSON | None = None,
+) -> JSON:
+    """``snapshot``: the whole state as this seat may see it, at version ``v``; between a hand's
+    end and the next hand, ``hand_end`` is the last ``hand_end`` message as it was sent (without
+    its ``t`` and ``v``), so a reloaded page shows the same result."""
+    msg: JSON = {
         "t": "snapshot",
         "v": v,
         "proto": PROTOCOL_VERSION,
@@ -539,6 +548,9 @@ def snapshot_msg(v: int, epoch: str, table: JSON, view: JSON | None, prompt: JSO
         "view": view,
         "prompt": prompt,
     }
+    if hand_end is not None:
+        msg["hand_end"] = hand_end
+    return msg
 
 
 def synced_msg(v: int, prompt: JSON | None) -> JSON:

@@ -215,14 +215,18 @@ def _frames(
     """The frames, every seat's deal (tiles as dealt) and the hand's opening line (dice, break).
 
     A frame's ``at`` counts the events everyone knows happened (all but the referee's), the same
-    for every eye: the key to find the same moment in another seat's frames."""
+    for every eye: the key to find the same moment in another seat's frames. Once the hand is
+    over a frame also holds ``step``, the actions of the hand played before it (the review's
+    decision ``index``, docs/review.md); a hand being played has none (how many actions were
+    taken would tell who had a claim to pass)."""
     frames: list[JSON] = []
     events: list[JSON] = []
     acts: list[str] = []
     deal: dict[str, list[str]] = {}
     start = ""
     at = before_discard = 0
-    for step in replay_hand(record, number, seed=seed):
+    over = record.hands[number].result is not None
+    for n, step in enumerate(replay_hand(record, number, seed=seed)):
         state = step.state
         if step.action is None:
             for e in step.events:
@@ -248,6 +252,8 @@ def _frames(
                     "view": view,
                 }
             )
+            if over:
+                frames[-1]["step"] = n
             continue
         events += [event_json(shown) for e in step.events if (shown := e.for_seat(eye))]
         if step.seat == eye and step.action is not None:
@@ -263,8 +269,10 @@ def _frames(
                     "view": view_json(seen),
                 }
             )
+            if over:
+                frames[-1]["step"] = n
             events, acts = [], []
-    if eye is not None and record.hands[number].result is None:
+    if eye is not None and not over:
         # a hand being played: up to where the latest discard's turn began, as for spectators —
         # whether a window is open after it (a pair, a ready hand) must not show
         frames = [f for f in frames if f["at"] <= before_discard]

@@ -276,6 +276,9 @@ class Table:
         self._change_due = False
         self._match_end_due = False
         """The match ended inside a hold: it is closed (released, finished) at the release."""
+        self._last_end: JSON | None = None
+        """The last ``hand_end`` as sent (without ``t``/``v``) until the next hand starts: what a
+        snapshot repeats to a seat that reconnects at a hand's end."""
         self._broadcasting = False
         """Between a step's commit and the end of its broadcast (a failure there breaks the
         seats' streams: the recovery starts a new epoch)."""
@@ -974,7 +977,9 @@ class Table:
         if runner is not None and runner.hand_number >= 0:
             view = view_json(runner.view(seat.player))
         table = self.info(seat.player).to_json()
-        return proto.snapshot_msg(seat.v, self.epoch, table, view, self._prompt_json(seat))
+        return proto.snapshot_msg(
+            seat.v, self.epoch, table, view, self._prompt_json(seat), self._last_end
+        )
 
     def _changed(self) -> None:
         """Tell the lobby the table's public facts changed (at the release, during a hold: the
@@ -1481,6 +1486,7 @@ class Table:
             if ev.kind in _CUTS:
                 cut = i + 1
         if step.action is None:  # a hand starts
+            self._last_end = None
             hand = runner.record.hands[-1]
             seats = {w.letter: runner.player_at(w) for w in Wind}
             self._emit_all(
@@ -1709,6 +1715,11 @@ class Table:
             for s in self.seats
         ]
         self._emit_all(lambda v: proto.hand_end_msg(v, n, result, hands, seed, standings))
+        self._last_end = {
+            k: w
+            for k, w in proto.hand_end_msg(0, n, result, hands, seed, standings).items()
+            if k not in ("t", "v")
+        }
         self._update_prompts()
         self._changed()
         if step.match_over:

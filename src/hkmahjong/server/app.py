@@ -252,4 +252,5 @@ def create_app(
     app.include_router(me.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    app.add_exception_handler(404, pages.not_found_page)
     return app

@@ -39,7 +39,7 @@ from hkmahjong.server.ratelimit import RateLimiter
 from hkmahjong.server.settings import Settings
 from hkmahjong.server.store import Store
 from hkmahjong.server.store.ledger import SqlLedger
-from hkmahjong.server.store.models import SessionRow, User, utcnow
+from hkmahjong.server.store.models import MatchResultRow, SessionRow, User, utcnow
 
 __all__ = [
     "CSRF_COOKIE",
@@ -134,8 +134,14 @@ class Auth:
         self._secret = settings.secret.encode()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
 
-    def register(self, name: str, password: str, lang: str = "zh-Hant") -> CurrentUser:
-        """Create a user with its starting grant of jade.
+    def register(
+        self, name: str, password: str, lang: str = "zh-Hant", guest: CurrentUser | None = None
+    ) -> CurrentUser:
+        """Create a user with its starting grant of jade. With ``guest`` (the guest session that
+        registers), that guest's own row becomes the account: its matches, hands and ratings,
+        all kept by user id, are the new account's history (a guest has no jade to carry: it
+        plays practice tables only), and the names its match results were recorded under
+        become the new name.
 
         :raises AuthError: ``bad_name``, ``name_reserved``, ``name_mixed``, ``bad_password``,
             ``name_taken``, ``name_confusable``.
@@ -156,8 +162,17 @@ class Auth:
                 )
                 if alike is not None:
                     raise AuthError("name_confusable", f"name {shown!r} looks like {alike!r}")
-                row = User(name=shown, password_hash=hashed, is_guest=False, lang=lang)
-                session.add(row)
+                row = None if guest is None or not guest.is_guest else session.get(User, guest.id)
+                if row is None or not row.is_guest:
+                    row = User(name=shown, password_hash=hashed, is_guest=False, lang=lang)
+                    session.add(row)
+                else:
+                    row.name, row.password_hash, row.is_guest, row.lang = shown, hashed, False, lang
+                    session.execute(
+                        update(MatchResultRow)
+                        .where(MatchResultRow.user_id == row.id)
+                        .values(name=shown)
+                    )
                 session.flush()
                 user = _user(row)
         except IntegrityError:
@@ -480,7 +495,8 @@ def register(
     lang: OptFormStr = None,
     next: OptFormStr = None,
 ) -> RedirectResponse:
-    """Create an account (form post) and log it in; a guest's session is replaced."""
+    """Create an account (form post) and log it in; a guest who registers keeps its history
+    (:meth:`Auth.register`) under a new session."""
     if not csrf_ok(request, csrf):
         return _back("/register", "csrf", next, name)
     if confirm is not None and confirm != password:
@@ -488,8 +504,11 @@ def register(
     auth = get_auth(request)
     if not auth.signups_by_ip.hit(client_host(request)):
         return _back("/register", "rate_limited", next, name)
+    now = current_user(request)
     try:
-        user = auth.register(name, password, lang or _lang_of(request))
+        user = auth.register(
+            name, password, lang or _lang_of(request), now if now and now.is_guest else None
+        )
     except AuthError as exc:
         return _back("/register", exc.code, next, name)
     old = request.cookies.get(SESSION_COOKIE)

@@ -71,13 +71,21 @@ def line_chart(
     last_at: datetime | None,
     *,
     max_points: int = 240,
+    bounds: tuple[int, int] | None = None,
 ) -> LineChart | None:
     """The chart of ``values`` (oldest first; the x axis is their order) changed from
-    ``first_at`` to ``last_at``; None when there are none."""
+    ``first_at`` to ``last_at``; None when there are none. The y axis spans the values, or
+    ``bounds`` (low, high) when given — a share in percent keeps its 0–100 scale.
+
+    >>> at = datetime(2026, 12, 7)
+    >>> c = line_chart([50, 100], at, at, bounds=(0, 100))
+    >>> (c.low, c.high, c.points)
+    (0, 100, '0.0,100.0 600.0,8.0')
+    """
     if not values or first_at is None or last_at is None:
         return None
     kept = thin(values, max_points)
-    low, high = min(kept), max(kept)
+    low, high = (min(kept), max(kept)) if bounds is None else bounds
     top, bottom = (high, low) if high > low else (high + 1, low - 1)
     pad = 8.0
 

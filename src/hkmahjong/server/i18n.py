@@ -260,6 +260,62 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "这个名称和一个已经有人用的名称看起来太像。",
         "That name looks too much like a name someone already has.",
     ),
+    # -- ui-pages (issue 30): why a name is refused, jargon explained, the source legend
+    "err_name_too_long": (
+        "名稱太長：{n} 個字，最多 {max} 個。",
+        "名称太长：{n} 个字，最多 {max} 个。",
+        "That name is too long: {n} characters, at most {max}.",
+    ),
+    "err_name_chars": (
+        "名稱唔可以有{chars}：只可以用文字、數字、空格或 _ . -。",
+        "名称不能有{chars}：只能用文字、数字、空格或 _ . -。",
+        "A name cannot contain {chars}: only letters, digits, spaces, _ . or -.",
+    ),
+    "err_name_ends": (
+        "名稱嘅頭尾要係文字或數字。",
+        "名称的首尾要是文字或数字。",
+        "A name must start and end with a letter or digit.",
+    ),
+    "term_help": ("{term}係咩？", "{term}是什么？", "What is the {term}?"),
+    "term_name_digest": ("台例摘要", "台例摘要", "ruleset digest"),
+    "term_name_seed": ("種子", "种子", "seed"),
+    "term_name_wallcheck": ("驗牌牆", "验牌墙", "wall check"),
+    "term_name_shanten": ("向聽", "向听", "shanten"),
+    "term_digest": (
+        "台例摘要：由全部台例設定計出嚟嘅 SHA-256 指紋（呢度顯示頭 12 個字）。兩張檯嘅摘要一樣，"
+        "規則就完全一樣；牌譜入面都有，任何人都可以核對。",
+        "台例摘要：由全部台例设定算出的 SHA-256 指纹（这里显示前 12 个字符）。两张台的摘要一样，"
+        "规则就完全一样；牌谱里也有，任何人都可以核对。",
+        "The ruleset digest: a SHA-256 fingerprint of every house-rule setting (its first 12 "
+        "characters shown here). Two tables with the same digest play exactly the same rules; the "
+        "game record carries it, so anyone can check.",
+    ),
+    "term_seed": (
+        "種子：64 個十六進位字（一個 256 位元嘅隨機數），決定呢局點洗牌、擲骰同砌牌。開局前只公開"
+        "佢嘅 SHA-256（承諾），局後先公開種子，所以任何人都可以驗證牌牆冇被郁過。",
+        "种子：64 个十六进制字符（一个 256 位的随机数），决定这局怎样洗牌、掷骰和砌牌。开局前只公开"
+        "它的 SHA-256（承诺），局后才公开种子，所以任何人都可以验证牌墙没有被动过。",
+        "The seed: 64 hexadecimal characters (a 256-bit random number) that decide how the hand's "
+        "tiles were shuffled, the dice and the wall. Only its SHA-256 (the commitment) is shown "
+        "before the hand and the seed after it, so anyone can check that the wall was not touched.",
+    ),
+    "term_wallcheck": (
+        "驗牌牆：你嘅瀏覽器用局後公開嘅種子自己重新洗牌砌牆，再同開局前嘅承諾同呢局發出嘅每隻牌"
+        "對一次，證明伺服器冇偷換過牌。",
+        "验牌墙：你的浏览器用局后公开的种子自己重新洗牌砌墙，再和开局前的承诺及这局发出的每张牌"
+        "对一次，证明服务器没有偷换过牌。",
+        "The wall check: your browser rebuilds the wall itself from the seed revealed after the "
+        "hand and compares it with the commitment made before the hand and with every tile dealt, "
+        "proving the server did not swap any tile.",
+    ),
+    "term_shanten": (
+        "向聽：仲差幾多隻有用嘅牌先至聽牌（只差一隻就食糊）。0 向聽即係已經聽緊；1 向聽即係再入"
+        "一隻啱嘅牌就聽。",
+        "向听：还差多少张有用的牌才听牌（只差一张就胡牌）。0 向听即已经听牌；1 向听即再进一张对的"
+        "牌就听牌。",
+        "Shanten: how many useful tiles a hand still needs to be ready (one tile from a win). 0 "
+        "means ready; 1 means one more right tile makes it ready.",
+    ),
     # -- practice setup
     "practice_title": ("練習", "练习", "Practice"),
     "practice_intro": (
@@ -1327,6 +1383,122 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "rp_bonus": ("{who} 補花", "{who} 补花", "{who} shows a bonus tile"),
     "rp_passes": ("{who} 過", "{who} 过", "{who} passes"),
     "rp_exhausted": ("荒莊：冇牌摸", "荒庄：没牌摸", "No tile left: the hand is drawn"),
+    # -- 覆盤 the review of a hand on the replay page, its link at a match's end, the accuracy
+    #    chart of a player's record (docs/review.md)
+    "rvw_button": ("覆盤", "复盘", "Review"),
+    "rvw_button_seat": ("覆盤 {who}", "复盘 {who}", "Review {who}"),
+    "rvw_match_link": ("覆盤呢場", "复盘这场", "Review this match"),
+    "rvw_title": ("覆盤：{who}", "复盘：{who}", "Review: {who}"),
+    "rvw_running": (
+        "覆盤緊…已經 {s} 秒（每個決定都要試打好多次，一局要幾十秒）",
+        "复盘中…已经 {s} 秒（每个决定都要试打很多次，一局要几十秒）",
+        "Reviewing… {s} s so far (every decision is played out many times: a hand takes tens of seconds)",
+    ),
+    "rvw_busy": (
+        "而家太多人覆盤緊，請遲一分鐘再試",
+        "现在复盘的人太多，请一分钟后再试",
+        "Reviews are busy: try again in a minute",
+    ),
+    "rvw_failed": ("覆盤唔到（{why}）", "无法复盘（{why}）", "Could not review ({why})"),
+    "rvw_retry": ("再試", "再试", "Try again"),
+    "rvw_close": ("收埋覆盤", "收起复盘", "Close the review"),
+    "rvw_summary": (
+        "準確率 {a}（{n} 個決定）",
+        "准确率 {a}（{n} 个决定）",
+        "Accuracy {a} of {n} decisions",
+    ),
+    "rvw_total_loss": (
+        "預計總損失 {l} ± {se} 玉",
+        "预计总损失 {l} ± {se} 玉",
+        "Total expected loss {l} ± {se} jade",
+    ),
+    "rvw_counts": (
+        "好 {g}・疑問手 {i}・錯著 {m}・大錯 {b}",
+        "好 {g}・疑问手 {i}・错着 {m}・大错 {b}",
+        "good {g} · inaccuracy {i} · mistake {m} · blunder {b}",
+    ),
+    "rvw_settings": (
+        "每個決定喺你睇得到嘅資料上試打 {n} 次以上；損失未超過 {z} 個標準誤差就唔當錯；另有 {f} 個冇得揀嘅動作唔計。",
+        "每个决定在你看得到的信息上试打 {n} 次以上；损失未超过 {z} 个标准误差就不算错；另有 {f} 个没得选的动作不计。",
+        "Every decision played out {n}+ times on what the seat could see; a loss within {z} standard errors is never called an error; {f} forced action(s) not counted.",
+    ),
+    "rvw_none": (
+        "呢局冇要揀嘅決定",
+        "这局没有要选的决定",
+        "No decision to review in this hand",
+    ),
+    "rvw_timeline": ("{who} 嘅決定", "{who} 的决定", "{who}: the decisions"),
+    "rvw_marker": (
+        "第 {k} 個決定：{v}",
+        "第 {k} 个决定：{v}",
+        "Decision {k}: {v}",
+    ),
+    "rvw_pick": (
+        "撳一個標記：重播會跳去嗰一步，仲會講你點揀、覆盤點揀同點解。",
+        "点一个标记：重播会跳到那一步，并说明你的选择、复盘的选择和原因。",
+        "Tap a marker: the replay jumps to that step and shows what was played, what the review prefers and why.",
+    ),
+    "rvw_prev": ("上一個決定", "上一个决定", "Previous decision"),
+    "rvw_next": ("下一個決定", "下一个决定", "Next decision"),
+    "rvw_v_good": ("好", "好", "good"),
+    "rvw_v_inaccuracy": ("疑問手", "疑问手", "inaccuracy"),
+    "rvw_v_mistake": ("錯著", "错着", "mistake"),
+    "rvw_v_blunder": ("大錯", "大错", "blunder"),
+    "rvw_v_unreviewed": ("未評", "未评", "not reviewed"),
+    "rvw_detail_head": (
+        "第 {k} 個決定・牌牆剩 {n} 隻",
+        "第 {k} 个决定・牌墙剩 {n} 张",
+        "Decision {k} · {n} tiles left in the wall",
+    ),
+    "rvw_played": ("實際打法", "实际打法", "Played"),
+    "rvw_best": ("覆盤建議", "复盘建议", "The review prefers"),
+    "rvw_agrees": ("覆盤同意呢個打法", "复盘同意这个打法", "The review agrees with it"),
+    "rvw_loss": (
+        "損失 {l} ± {se} 玉（{n} 個樣本）",
+        "损失 {l} ± {se} 玉（{n} 个样本）",
+        "Loss {l} ± {se} jade ({n} samples)",
+    ),
+    "rvw_noise": (
+        "差別喺雜訊之內，唔當錯",
+        "差别在噪声之内，不算错",
+        "within the noise: not called an error",
+    ),
+    "rvw_not_reviewed": (
+        "呢個決定評唔到",
+        "这个决定无法评估",
+        "This decision could not be reviewed",
+    ),
+    "rvw_now": ("之前差 {n} 向聽", "之前差 {n} 向听", "{n} away from ready before it"),
+    "rvw_now_ready": ("之前已經聽牌", "之前已经听牌", "ready before it"),
+    "rvw_route": (
+        "番路：{fans}（差 {n} 步）",
+        "番路：{fans}（差 {n} 步）",
+        "route: {fans} ({n} step(s) away)",
+    ),
+    "rvw_risk": ("預計放銃代價 {x} 玉", "预计放铳代价 {x} 玉", "expected deal-in cost {x} jade"),
+    "rvw_candidates": ("試打過嘅選擇", "试打过的选择", "Candidates played out"),
+    "rvw_cand_diff": (
+        "比實際打法 {d} ± {se} 玉",
+        "比实际打法 {d} ± {se} 玉",
+        "{d} ± {se} jade against the played action",
+    ),
+    "rvw_false_win": ("詐糊", "诈胡", "False win"),
+    "pl_acc_chart": ("覆盤準確率", "复盘准确率", "Review accuracy"),
+    "pl_acc_caption": (
+        "由 {a} 至 {b} 覆盤過 {n} 局：{g} / {d} 個決定評為好（{p}），最近一局 {x}%。",
+        "由 {a} 至 {b} 复盘过 {n} 局：{g} / {d} 个决定评为好（{p}），最近一局 {x}%。",
+        "From {a} to {b}, {n} hands reviewed: {g} of {d} decisions judged good ({p}); the latest hand {x}%.",
+    ),
+    "pl_acc_note": (
+        "每一點係一局嘅準確率（評為好嘅決定佔幾多）；只計有人喺牌譜重播開過「覆盤」嘅牌局。",
+        "每一点是一局的准确率（评为好的决定占多少）；只计有人在牌谱重播打开过“复盘”的牌局。",
+        "Each point is one hand's accuracy (the share of its decisions judged good); only hands someone has reviewed on the replay page count.",
+    ),
+    "pl_no_acc": (
+        "未有覆盤過嘅牌局：喺牌譜重播撳「覆盤」就會記低。",
+        "还没有复盘过的牌局：在牌谱重播点“复盘”就会记下。",
+        "No hand reviewed yet: press Review on a replay to add one.",
+    ),
     # -- the wall check (驗牌牆)
     "w_title": ("驗牌牆", "验牌墙", "Wall check"),
     "w_intro": (
@@ -1503,7 +1675,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "that the match is void, 0 points each).",
     ),
     "lg_window": ("報名時間", "报名时间", "Sign-up"),
-    "lg_window_v": ("{a} 至 {b}（UTC）", "{a} 至 {b}（UTC）", "{a} to {b} (UTC)"),
+    "lg_window_v": ("{a} 至 {b}", "{a} 至 {b}", "{a} to {b}"),
     "lg_players_v": ("{a}–{b} 人", "{a}–{b} 人", "{a}–{b} players"),
     "lg_pool_fees": (
         "；聯賽完成時手續費的 {pct}% 撥入獎池（已計在內；取消則全數退還手續費）",
@@ -1628,11 +1800,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "Rolled back: the stakes, {pool} jade in all, were refunded",
     ),
     "lg_rolled_out_note": (
-        "聯賽喺第 {n} 輪取消（滾出，{at} UTC）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
+        "聯賽喺第 {n} 輪取消（滾出，{at}）；打完嘅輪數：{done}。未打完嘅檯唔計分；"
         "手續費已退還，獎池已即時分配（見下面派發）。",
-        "联赛在第 {n} 轮取消（滚出，{at} UTC）；打完的轮数：{done}。未打完的台不计分；"
+        "联赛在第 {n} 轮取消（滚出，{at}）；打完的轮数：{done}。未打完的台不计分；"
         "手续费已退还，奖池已即时分配（见下面派发）。",
-        "The league was cancelled in round {n} (rolled out, {at} UTC); rounds finished: {done}. "
+        "The league was cancelled in round {n} (rolled out, {at}); rounds finished: {done}. "
         "Tables not finished count no points; the fees were refunded and the pool split at once "
         "(see the payouts below).",
     ),
@@ -1645,9 +1817,9 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "lg_go_table": ("前往牌檯", "前往牌台", "Go to the table"),
     "lg_watch_table": ("旁觀", "旁观", "Watch"),
     "lg_round_ends": (
-        "本輪 {at}（UTC）夠鐘",
-        "本轮 {at}（UTC）够钟",
-        "This round's time is up at {at} (UTC)",
+        "本輪 {at} 夠鐘",
+        "本轮 {at} 够钟",
+        "This round's time is up at {at}",
     ),
     "lg_match_record": ("對局記錄", "对局记录", "The match"),
     "lg_d_replayed": ("重開", "重开", "Played again"),

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
+from markupsafe import Markup, escape
 
 from hkmahjong.parlor import policy
 from hkmahjong.parlor.league import (
@@ -24,7 +25,7 @@ from hkmahjong.parlor.league import (
 )
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import CurrentUser, check_csrf, csrf_ok, current_user, require_user
-from hkmahjong.server.pages import page_lang, render
+from hkmahjong.server.pages import digest_term, iso_utc, page_lang, render
 from hkmahjong.server.paths import RowId
 from hkmahjong.server.tutorial import preset_label
 
@@ -62,8 +63,17 @@ def _league(request: Request, league_id: int) -> League:
         ) from None
 
 
-def _when(at: datetime) -> str:
-    return f"{at:%Y-%m-%d %H:%M}"
+def _when(at: datetime) -> Markup:
+    """A time on a league page: a ``<time>`` element in UTC (its text for a page without
+    scripts), which app.js shows in the browser's own zone and language."""
+    return Markup('<time datetime="{}" data-local="full">{} UTC</time>').format(
+        iso_utc(at), f"{at:%Y-%m-%d %H:%M}"
+    )
+
+
+def _tm(lang: str, key: str, **fmt: object) -> Markup:
+    """The page text ``key`` with ``fmt`` put in as markup (times) or escaped (anything else)."""
+    return Markup(escape(i18n.tr(lang, key))).format(**fmt)
 
 
 # -- what the pages show ---------------------------------------------------------------------------
@@ -127,7 +137,7 @@ def _outcome_text(league: League, lang: str) -> str:
     """What happened to a cancelled league, in a sentence (empty otherwise)."""
     if league.status == "rolled_out":
         played = sum(1 for r in league.rounds if r.over)
-        return i18n.tr(
+        return _tm(
             lang,
             "lg_rolled_out_note",
             n=len(league.rounds),
@@ -171,7 +181,9 @@ def league_view(
                 for m in rnd.matches
             ],
             [names.get(b, "?") for b in rnd.byes],
-            _when(due) if rnd is league.current_round and due is not None else None,
+            _tm(lang, "lg_round_ends", at=_when(due))
+            if rnd is league.current_round and due is not None
+            else None,
         )
         for rnd in league.rounds
     ]
@@ -200,10 +212,12 @@ def league_view(
         "entry_text": t(lang, "lg_free")
         if c.free
         else t(lang, "lg_entry", fee=c.entry_fee, stake=c.stake),
-        "rules_text": t(lang, "lg_rules_v", name=_rules_name(league, lang), digest=c.digest[:12]),
+        "rules_text": _tm(
+            lang, "lg_rules_v", name=_rules_name(league, lang), digest=digest_term(c.digest)
+        ),
         "length_text": t(lang, i18n.LENGTH_KEYS.get(c.length, "len_4")),
         "rounds_text": t(lang, "lg_rounds_n", n=c.rounds, m=c.round_minutes),
-        "window_text": t(lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)),
+        "window_text": _tm(lang, "lg_window_v", a=_when(c.signup_opens), b=_when(c.signup_closes)),
         "players_text": t(lang, "lg_players_v", a=c.min_players, b=c.max_players),
         "pool_text": _pool_text(league, lang),
         "outcome_text": _outcome_text(league, lang),

@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import mimetypes
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -20,8 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hkmahjong.engine.match import MatchLength
 from hkmahjong.hand import Meld
@@ -31,6 +36,7 @@ from hkmahjong.rules.payment import GunScheme
 from hkmahjong.rules.presets import get_preset, preset_names
 from hkmahjong.scoring import SPECIAL_FLAGS
 from hkmahjong.server import auth, i18n, tutorial
+from hkmahjong.server.names import MAX_NAME
 from hkmahjong.server.rules_page import page_context as rules_page_context
 from hkmahjong.server.tutorial import preset_label, score_rows, worked_examples
 from hkmahjong.tiles import Tile
@@ -138,6 +144,12 @@ def _env() -> Environment:
     env.globals["tile_name"] = tile_name
     env.filters["iso_utc"] = iso_utc
     return env
+
+
+def digest_term(digest: str) -> Markup:
+    """A ruleset digest as a page shows it: its first 12 characters, marked as the term app.js
+    explains (``data-term="digest"``: what a digest is, in the page's language)."""
+    return Markup('<span class="digest" data-term="digest">{}</span>').format(digest[:12])
 
 
 def iso_utc(at: datetime) -> str:
@@ -279,9 +291,27 @@ def register_page(request: Request, error: str | None = None) -> HTMLResponse:
         request,
         "register.html",
         active="register",
-        error=_error_text(lang, error),
+        error=_name_refusal(lang, request.query_params.get("name", ""))
+        if error == "bad_name"
+        else _error_text(lang, error),
         name=request.query_params.get("name", ""),
     )
+
+
+def _name_refusal(lang: str, name: str) -> str:
+    """Why the typed ``name`` was refused as ``bad_name`` (:func:`hkmahjong.server.names.parse_name`):
+    too long, characters a name cannot have (each named), or how it starts or ends."""
+    shown = unicodedata.normalize("NFKC", name).strip()
+    if len(shown) > MAX_NAME:
+        return i18n.tr(lang, "err_name_too_long", n=len(shown), max=MAX_NAME)
+    bad = list(dict.fromkeys(c for c in shown if not re.fullmatch(r"[\w .\-]", c)))
+    if bad:
+        quote = "“{}”" if lang == "en" else "「{}」"
+        chars = i18n.tr(lang, "comma").join(quote.format(c) for c in bad)
+        return i18n.tr(lang, "err_name_chars", chars=chars)
+    if shown:
+        return i18n.tr(lang, "err_name_ends")
+    return i18n.tr(lang, "err_bad_name")
 
 
 _ERRORS = {
@@ -440,6 +470,20 @@ async def table_page(request: Request, table_id: str) -> HTMLResponse:
     ):
         return render(request, "not_found.html", status_code=404, what="table")
     return render(request, "table.html", active="table", table_id=table_id)
+
+
+async def not_found_page(request: Request, exc: Exception) -> Response:
+    """A 404 for a person: the not-found page for a browser asking for a page (a path with no
+    route, or a page's own 404), the usual JSON for the API, static files and scripts."""
+    path = request.url.path
+    wants_page = "text/html" in request.headers.get("accept", "") and not path.startswith(
+        ("/api/", "/static/", "/ws/")
+    )
+    if not isinstance(exc, StarletteHTTPException):  # pragma: no cover - registered for 404
+        raise exc
+    if wants_page:
+        return render(request, "not_found.html", status_code=404, what="page")
+    return await http_exception_handler(request, exc)
 
 
 @router.get("/offline", response_class=HTMLResponse)

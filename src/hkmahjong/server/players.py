@@ -15,15 +15,17 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
 
 from hkmahjong.parlor import accounts, policy
 from hkmahjong.parlor.history import Stats, fan_names
 from hkmahjong.parlor.rating import Rating
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import current_user
-from hkmahjong.server.charts import line_chart
-from hkmahjong.server.pages import page_lang, render
+from hkmahjong.server.charts import LineChart, line_chart
+from hkmahjong.server.pages import digest_term, page_lang, render
 from hkmahjong.server.store.history import HandLine, PlayerRef, SqlHistory
+from hkmahjong.server.store.reviews import accuracy_series
 from hkmahjong.server.tutorial import PRESET_NAMES, preset_label
 
 __all__ = ["router"]
@@ -336,6 +338,7 @@ def player_page(request: Request, name: str) -> HTMLResponse:
         ordinal=_ordinal,
         fans=[(fan_names(f)[key], n, n / wins if wins else 0.0) for f, n in fans],
         chart=line_chart(*_series(history, player.id)),
+        accuracy=_accuracy(request, player.id),
         ratings=[(family_label(f, lang), r, n) for f, r, n in history.ratings(player.id)],
         rules=rules,
         kind=kind,
@@ -355,6 +358,37 @@ def _series(
 ) -> tuple[list[int], datetime | None, datetime | None]:
     found = history.jade_series(user_id)
     return found.balances, found.first_at, found.last_at
+
+
+@dataclass(frozen=True)
+class AccuracyChart:
+    """覆盤準確率 the player's reviewed hands: each hand's accuracy (in percent) over time, and
+    the share of every reviewed decision judged good."""
+
+    chart: LineChart
+    hands: int
+    good: int
+    decisions: int
+
+    @property
+    def share(self) -> float:
+        """Good decisions over all the reviewed ones."""
+        return self.good / self.decisions if self.decisions else 0.0
+
+
+def _accuracy(request: Request, user_id: int) -> AccuracyChart | None:
+    """The accuracy chart from the reviews kept so far (none is run here: docs/review.md)."""
+    points = accuracy_series(request.app.state.store, user_id)
+    chart = line_chart(
+        [round(p.accuracy * 100) for p in points],
+        points[0].played_at if points else None,
+        points[-1].played_at if points else None,
+        bounds=(0, 100),
+    )
+    if chart is None:
+        return None
+    good = sum(p.good for p in points)
+    return AccuracyChart(chart, len(points), good, sum(p.reviewed for p in points))
 
 
 def _pages(total: int, per: int, page: int) -> tuple[int, int]:
@@ -501,13 +535,11 @@ def match_page(request: Request, public_id: str) -> HTMLResponse:
         when=_when_full,
         signed=_signed,
         ordinal=_ordinal,
-        rules_text=i18n.tr(
-            lang,
-            "m_rules_v",
+        rules_text=Markup(escape(i18n.tr(lang, "m_rules_v"))).format(
             family=family_label(family, lang)
             if family
             else preset_label(str(rules.get("preset", "")), lang),
-            digest=str(rules.get("digest", ""))[:12],
+            digest=digest_term(str(rules.get("digest", ""))),
         ),
         length_text=_length_text(str(config.get("length", "")), lang),
         kind_text=i18n.tr(

@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import gzip
 import json
+import logging
 import multiprocessing
 import os
 from collections import OrderedDict
@@ -22,10 +23,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+from sqlalchemy.exc import SQLAlchemyError
 
 from hkmahjong.bots.review import ReviewConfig, review_hand
 from hkmahjong.engine.record import GameRecord
 from hkmahjong.errors import MahjongError
+from hkmahjong.parlor.environ import env_number
 from hkmahjong.parlor.lobby import Lobby
 from hkmahjong.parlor.replays import (
     ReplayError,
@@ -35,21 +38,26 @@ from hkmahjong.parlor.replays import (
     viewer_of,
 )
 from hkmahjong.parlor.wire import dumps
+from hkmahjong.rules import FanId
 from hkmahjong.server.auth import CurrentUser, current_user
-from hkmahjong.server.pages import render
+from hkmahjong.server.pages import page_lang, render
+from hkmahjong.server.store.reviews import ReviewTotals, keep_review
 from hkmahjong.tiles import Wind
 
 __all__ = ["CACHE_SIZE", "REVIEW_BUDGET_MAX", "REVIEW_QUEUE", "router"]
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 CACHE_SIZE = 64
 """Finished hands' frames kept (per table, hand, eye and viewer): they never change."""
 _STATUS = {"not_found": 404, "forbidden": 403, "not_over": 409, "bad_request": 422}
 _cache: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
+_FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
 
 REVIEW_BUDGET = 6
-"""Samples a decision of a review asked for without ``budget`` (the CLI's default)."""
+"""Samples a decision of a review asked for without ``budget`` (the CLI's default; a server's
+own default is ``HKMJ_REVIEW_BUDGET``: :func:`review_budget`)."""
 REVIEW_BUDGET_MAX = 16
 """The most samples a decision a request may ask for (the review's CPU grows with it: 16 costs
 about 16/6 of the default's)."""
@@ -174,6 +182,7 @@ async def replay_page(
             boot=None,
         )
     boot = {"table": public_id, "invite": invite}
+    lang = _FAN_LANG.get(page_lang(request), "en")
     return render(
         request,
         "replay.html",
@@ -181,6 +190,7 @@ async def replay_page(
         table_id=public_id,
         error=None,
         boot=json.dumps(boot),
+        fan_names={f.value: f.label(lang) for f in FanId},
     )
 
 
@@ -202,12 +212,23 @@ def _review_executor() -> concurrent.futures.ProcessPoolExecutor:
     return _review_pool[0]
 
 
+def review_budget() -> int:
+    """The budget of a review asked for without one (what the replay page's 覆盤 asks for):
+    ``HKMJ_REVIEW_BUDGET``, 1 to :data:`REVIEW_BUDGET_MAX` (default :data:`REVIEW_BUDGET`).
+
+    :raises EnvNumberError: when the variable holds anything else.
+    """
+    return int(env_number("HKMJ_REVIEW_BUDGET", str(REVIEW_BUDGET), low=1, high=REVIEW_BUDGET_MAX))
+
+
 def review_json(text: str, hand: int, player: int, budget: int) -> bytes:
     """The review of hand ``hand`` (0-based) of the record ``text`` for ``player`` as JSON (run
-    in the review worker process; module-level, so it pickles)."""
+    in the review worker process; module-level, so it pickles): ``HandReview.to_json()`` and the
+    settings it was made with (``budget``; ``z``, the noise gate in standard errors)."""
     record = GameRecord.loads(text, source="table record", partial=True)
-    review = review_hand(record, hand, player, ReviewConfig(budget=budget))
-    return dumps(review.to_json()).encode()
+    config = ReviewConfig(budget=budget)
+    review = review_hand(record, hand, player, config)
+    return dumps({**review.to_json(), "budget": budget, "z": config.thresholds.z}).encode()
 
 
 @router.get("/api/review/{public_id}/{hand}")
@@ -217,13 +238,16 @@ async def review_of_hand(
     hand: int,
     user: Annotated[CurrentUser | None, Depends(current_user)],
     seat: str | None = None,
-    budget: int = REVIEW_BUDGET,
+    budget: int | None = None,
     invite: str | None = None,
 ) -> Response:
     """覆盤 the review of a finished hand (``hand`` 0-based) for the player at ``seat`` (E/S/W/N
     in that hand; default your own seat) — ``master``'s rollouts from that seat's view only,
     computed in a worker process off the loop (docs/review.md). Who may look is who may read the
-    record; a hand being played is never reviewed."""
+    record; a hand being played is never reviewed. A review computed here leaves its totals in
+    the store (``reviews``) for the player's accuracy chart."""
+    if budget is None:
+        budget = review_budget()
     table = await _table(request, public_id)
     viewer = _viewer(table, user, invite)
     try:
@@ -261,6 +285,13 @@ async def review_of_hand(
         body = await asyncio.wrap_future(future)
     finally:
         _review_load[0] -= 1
+    totals = ReviewTotals.of_json(json.loads(body), budget)
+    try:
+        await asyncio.to_thread(
+            keep_review, request.app.state.store, table.row.id, hand, player, totals
+        )
+    except SQLAlchemyError as exc:  # the chart misses a point; the review is still answered
+        log.warning("review of table %s hand %d not kept: %s", public_id, hand, exc)
     _reviews[key] = body
     while len(_reviews) > CACHE_SIZE:
         _reviews.popitem(last=False)

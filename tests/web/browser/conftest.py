@@ -42,9 +42,14 @@ DESKTOP = {"width": 1280, "height": 900}
 class Server:
     """A running ``hkmj serve`` subprocess and its base URL."""
 
-    def __init__(self, data_dir: Path, clocks: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        clocks: dict[str, int] | None = None,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
         hkmj = shutil.which("hkmj", path=str(Path(sys.executable).parent)) or "hkmj"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(extra_env or {})}
         if clocks:
             env["HKMJ_TABLE_CLOCKS"] = json.dumps(clocks)
         self.proc = subprocess.Popen(
@@ -106,9 +111,12 @@ def server(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[Server]:
     """A fresh ``hkmj serve`` for the module; the module's ``TABLE_CLOCKS`` (a dict of table
-    clock fields, docs/server.md ``HKMJ_TABLE_CLOCKS``) shorten its tables' clocks."""
+    clock fields, docs/server.md ``HKMJ_TABLE_CLOCKS``) shorten its tables' clocks, its
+    ``SERVER_ENV`` (``HKMJ_*`` variables of docs/server.md) set the server's environment."""
     srv = Server(
-        tmp_path_factory.mktemp("parlor-data"), getattr(request.module, "TABLE_CLOCKS", None)
+        tmp_path_factory.mktemp("parlor-data"),
+        getattr(request.module, "TABLE_CLOCKS", None),
+        getattr(request.module, "SERVER_ENV", None),
     )
     yield srv
     srv.stop()

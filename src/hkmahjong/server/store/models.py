@@ -42,6 +42,7 @@ __all__ = [
     "MatchResultRow",
     "ParlorTable",
     "RatingRow",
+    "ReviewRow",
     "SessionRow",
     "TableAudit",
     "TableLease",
@@ -382,6 +383,31 @@ class RatingRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     __table_args__ = (Index("ix_ratings_family_ordinal", "family", "ordinal"),)
+
+
+class ReviewRow(Base):
+    """覆盤 a finished hand's review for one player, summed up (docs/review.md): written when the
+    review is computed (``/api/review``), read by the accuracy chart of the player's record page.
+    One row a hand and player: a review at a larger ``budget`` replaces a smaller one's."""
+
+    __tablename__ = "reviews"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("parlor_tables.id"), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    budget: Mapped[int] = mapped_column(Integer)
+    reviewed: Mapped[int] = mapped_column(Integer)
+    """Decisions judged (forced ones not counted)."""
+    good: Mapped[int] = mapped_column(Integer)
+    """Of them, judged good: accuracy = good / reviewed."""
+    loss: Mapped[float] = mapped_column(Float)
+    loss_se: Mapped[float | None] = mapped_column(Float)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """When the hand ended (its history row's time): the chart's order."""
+    reviewed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (Index("ix_reviews_user", "user_id", "played_at"),)
 
 
 class ClusterNode(Base):

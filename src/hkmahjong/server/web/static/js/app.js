@@ -115,6 +115,55 @@ export function localTimes(root = document) {
 }
 localTimes();
 
+// Jargon explained where it appears: an element marked data-term="digest|seed|wallcheck|shanten"
+// (or one of the table's and replay's known places below) gets a small "?" button that shows a
+// short explanation in the page's language; the explanation is also the term's title and its
+// accessible description. Elements added later (the table and the replay draw as they go) are
+// explained as they appear.
+export const TERMS = ["digest", "seed", "wallcheck", "shanten"];
+const TERM_PLACES = [
+  ["#wallcheck > h2", "wallcheck"], // the replay's 驗牌牆
+  ["[data-testid=result] .seed", "seed"], // the hand's result: the seed revealed
+  ["[data-testid=hint-words]", "shanten"], // the practice advisor's 向聽
+];
+let termCount = 0;
+export function explainTerms(root = document) {
+  if (!root.querySelectorAll) return;
+  for (const [selector, term] of TERM_PLACES) {
+    for (const node of root.querySelectorAll(selector)) if (!node.dataset.term) node.dataset.term = term;
+  }
+  for (const node of root.querySelectorAll("[data-term]:not([data-term-done])")) {
+    const term = node.dataset.term;
+    if (!TERMS.includes(term)) continue;
+    node.dataset.termDone = "";
+    const id = `term-${term}-${++termCount}`;
+    const text = t(`term_${term}`);
+    const note = el("span", { class: "term-note", id, role: "note", hidden: true, text });
+    const button = el("button", {
+      type: "button", class: "term-help", "aria-expanded": "false", "aria-controls": id,
+      "aria-label": t("term_help", { term: t(`term_name_${term}`) }), title: text, text: "?",
+      "data-testid": `term-${term}`,
+    });
+    button.addEventListener("click", (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      note.hidden = !note.hidden;
+      button.setAttribute("aria-expanded", String(!note.hidden));
+    });
+    button.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && !note.hidden) { note.hidden = true; button.setAttribute("aria-expanded", "false"); e.stopPropagation(); }
+    });
+    node.setAttribute("aria-describedby", id);
+    node.append(" ", button);
+    node.after(note); // (after the term: a heading's name stays the term's own words)
+  }
+}
+explainTerms();
+new MutationObserver((changes) => {
+  const added = changes.some((c) => [...c.addedNodes].some((n) => n.nodeType === 1 && !n.classList.contains("term-help") && !n.classList.contains("term-note")));
+  if (added) explainTerms(document);
+}).observe(document.body, { childList: true, subtree: true });
+
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }

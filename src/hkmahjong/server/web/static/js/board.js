@@ -264,6 +264,7 @@ export function renderResult(B) {
       box.append(ul);
     }
     if (m.record) box.append(el("p", {}, el("a", { href: m.record, "data-testid": "record-link", text: t("t_record") })));
+    if (r && r.replay) box.append(el("p", {}, el("a", { href: `${r.replay.replace(/hand=\d+/, "hand=1")}&review=1`, "data-testid": "review-link", text: t("rvw_match_link") })));
   }
 }
 

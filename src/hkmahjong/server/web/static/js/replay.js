@@ -2,8 +2,10 @@
 // (views built by the engine: a seat's PlayerView, or all hands open once the hand is over), drawn
 // with the table's own board (board.js); the wall check runs here in the browser (wall.js).
 // URL: /replay/{table}?hand=N (1-based) &seat=E|S|W|N|open &step=K (a frame of that view) &invite=…
+// &review=1 (覆盤 open: review.js).
 import { el, t, tileImg } from "./app.js";
 import { SEATS, nameAt, renderBoard } from "./board.js";
+import { createReview } from "./review.js";
 import { checkWall, hasSubtle } from "./wall.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +15,10 @@ const params = new URLSearchParams(location.search);
 const R = {
   data: null, k: 0, invite: params.get("invite"), busy: false,
 };
+const review = createReview(
+  { data: () => R.data, frame: () => R.k, go: (k) => go(k), changed: () => { if (R.data) syncUrl(); } },
+  { open: params.get("review") === "1", invite: R.invite, tableId },
+);
 
 // -- loading ---------------------------------------------------------------------------------------
 async function load(hand, seat, { step = null, at = null } = {}) {
@@ -48,6 +54,7 @@ async function load(hand, seat, { step = null, at = null } = {}) {
     $("step-no").textContent = "";
     $("caption").textContent = "";
     setStatus(t("rp_nothing_yet"));
+    review.sync();
     return;
   }
   const last = data.frames.length - 1;
@@ -63,6 +70,7 @@ async function load(hand, seat, { step = null, at = null } = {}) {
   renderControls();
   renderWallCheck();
   show();
+  review.sync();
 }
 
 function seatParam() { return R.data ? (R.data.seat || "open") : null; }
@@ -106,6 +114,7 @@ function show() {
   $("next").disabled = $("last").disabled = R.k === n - 1;
   renderCaption(B);
   syncUrl();
+  review.follow();
 }
 
 function go(k) {
@@ -187,6 +196,7 @@ function renderControls() {
 function syncUrl() {
   const q = new URLSearchParams({ hand: String(R.data.hand + 1), seat: seatParam(), step: String(R.k) });
   if (R.invite) q.set("invite", R.invite);
+  if (review.open()) q.set("review", "1");
   const url = `${location.pathname}?${q}`;
   history.replaceState(null, "", url);
   $("share-link").value = `${location.origin}${url}`;
