@@ -85,6 +85,30 @@ export function renderCenter(B) {
   if (tb.status === "paused") c.append(el("span", { class: "badge", text: t("t_paused") }));
   if (tb.status === "waiting") c.append(el("span", { class: "waiting", text: t("t_waiting_players") }));
   if (tb.watchers) c.append(el("span", { class: "muted", "data-testid": "watchers", text: t("t_watchers", { n: tb.watchers }) }));
+  // the table page draws the centre as a square: the lines above in its middle, and each seat's
+  // wind on that seat's side, turned to it (the dealer's in gold, the seat to act lit)
+  const info = el("div", { class: "center-info" }, ...c.childNodes);
+  c.append(info);
+  if (!tb.players.some((p) => p.seat)) return;
+  const v = B.view;
+  for (let rel = 0; rel < 4; rel++) {
+    const seat = SEATS[(SEATS.indexOf(mySeat(B)) + rel) % 4];
+    const p = playerAt(B, seat);
+    const cls = ["cwind", `cwind-${rel}`];
+    if (p && tb.dealer === p.player) cls.push("dealer");
+    if (v && v.phase !== "over" && v.current === seat) cls.push("to-act");
+    c.append(el("span", { class: cls.join(" "), "aria-hidden": "true", text: t(`wind_${seat}`).slice(0, 1) }));
+  }
+}
+
+/** Mark `node` as playing animation `cls` that began at `at` (performance.now()): a node drawn
+ * again later carries on where the first stopped (a negative delay), never starts it over. */
+export function animate(node, cls, at) {
+  if (typeof at !== "number") return node;
+  const ago = performance.now() - at; // long over: the end state, as without the class
+  node.classList.add(cls);
+  node.style.animationDelay = `${-Math.round(ago)}ms`;
+  return node;
 }
 
 export function renderSeat(B, rel) {
@@ -126,7 +150,13 @@ export function renderSeat(B, rel) {
     box.append(hand);
   }
   const melds = el("div", { class: "melds", "data-testid": `melds-${rel}` });
-  for (const m of v.melds[i]) melds.append(meldEl(m));
+  const about = B.promptAbout ? B.promptAbout() : null; // the tile an open prompt is about
+  v.melds[i].forEach((m, k) => {
+    const node = meldEl(m);
+    if (B.claimed && B.claimed.seat === i && B.claimed.index === k) animate(node, "anim-claim", B.claimed.at);
+    if (about && about.rob && about.seat === i && m.tiles.includes(about.tile) && m.kind !== "chow") node.classList.add("prompt");
+    melds.append(node);
+  });
   if (v.bonus[i].length) {
     const b = el("span", { class: "tiles bonusrow", "data-testid": `bonus-${rel}` });
     for (const x of v.bonus[i]) b.append(tileImg(x, "tile-xs"));
@@ -137,7 +167,11 @@ export function renderSeat(B, rel) {
   v.discards[i].forEach((x, k) => {
     const img = tileImg(x);
     if (v.claimed[i][k]) img.classList.add("claimed");
-    if (B.lastDiscard && B.lastDiscard.seat === i && B.lastDiscard.index === k && !v.claimed[i][k]) img.classList.add("last");
+    if (B.lastDiscard && B.lastDiscard.seat === i && B.lastDiscard.index === k && !v.claimed[i][k]) {
+      img.classList.add("last");
+      animate(img, "anim-discard", B.lastDiscard.at);
+      if (about && !about.rob && about.seat === i) img.classList.add("prompt");
+    }
     river.append(img);
   });
   box.append(river);
@@ -166,7 +200,7 @@ export function renderResult(B) {
     box.append(el("h2", { text: res.drawn ? t("t_drawn_hand") : t("t_hand_over") }));
     if (!m && B.resultActions) box.append(...B.resultActions());
     for (const w of res.wins) {
-      const sec = el("section", { class: "win", "data-testid": "win" });
+      const sec = animate(el("section", { class: "win", "data-testid": "win" }), "anim-win", r.at);
       const robbed = w.score.items.some((x) => x.id === "ROBBING_KONG");
       const how = w.self_drawn ? t("t_self_drawn")
         : isYou(B, w.discarder) ? t(robbed ? "t_robbing_you" : "t_on_your_discard")

@@ -4,7 +4,7 @@
 // table by its delay; the board (board.js) is drawn the same way for both.
 import { csrfToken, el, lang, postJSON, t, tileImg, tileWord, words } from "./app.js";
 import {
-  SEATS, fanLabel, nameAt as boardName, removeOne, renderBoard, sortTiles, youOf,
+  SEATS, animate, fanLabel, nameAt as boardName, removeOne, renderBoard, sortTiles, youOf,
 } from "./board.js";
 
 const root = document.getElementById("table-app");
@@ -19,6 +19,14 @@ const S = {
   resultAt: null, readySent: false, resultSeen: false,
 };
 S.resultActions = resultActions;
+/** The tile the open prompt is about, for the board to mark: a discard to claim (its seat) or, to
+ * rob a kong (搶槓), the tile added to a meld. */
+S.promptAbout = () => {
+  const v = S.view;
+  if (!openPrompt() || !v || !v.pending_tile || !v.pending_from || v.pending_from === v.seat) return null;
+  if (v.phase !== "claim" && v.phase !== "rob") return null;
+  return { seat: SEATS.indexOf(v.pending_from), tile: v.pending_tile, rob: v.phase === "rob" };
+};
 
 // -- connection ------------------------------------------------------------------------------
 function connect() {
@@ -121,11 +129,11 @@ function onMessage(msg) {
   switch (msg.t) {
     case "synced": S.prompt = msg.prompt || null; sendPrefs(); break;
     case "event": applyEvent(msg.event); break;
-    case "prompt": if (S.prefs.sound && !document.hasFocus()) beep(); else if (S.prefs.sound) beep(0.04); if (S.error) { S.error = null; setStatus(""); } S.prompt = msg; S.promptAt = performance.now(); S.selected = defaultSelection(); S.chowOpen = false; S.hint = null; renderHint(); break;
+    case "prompt": if (S.prefs.sound && !document.hasFocus()) beep(); else if (S.prefs.sound) beep(0.04); if (S.error) { S.error = null; setStatus(""); } S.prompt = msg; S.promptAt = performance.now(); S.selected = null; S.chowOpen = false; S.hint = null; renderHint(); break;
     case "done": if (S.prompt && S.prompt.v === msg.prompt) { S.prompt = null; S.hint = null; renderHint(); } break;
     case "clock": S.clock = { seat: msg.seat, kind: msg.kind, ms: msg.ms, bank_ms: msg.bank_ms, at: performance.now() }; break;
     case "hand": if (msg.hand === 0 && S.table && S.table.kind === "online") tableStarted(); startHand(msg); refreshBalance(); break;
-    case "hand_end": S.result = { ...msg, replay: replayLink(msg.hand) }; S.resultAt = performance.now(); S.readySent = false; S.resultSeen = false; updateStandings(msg.standings); S.prompt = null; break;
+    case "hand_end": S.result = { ...msg, replay: replayLink(msg.hand), at: performance.now() }; S.resultAt = performance.now(); S.readySent = false; S.resultSeen = false; updateStandings(msg.standings); S.prompt = null; break;
     case "match_end": S.matchEnd = msg; S.prompt = null; S.resultSeen = false; if (msg.settlement) refreshBalance(); break;
     case "seat":
       if (S.table) S.table.players[msg.player].status = msg.status;
@@ -155,7 +163,7 @@ function applySnapshot(msg) {
   S.view = msg.view ? structuredClone(msg.view) : null;
   S.prompt = msg.prompt ? { ...msg.prompt, t: "prompt" } : null;
   S.promptAt = performance.now();
-  S.selected = defaultSelection();
+  S.selected = null;
   S.result = null;
   S.resultAt = null; // how long the pause between hands has run is not in the snapshot
   S.readySent = false;
@@ -164,6 +172,9 @@ function applySnapshot(msg) {
     S.result = { t: "hand_end", result: S.view.outcome, standings, replay: replayLink(S.view.hand_number) };
   }
   if (S.view) S.deadWall = 144 - S.view.tiles_left - drawnTiles(S.view);
+  S.arrival = S.view ? [...S.view.concealed] : []; // a reload knows no order of arrival: the server's
+  S.claimed = null;
+  S.drawnAt = null;
   S.lastDiscard = null;
   if (S.view && S.view.phase === "claim" && S.view.pending_from) {
     const i = SEATS.indexOf(S.view.pending_from);
@@ -203,6 +214,9 @@ function startHand(msg) {
   S.readySent = false;
   S.prompt = null;
   S.lastDiscard = null;
+  S.claimed = null;
+  S.drawnAt = null;
+  S.arrival = [];
   S.clock = null;
   S.view = {
     seat, prevailing: msg.prevailing, hand_number: msg.hand, phase: "turn", to_act: [], current: "E",
@@ -221,13 +235,13 @@ function applyEvent(ev) {
   if (S.clock && ev.seat && (ev.seat === S.clock.seat ? ev.kind !== "draw" && ev.kind !== "bonus" : ev.kind === "draw" || ev.kind === "claim")) S.clock = null;
   switch (ev.kind) {
     case "deal":
-      if (mine && ev.tiles.length) { v.concealed = sortTiles(ev.tiles); v.concealed_counts[i] = ev.tiles.length; }
+      if (mine && ev.tiles.length) { v.concealed = sortTiles(ev.tiles); S.arrival = [...ev.tiles]; v.concealed_counts[i] = ev.tiles.length; }
       else v.concealed_counts[i] = parseInt(ev.detail, 10) || 13;
       break;
     case "bonus":
       v.bonus[i].push(ev.tile);
       v.concealed_counts[i] -= 1;
-      if (mine) { removeOne(v.concealed, ev.tile); if (v.last_drawn === ev.tile) v.last_drawn = null; }
+      if (mine) { removeOne(v.concealed, ev.tile); removeOne(S.arrival, ev.tile); if (v.last_drawn === ev.tile) v.last_drawn = null; }
       break;
     case "draw":
       v.concealed_counts[i] += 1;
@@ -235,7 +249,7 @@ function applyEvent(ev) {
       // kong, also during the deal) leaves it where it is
       if (v.phase === "claim") v.current = ev.seat;
       v.phase = "turn"; v.pending_tile = null; v.pending_from = null;
-      if (mine && ev.tile) { v.concealed.push(ev.tile); v.concealed = sortTiles(v.concealed); v.last_drawn = ev.tile; }
+      if (mine && ev.tile) { v.concealed.push(ev.tile); v.concealed = sortTiles(v.concealed); S.arrival.push(ev.tile); v.last_drawn = ev.tile; S.drawnAt = performance.now(); }
       break;
     case "discard":
       v.discards[i].push(ev.tile);
@@ -244,32 +258,34 @@ function applyEvent(ev) {
       v.concealed_counts[i] -= 1;
       v.current = ev.seat;
       v.phase = "claim"; v.pending_tile = ev.tile; v.pending_from = ev.seat;
-      S.lastDiscard = { seat: i, index: v.discards[i].length - 1 };
-      if (mine) { removeOne(v.concealed, ev.tile); v.last_drawn = null; }
+      S.lastDiscard = { seat: i, index: v.discards[i].length - 1, at: performance.now() };
+      if (mine) { removeOne(v.concealed, ev.tile); removeOne(S.arrival, ev.tile); v.last_drawn = null; }
       break;
     case "claim": {
       const src = SEATS.indexOf(ev.source);
       if (src >= 0 && v.claimed[src].length) v.claimed[src][v.claimed[src].length - 1] = true;
       v.melds[i].push(ev.meld);
+      S.claimed = { seat: i, index: v.melds[i].length - 1, at: performance.now() };
       v.concealed_counts[i] -= ev.meld.tiles.length - 1;
       v.current = ev.seat;
       v.phase = "turn"; v.pending_tile = null; v.pending_from = null;
       S.lastDiscard = null;
-      if (mine) { const rest = [...ev.meld.tiles]; removeOne(rest, ev.tile); for (const x of rest) removeOne(v.concealed, x); v.last_drawn = null; }
+      if (mine) { const rest = [...ev.meld.tiles]; removeOne(rest, ev.tile); for (const x of rest) { removeOne(v.concealed, x); removeOne(S.arrival, x); } v.last_drawn = null; }
       break;
     }
     case "concealed_kong":
       v.melds[i].push({ kind: "concealed_kong", tiles: [ev.tile, ev.tile, ev.tile, ev.tile], source: null, text: "" });
+      S.claimed = { seat: i, index: v.melds[i].length - 1, at: performance.now() };
       v.concealed_counts[i] -= 4;
       v.phase = "rob"; v.pending_tile = ev.tile; v.pending_from = ev.seat; // 搶槓 window, if any
-      if (mine) { for (let k = 0; k < 4; k++) removeOne(v.concealed, ev.tile); v.last_drawn = null; }
+      if (mine) { for (let k = 0; k < 4; k++) { removeOne(v.concealed, ev.tile); removeOne(S.arrival, ev.tile); } v.last_drawn = null; }
       break;
     case "added_kong": {
       const m = v.melds[i].find((x) => x.kind === "pung" && x.tiles[0] === ev.tile);
-      if (m) { m.kind = "added_kong"; m.tiles = [...m.tiles, ev.tile]; }
+      if (m) { m.kind = "added_kong"; m.tiles = [...m.tiles, ev.tile]; S.claimed = { seat: i, index: v.melds[i].indexOf(m), at: performance.now() }; }
       v.concealed_counts[i] -= 1;
       v.phase = "rob"; v.pending_tile = ev.tile; v.pending_from = ev.seat; // 搶槓 window, if any
-      if (mine) { removeOne(v.concealed, ev.tile); v.last_drawn = null; }
+      if (mine) { removeOne(v.concealed, ev.tile); removeOne(S.arrival, ev.tile); v.last_drawn = null; }
       break;
     }
     case "win": case "exhaustive_draw": case "hand_end": v.phase = "over"; break;
@@ -287,12 +303,6 @@ function updateStandings(standings) {
 const nameAt = (seat) => boardName(S, seat);
 function legal(kind) { const p = openPrompt(); return p ? p.legal.filter((x) => x.kind === kind) : []; }
 function discardable() { return new Set(legal("discard").map((x) => x.tile)); }
-function defaultSelection() {
-  const d = S.prompt ? legal("discard") : [];
-  if (!d.length) return null;
-  const drawn = S.view && S.view.last_drawn;
-  return drawn && d.some((x) => x.tile === drawn) ? `d:${drawn}` : null;
-}
 function setStatus(text, cls = "") { const s = $("status"); s.textContent = text; s.className = `status ${cls}`; }
 
 // -- rendering -----------------------------------------------------------------------------------
@@ -467,13 +477,22 @@ async function leaveTable(e) {
   setStatus(t("t_error", { why: apiError(res) }), "error");
 }
 
+/** The hand as shown: by suit (萬筒索, then honours), or as the tiles came (設定 sort order); the
+ * tile just drawn apart at the right either way. */
 function handTiles() {
   const v = S.view;
   if (!v) return { main: [], drawn: null };
-  const main = sortTiles(v.concealed);
+  const asDrawn = S.prefs.sort === "drawn_last" && sameTiles(S.arrival, v.concealed);
+  const main = asDrawn ? [...S.arrival] : sortTiles(v.concealed);
   let drawn = null;
   if (v.last_drawn && main.includes(v.last_drawn)) { removeOne(main, v.last_drawn); drawn = v.last_drawn; }
   return { main, drawn };
+}
+
+function sameTiles(a, b) {
+  if (!a || a.length !== b.length) return false;
+  const x = sortTiles(a); const y = sortTiles(b);
+  return x.every((tile, k) => tile === y[k]);
 }
 
 function renderHand() {
@@ -487,6 +506,7 @@ function renderHand() {
   if (drawn) entries.push([drawn, `d:${drawn}`]);
   for (const [x, key] of entries) {
     const img = tileImg(x);
+    if (key.startsWith("d:")) animate(img, "anim-draw", S.drawnAt);
     const btn = el("button", { type: "button", class: `tilebtn${key.startsWith("d:") ? " drawn" : ""}`, "data-tile": x, "data-key": key, disabled: !ok.has(x), "aria-pressed": S.selected === key ? "true" : "false" }, img);
     btn.setAttribute("aria-label", img.alt);
     btn.addEventListener("click", () => clickTile(key, x));
@@ -497,8 +517,9 @@ function renderHand() {
 function clickTile(key, tile) {
   if (!discardable().has(tile)) return;
   if (S.selected === key) { act(`discard ${tile}`); return; }
-  S.selected = key;
+  S.selected = key; // the first tap raises the tile (打出 then discards it), a second discards it
   renderHand();
+  renderControls();
 }
 
 const KIND_LABEL = {
@@ -713,7 +734,7 @@ document.addEventListener("keydown", (e) => {
     if (!keys.length) return;
     const at = keys.indexOf(S.selected);
     const next = at < 0 ? (key === "arrowleft" ? keys.length - 1 : 0) : (at + (key === "arrowleft" ? -1 : 1) + keys.length) % keys.length;
-    S.selected = keys[next]; renderHand(); e.preventDefault(); return;
+    S.selected = keys[next]; renderHand(); renderControls(); e.preventDefault(); return;
   }
   if (key === "enter" || key === " ") { const s = selectedTile(); if (s) { act(`discard ${s}`); e.preventDefault(); } return; }
   const pick = (kinds) => openPrompt().legal.find((x) => kinds.includes(x.kind));
@@ -759,6 +780,7 @@ function sendPrefs() { if (S.table && youOf(S) !== null) send({ t: "prefs", ...S
 function applyPrefs() {
   document.body.classList.toggle("large-tiles", !!S.prefs.large_tiles);
   document.body.classList.toggle("no-anim", !S.prefs.animations);
+  document.body.classList.toggle("colour-blind", !!S.prefs.colour_blind);
 }
 
 async function savePrefs() {
@@ -790,10 +812,15 @@ function renderSettings() {
   const pass = el("select", { "data-pref": "auto_pass" });
   for (const v of ["none", "no_chow", "all"]) pass.append(el("option", { value: v, selected: S.prefs.auto_pass === v, text: t(`set_pass_${v}`) }));
   pass.addEventListener("change", () => { S.prefs.auto_pass = pass.value; savePrefs(); });
+  const sort = el("select", { "data-pref": "sort" });
+  for (const v of ["suit", "drawn_last"]) sort.append(el("option", { value: v, selected: S.prefs.sort === v, text: t(`set_sort_${v}`) }));
+  sort.addEventListener("change", () => { S.prefs.sort = sort.value; S.selected = null; savePrefs(); });
   box.append(
     check("auto_win", "set_auto_win"),
     el("label", { class: "choice" }, `${t("set_auto_pass")}${t("colon")}`, pass),
+    el("label", { class: "choice" }, `${t("set_sort")}${t("colon")}`, sort),
     check("large_tiles", "set_large_tiles"),
+    check("colour_blind", "set_colour_blind"),
     check("sound", "set_sound"),
     check("animations", "set_animations"),
     el("span", { class: "notice", id: "settings-saved", hidden: true, text: t("set_saved") }),
