@@ -167,7 +167,12 @@ function applySnapshot(msg) {
   S.result = null;
   S.resultAt = null; // how long the pause between hands has run is not in the snapshot
   S.readySent = false;
-  if (S.view && S.view.outcome) {
+  if (msg.hand_end) {
+    // between a hand's end and the next hand the snapshot repeats the hand_end as it was sent:
+    // the whole result again (standings, every hand, the seed, the replay link)
+    S.result = { ...msg.hand_end, replay: replayLink(msg.hand_end.hand) };
+    updateStandings(msg.hand_end.standings);
+  } else if (S.view && S.view.outcome) {
     const standings = S.table.players.map((p) => ({ player: p.player, name: p.name, delta: null, total: p.jade }));
     S.result = { t: "hand_end", result: S.view.outcome, standings, replay: replayLink(S.view.hand_number) };
   }
