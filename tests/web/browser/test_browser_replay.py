@@ -89,7 +89,8 @@ def test_a_replay_is_stepped_through_and_its_wall_checked(new_page: Any) -> None
     assert last["rivers"] > third["rivers"]
     page.keyboard.press("Home")
     _wait_step(page, 1)
-    page.locator("[data-testid=scrub]").fill(str(n // 2))
+    # the step slider is named for what it moves (a screen reader said 視角, the seat picker's name)
+    page.get_by_role("slider", name=tr("zh-Hant", "rp_scrub"), exact=True).fill(str(n // 2))
     _wait_step(page, n // 2 + 1)
     assert "step=" + str(n // 2) in page.url
     # another seat's view, at the same moment of the hand
