@@ -647,7 +647,11 @@ class SqlHistory:
 
     def jade_series(self, user_id: int) -> JadeSeries:
         """The user's jade balance after each ledger transaction that moved it, oldest first,
-        and the times of the first and the last (the amounts alone are read for all of them)."""
+        and the times of the first and the last (the amounts alone are read for all of them).
+
+        A buy-in draws no point of its own: the stake it puts in escrow is still the player's
+        until the match settles, so its amount is carried into the next point (the release or
+        refund), which shows the match's net, fee included — never a loss and a recovery."""
         with self.store.session() as s:
             account = s.scalar(
                 select(Account.id).where(Account.key == accounts.user_account(user_id))
@@ -655,15 +659,17 @@ class SqlHistory:
             if account is None:
                 return JadeSeries([], None, None)
             rows = s.execute(
-                select(LedgerRow.txn_id, LedgerRow.amount)
+                select(LedgerRow.txn_id, LedgerRow.amount, LedgerTxn.kind)
+                .join(LedgerTxn, LedgerTxn.id == LedgerRow.txn_id)
                 .where(LedgerRow.account_id == account)
                 .order_by(LedgerRow.txn_id)
             ).all()
             balances: list[int] = []
             balance = 0
-            for _, amount in rows:
+            for _, amount, kind in rows:
                 balance += int(amount)
-                balances.append(balance)
+                if kind != accounts.TxnKind.BUY_IN:
+                    balances.append(balance)
             if not rows:
                 return JadeSeries([], None, None)
             ends = {int(rows[0][0]), int(rows[-1][0])}
