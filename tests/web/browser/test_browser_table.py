@@ -4,6 +4,7 @@ test_browser_sitout.py."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from .play import (
     RESULT,
     answer_prompt,
     check_script,
+    page_state,
     play_until_result,
     register,
     start_practice,
@@ -66,6 +68,42 @@ def test_a_practice_hint_shows_the_advice_in_words(new_page: Any, lang: str) -> 
     shot(page, f"table-hint-{lang}-desktop")
     assert answer_prompt(page)
     page.locator("#hint").wait_for(state="hidden")  # the advice of a decided prompt goes away
+
+
+def test_after_a_pung_the_hint_raises_its_tile_and_enables_the_discard(new_page: Any) -> None:
+    """Issue 30 minor 5: after a 碰 there is no drawn tile; 提示 must still raise the tile it
+    advises and enable 打出 (it raised the tile and left 打出 disabled). Plays until a pung is
+    offered (a few hands at most against three bots), takes it, asks for a hint."""
+    page = new_page(lang="zh-Hant")
+    start_practice(page, length="8-hands")
+    deadline = time.monotonic() + 200
+    while time.monotonic() < deadline:
+        st = page_state(page)
+        if st["result"]:
+            page.locator("[data-testid=next-hand]").click()
+            page.wait_for_function("() => document.getElementById('result').hidden")
+            continue
+        if "pung" in st["kinds"]:
+            page.locator("#controls button[data-kind=pung]").click()
+            break
+        try:
+            if not answer_prompt(page, state=st, claim=False):
+                page.wait_for_timeout(60)
+        except Exception:  # the page re-rendered under the click: look again (as play_until)
+            continue
+    else:
+        raise AssertionError("no pung was offered in 200 s of play")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#myhand button.tilebtn:not([disabled])').length > 0"
+    )
+    assert page.locator("[data-testid=discard-button]").is_disabled()  # nothing chosen yet
+    page.locator("[data-testid=hint-button]").click()
+    page.locator("#myhand button.tilebtn[aria-pressed=true]").wait_for()
+    assert page.locator("[data-testid=discard-button]").is_enabled()
+    page.locator("[data-testid=discard-button]").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#myhand button.tilebtn:not([disabled])').length === 0"
+    )
 
 
 def test_register_log_out_and_log_in(new_page: Any) -> None:
