@@ -79,9 +79,21 @@ browser:
 # encode alike) and every doctest again on pure Python (the rest of bots, env and the terminal ran
 # compiled above: the suite stays within its 15 minutes). The doctests of src/ run there only:
 # collecting a module's doctests by path would load its .py beside the compiled twin.
+#
+# The browser tests (tests/web/browser) run in a second pytest beside the rest, on two workers of
+# their own: they mostly wait (a person's pace, the table's clocks, a page to draw), so run after
+# the rest on the same two workers they left both cores idle for minutes; side by side the suite
+# takes about the longer of the two. Their output is printed when both are done.
+BROWSER_LOG := .browser-tests.log
+
 unit: $(RL_STAMP) build postgres redis browser caddy
-	HKMJ_EXPECT_BUILD=$$($(BIN)/python tools/build_compiled.py --expect) \
-		$(BIN)/python -m pytest -n 2 --dist loadgroup tests
+	@expect=$$($(BIN)/python tools/build_compiled.py --expect); \
+	HKMJ_EXPECT_BUILD=$$expect $(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider \
+		tests/web/browser > $(BROWSER_LOG) 2>&1 & bg=$$!; \
+	HKMJ_EXPECT_BUILD=$$expect $(BIN)/python -m pytest -n 2 --dist loadgroup tests \
+		--ignore=tests/web/browser; rc=$$?; \
+	wait $$bg; brc=$$?; echo "--- the browser tests (run beside the rest)"; cat $(BROWSER_LOG); \
+	rm -f $(BROWSER_LOG); [ $$rc -eq 0 ] && [ $$brc -eq 0 ]
 
 PURE_TESTS := tests/test_build.py tests/test_readme.py tests/tiles tests/hand tests/rules \
 	tests/scoring tests/payment tests/engine tests/bots/test_decision_hashes.py \
