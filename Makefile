@@ -84,15 +84,19 @@ browser:
 # their own: they mostly wait (a person's pace, the table's clocks, a page to draw), so run after
 # the rest on the same two workers they left both cores idle for minutes; side by side the suite
 # takes about the longer of the two. Their output is printed when both are done.
+# AFTER_BROWSER runs after the browser tests on their side (`make test`: unit-pure, so that it too
+# overlaps the rest's tail, which mostly waits on real processes).
 BROWSER_LOG := .browser-tests.log
+AFTER_BROWSER := true
 
 unit: $(RL_STAMP) build postgres redis browser caddy
 	@expect=$$($(BIN)/python tools/build_compiled.py --expect); \
-	HKMJ_EXPECT_BUILD=$$expect $(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider \
-		tests/web/browser > $(BROWSER_LOG) 2>&1 & bg=$$!; \
+	( HKMJ_EXPECT_BUILD=$$expect $(BIN)/python -m pytest -n 2 --dist loadgroup \
+		-p no:cacheprovider tests/web/browser; b=$$?; $(AFTER_BROWSER); a=$$?; \
+		[ $$b -eq 0 ] && [ $$a -eq 0 ] ) > $(BROWSER_LOG) 2>&1 & bg=$$!; \
 	HKMJ_EXPECT_BUILD=$$expect $(BIN)/python -m pytest -n 2 --dist loadgroup tests \
 		--ignore=tests/web/browser; rc=$$?; \
-	wait $$bg; brc=$$?; echo "--- the browser tests (run beside the rest)"; cat $(BROWSER_LOG); \
+	wait $$bg; brc=$$?; echo "--- the browser tests (run beside the rest; then AFTER_BROWSER)"; cat $(BROWSER_LOG); \
 	rm -f $(BROWSER_LOG); [ $$rc -eq 0 ] && [ $$brc -eq 0 ]
 
 PURE_TESTS := tests/test_build.py tests/test_readme.py tests/tiles tests/hand tests/rules \
@@ -138,7 +142,8 @@ test: $(RL_STAMP)
 	@( $(MAKE) --no-print-directory min-venv > $(MIN_VENV).log 2>&1; echo $$? > $(MIN_VENV).rc ) & \
 	bg=$$!; \
 	$(MAKE) --no-print-directory -j3 --output-sync=target $(PREPARE) \
-		&& $(MAKE) --no-print-directory unit unit-pure; rc=$$?; \
+		&& $(MAKE) --no-print-directory unit AFTER_BROWSER='$(MAKE) --no-print-directory unit-pure'; \
+	rc=$$?; \
 	wait $$bg; echo "--- min-versions: its venv (installed in the background)"; cat $(MIN_VENV).log; \
 	[ $$rc -eq 0 ] || exit $$rc; \
 	[ "$$(cat $(MIN_VENV).rc)" = 0 ] || { echo "min-versions: installing its venv failed"; exit 1; }; \
