@@ -96,10 +96,11 @@ __all__ = [
     "verdict_of",
 ]
 
-REVIEW_BUDGET = 6
+REVIEW_BUDGET = 16
 """Samples (determinizations) per decision by default; each candidate is played out on every
-one. Chosen so a four-hand match is reviewed for one player within a minute on the development
-machine (``bench/bench_review.py``, docs/review.md)."""
+one. At 16 the decisions the review flags measurably lose on the true tiles (at 6 the gate let
+almost none through: docs/review.md, *Calibration*), and a four-hand match is still reviewed for
+one player within a minute on the development machine (43 s, ``bench/bench_review.py``)."""
 
 VERDICTS = ("good", "inaccuracy", "mistake", "blunder")
 """The verdicts, from none to the worst; ``unreviewed`` marks a decision the engine could not

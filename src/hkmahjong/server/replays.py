@@ -25,6 +25,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 
+from hkmahjong.bots.review import REVIEW_BUDGET as _DEFAULT_BUDGET
 from hkmahjong.bots.review import ReviewConfig, review_hand
 from hkmahjong.engine.record import GameRecord
 from hkmahjong.errors import MahjongError
@@ -55,7 +56,7 @@ _STATUS = {"not_found": 404, "forbidden": 403, "not_over": 409, "bad_request": 4
 _cache: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
 _FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
 
-REVIEW_BUDGET = 6
+REVIEW_BUDGET = _DEFAULT_BUDGET
 """Samples a decision of a review asked for without ``budget`` (the CLI's default; a server's
 own default is ``HKMJ_REVIEW_BUDGET``: :func:`review_budget`)."""
 REVIEW_BUDGET_MAX = 16
