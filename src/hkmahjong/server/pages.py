@@ -41,7 +41,7 @@ from hkmahjong.server.rules_page import page_context as rules_page_context
 from hkmahjong.server.tutorial import preset_label, score_rows, worked_examples
 from hkmahjong.tiles import Tile
 
-__all__ = ["STATIC_DIR", "TEMPLATE_DIR", "router"]
+__all__ = ["FAN_LANG", "STATIC_DIR", "TEMPLATE_DIR", "router"]
 
 WEB_DIR = Path(__file__).with_name("web")
 TEMPLATE_DIR = WEB_DIR / "templates"
@@ -72,7 +72,8 @@ _TARGETS = (
     ("ckong", "calc_ckong"),
     ("bonus", "calc_bonus"),
 )
-_FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
+FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
+"""A page language's key for :meth:`~hkmahjong.rules.FanId.label` (the fan names' languages)."""
 
 
 # -- static files -----------------------------------------------------------------------------------
@@ -214,7 +215,7 @@ def render(request: Request, template: str, *, status_code: int = 200, **ctx: An
         "jade": who.jade,
         "csrf": who.csrf,
         "asset_version": asset_version(),
-        "fan_name": lambda f: f.label(_FAN_LANG[lang]),
+        "fan_name": lambda f: f.label(FAN_LANG[lang]),
     }
     base.update(ctx)
     html = _env().get_template(template).render(**base)
@@ -454,7 +455,7 @@ def calculator_page(request: Request) -> HTMLResponse:
         targets=_TARGETS,
         presets=_presets(lang),
         specials=list(SPECIAL_FLAGS),
-        fan_names={f.value: f.label(_FAN_LANG[lang]) for f in FanId},
+        fan_names={f.value: f.label(FAN_LANG[lang]) for f in FanId},
     )
 
 

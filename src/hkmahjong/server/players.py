@@ -23,7 +23,7 @@ from hkmahjong.parlor.rating import Rating
 from hkmahjong.server import i18n
 from hkmahjong.server.auth import current_user
 from hkmahjong.server.charts import LineChart, line_chart
-from hkmahjong.server.pages import digest_term, page_lang, render
+from hkmahjong.server.pages import FAN_LANG, digest_term, page_lang, render
 from hkmahjong.server.store.history import HandLine, PlayerRef, SqlHistory
 from hkmahjong.server.store.reviews import accuracy_series
 from hkmahjong.server.tutorial import PRESET_NAMES, preset_label
@@ -36,7 +36,6 @@ HANDS_PER_PAGE = 50
 MATCHES_PER_PAGE = 20
 RECENT = 10
 KINDS = ("online", "practice")
-_FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
 
 
 def _history(request: Request) -> SqlHistory:
@@ -142,7 +141,7 @@ def hand_label(detail: dict[str, Any], lang: str) -> str:
 
 def _fan_items(win: dict[str, Any], lang: str) -> list[tuple[str, int, int]]:
     """(name, fan, count) of a win's breakdown in ``lang``."""
-    key = _FAN_LANG[lang]
+    key = FAN_LANG[lang]
     return [
         (fan_names(str(i["id"]))[key], int(i.get("fan", 0)), int(i.get("count", 1)))
         for i in (win.get("score") or {}).get("items", [])
@@ -322,7 +321,7 @@ def player_page(request: Request, name: str) -> HTMLResponse:
     recent, n_matches = history.matches(player.id, limit=RECENT, digest=rules, kind=kind)
     viewer = current_user(request)
     mine = viewer is not None and viewer.id == player.id
-    key = _FAN_LANG[lang]
+    key = FAN_LANG[lang]
     wins = stats.tally.wins
     return render(
         request,

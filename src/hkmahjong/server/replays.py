@@ -41,7 +41,7 @@ from hkmahjong.parlor.replays import (
 from hkmahjong.parlor.wire import dumps
 from hkmahjong.rules import FanId
 from hkmahjong.server.auth import CurrentUser, current_user
-from hkmahjong.server.pages import page_lang, render
+from hkmahjong.server.pages import FAN_LANG, page_lang, render
 from hkmahjong.server.store.reviews import ReviewTotals, keep_review
 from hkmahjong.tiles import Wind
 
@@ -54,7 +54,6 @@ CACHE_SIZE = 64
 """Finished hands' frames kept (per table, hand, eye and viewer): they never change."""
 _STATUS = {"not_found": 404, "forbidden": 403, "not_over": 409, "bad_request": 422}
 _cache: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
-_FAN_LANG = {"zh-Hant": "zh", "zh-Hans": "zh_hans", "en": "en"}
 
 REVIEW_BUDGET = _DEFAULT_BUDGET
 """Samples a decision of a review asked for without ``budget`` (the CLI's default; a server's
@@ -183,7 +182,7 @@ async def replay_page(
             boot=None,
         )
     boot = {"table": public_id, "invite": invite}
-    lang = _FAN_LANG.get(page_lang(request), "en")
+    lang = FAN_LANG.get(page_lang(request), "en")
     return render(
         request,
         "replay.html",
